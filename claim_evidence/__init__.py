@@ -1,0 +1,31 @@
+"""claim-evidence: checkable evidence records for the claims of a static site.
+
+The public API is what ``__all__`` lists; everything in ``_``-modules may change.
+Validation checks structure and that each recorded review still covers the
+current wording, conditions and sources. It does not judge truth, fetch
+sources, or authenticate the reviewer.
+"""
+from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
+from ._fingerprint import article_fingerprint, claim_fingerprint, normalized_text
+from ._render import render_evidence
+from ._urls import safe_http_url
+from ._validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ClaimEvidenceError",
+    "Diagnostic",
+    "EvidenceValidationError",
+    "InputError",
+    "__version__",
+    "article_fingerprint",
+    "claim_fingerprint",
+    "evidence_review_pending",
+    "iter_diagnostics",
+    "normalized_text",
+    "render_evidence",
+    "require_valid_evidence",
+    "safe_http_url",
+    "validate_bundle",
+]

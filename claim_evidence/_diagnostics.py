@@ -1,0 +1,93 @@
+"""Findings as values, and the one exception root of the toolkit."""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+PathParts = tuple[str | int, ...]
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """``("claims", 0, "id")`` -> ``$.claims[0].id``; odd keys are quoted."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif _PLAIN_KEY.fullmatch(part):
+            out.append(f".{part}")
+        else:
+            out.append("[" + json.dumps(part, ensure_ascii=False) + "]")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding: a stable ``code``, where it is, and what to do about it.
+
+    ``path`` is a JSON path into the bundle (``$.claims[0].statement``);
+    ``subject`` names the record (``claim fictional-rate``) so the legacy
+    message form ``"claim fictional-rate: statement required"`` can be rebuilt.
+    ``file``/``line``/``column`` are filled in by callers that know a file.
+    """
+
+    code: str
+    message: str
+    path: str = "$"
+    severity: Severity = "error"
+    subject: str = "claim_evidence"
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The legacy string form that existing callers match substrings in."""
+        return f"{self.subject}: {self.message}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+class ClaimEvidenceError(Exception):
+    """Root of every error the toolkit raises on purpose."""
+
+    exit_code = 2
+
+
+class InputError(ClaimEvidenceError):
+    """A file could not be read or decoded: usage-level, exit code 2."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(format_location(diagnostic) + f": {diagnostic.code} {diagnostic.message}")
+        self.diagnostic = diagnostic
+
+
+class EvidenceValidationError(ClaimEvidenceError, ValueError):
+    """A bundle failed validation; carries the diagnostics (exit code 1)."""
+
+    exit_code = 1
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("; ".join(d.text for d in self.diagnostics))
+
+
+def format_location(d: Diagnostic) -> str:
+    """``file:line:col`` when a position is known, else ``file:$.json.path``."""
+    where = d.file or "<input>"
+    if d.line is not None:
+        return f"{where}:{d.line}:{d.column or 1}"
+    return f"{where}:{d.path}"
+
+
+def errors_only(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:
+    """Errors, plus warnings when ``strict`` turns them into failures."""
+    return [d for d in diagnostics if strict or d.is_error]

@@ -1,0 +1,161 @@
+"""The evidence block: a view model built in Python, laid out by jinja2 templates.
+
+Rendering never trusts an invalid bundle: any validation error shows every
+claim as unverified, without review date or method, and with a warning.
+Templates may be replaced by a site (``template_dir``); line breaks and the
+indentation after them are removed from template source, so templates can be
+written readably while the output stays one line per block.
+"""
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
+
+import jinja2
+import markupsafe
+
+from ._urls import safe_http_url
+from ._validation import validate_bundle
+from ._vocabulary import LABELS, TEXT, is_valid_date, is_valid_id
+
+TEMPLATE = "evidence.html.j2"
+MALFORMED_TEMPLATE = "malformed.html.j2"
+
+
+class _CompactLoader(jinja2.BaseLoader):
+    """Wraps a loader; drops newlines and the indentation that follows them."""
+
+    _BREAK = re.compile(r"\r?\n[ \t]*")
+
+    def __init__(self, inner: jinja2.BaseLoader) -> None:
+        self.inner = inner
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
+        return self._BREAK.sub("", source), filename, uptodate
+
+
+def _escape_like_legacy(value: Any) -> Any:
+    """Escape text as the existing system did (``html.escape``: ``&quot;``, ``&#x27;``).
+
+    Autoescape stays on as the safety net; this only picks the entity spelling,
+    so pages rendered by the existing system are byte-identical and not stale.
+    """
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(html.escape(value, quote=True))
+    return value
+
+
+@cache
+def _environment(template_dir: str | None) -> jinja2.Environment:
+    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
+    if template_dir is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
+    return jinja2.Environment(
+        loader=_CompactLoader(jinja2.ChoiceLoader(loaders)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False,
+        finalize=_escape_like_legacy,
+    )
+
+
+def render_evidence(
+    bundle: Any,
+    claim_ids: Iterable[str] | None = None,
+    subject: Mapping[str, Any] | None = None,
+    *,
+    lang: str = "ja",
+    template_dir: str | os.PathLike[str] | None = None,
+) -> str:
+    """HTML for the claims of ``bundle`` (all, or those in ``claim_ids``), joined by newlines.
+
+    ``None``/``{}`` (legacy items) render as ``""``.
+    """
+    if bundle is None or (isinstance(bundle, dict) and not bundle):
+        return ""
+    if lang not in LABELS:
+        raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
+    env = _environment(None if template_dir is None else os.fspath(template_dir))
+    text = TEXT[lang]
+    if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
+        return env.get_template(MALFORMED_TEMPLATE).render(t=text)
+    invalid = bool(validate_bundle(bundle, subject))
+    wanted = None if claim_ids is None else set(claim_ids)
+    sources = _source_map(bundle.get("sources"))
+    template = env.get_template(TEMPLATE)
+    blocks = [
+        template.render(c=_claim_view(claim, sources, invalid, lang), t=text)
+        for claim in bundle["claims"]
+        if isinstance(claim, dict) and (wanted is None or claim.get("id") in wanted)
+    ]
+    return "\n".join(blocks)
+
+
+def _source_map(sources: Any) -> dict[str, dict[str, Any]]:
+    return {
+        s["id"]: s for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict) and isinstance(s.get("id"), str)
+    }
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], invalid: bool, lang: str) -> dict[str, Any]:
+    labels = LABELS[lang]
+    # An invalid bundle never shows a verified status, date or method.
+    status = "unverified" if invalid else claim.get("status")
+    verification = None if invalid else claim.get("verification")
+    verification = verification if isinstance(verification, dict) else {}
+    checked_at = verification.get("checked_at")
+    conditions = claim.get("conditions") if isinstance(claim.get("conditions"), list) else []
+    limits = [_text(c) for c in conditions]
+    if claim.get("uncertainty"):
+        limits.append(_text(claim["uncertainty"]))
+    cid = claim.get("id")
+    return {
+        "id": _text(cid),
+        "anchor": cid if is_valid_id(cid) else None,
+        "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
+        "basis": labels["basis"].get(_text(claim.get("basis")), TEXT[lang]["basis_missing"]),
+        "status": status if status in labels["status"] else "unverified",
+        "status_label": labels["status"].get(_text(status), labels["status"]["unverified"]),
+        "checked_at": checked_at if is_valid_date(checked_at) else None,
+        "method": labels["method"].get(_text(verification.get("method"))),
+        "invalid": invalid,
+        "limits": " / ".join(limits),
+        "statement": _text(claim.get("statement")),
+        "evidence_label": _text(claim.get("evidence_label")),
+        "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
+        "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
+        "note": _text(verification.get("note")),
+    }
+
+
+def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    refs = claim.get("source_refs")
+    return [
+        ref
+        for ref in (refs if isinstance(refs, list) else [])
+        if isinstance(ref, dict) and _text(ref.get("source_id")) in sources
+    ]
+
+
+def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    source = sources[_text(ref.get("source_id"))]
+    published = source.get("published_at")
+    return {
+        "publisher": _text(source.get("publisher")),
+        "title": _text(source.get("title")),
+        "url": safe_http_url(source.get("url")) or None,
+        "section": _text(ref.get("section")),
+        "supports": _text(ref.get("supports")),
+        "published_at": published if is_valid_date(published) else None,
+    }

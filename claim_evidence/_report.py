@@ -1,0 +1,116 @@
+"""Collect, then report: results per file, rendered by a reporter chosen by name."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ._diagnostics import Diagnostic, format_location
+
+
+@dataclass
+class FileResult:
+    """What one checked file (a bundle, an article, a page) came to."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    status: str = ""  # "pass", "fail", "unregistered", "unreadable"; derived when empty
+    detail: str = ""
+
+    def failed(self, strict: bool = False) -> bool:
+        return any(d.is_error or strict for d in self.diagnostics)
+
+    def outcome(self, strict: bool = False) -> str:
+        if self.status:
+            return self.status
+        return "fail" if self.failed(strict) else "pass"
+
+
+Reporter = Callable[[Sequence[FileResult], bool, str], str]
+
+
+def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    outcomes = [r.outcome(strict) for r in results]
+    text = f"{len(results)} {noun}{'' if len(results) == 1 else 's'}: {outcomes.count('pass')} passed, "
+    text += f"{len(results) - outcomes.count('pass') - outcomes.count('unregistered')} failed"
+    if "unregistered" in outcomes:
+        text += f", {outcomes.count('unregistered')} unregistered"
+    return text
+
+
+def text_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    lines = []
+    for result in results:
+        outcome = result.outcome(strict)
+        if outcome == "pass":
+            lines.append(f"PASS {result.path}" + (f": {result.detail}" if result.detail else ""))
+        elif outcome == "unregistered":
+            lines.append(f"UNREGISTERED {result.path}: {result.detail}")
+        for d in result.diagnostics:
+            where = format_location(d if d.file else _with_file(d, result.path))
+            lines.append(f"{where}: {d.code} {d.message}" + (f" ({d.severity})" if not d.is_error else ""))
+    lines.append(_summary(results, strict, noun))
+    return "\n".join(lines) + "\n"
+
+
+def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    payload = {
+        "summary": _summary(results, strict, noun),
+        "files": [
+            {
+                "path": r.path,
+                "status": r.outcome(strict),
+                "diagnostics": [
+                    {
+                        "code": d.code,
+                        "severity": d.severity,
+                        "message": d.message,
+                        "path": d.path,
+                        "subject": d.subject,
+                        "file": d.file or r.path,
+                        "line": d.line,
+                        "column": d.column,
+                    }
+                    for d in r.diagnostics
+                ],
+            }
+            for r in results
+        ],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """GitHub workflow commands (``::error file=…,line=…::message``)."""
+    lines = []
+    for result in results:
+        if result.outcome(strict) == "unregistered":
+            lines.append(f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}")
+        for d in result.diagnostics:
+            level = "error" if d.is_error or strict else "warning"
+            props = [f"file={_escape_property(d.file or result.path)}"]
+            if d.line is not None:
+                props.append(f"line={d.line}")
+                if d.column is not None:
+                    props.append(f"col={d.column}")
+            props.append(f"title={_escape_property(d.code)}")
+            lines.append(f"::{level} {','.join(props)}::{_escape_data(f'{d.path}: {d.message}')}")
+    lines.append(_summary(results, strict, noun))
+    return "\n".join(lines) + "\n"
+
+
+REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report}
+
+
+def _with_file(d: Diagnostic, path: str) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(d, file=path)

@@ -1,0 +1,317 @@
+"""Validation of bundle v1: the schema for structure, small Python rules for the rest.
+
+One generator (:func:`iter_diagnostics`) underneath; the list, raise and
+is-pending forms are thin wrappers. Each semantic rule is a generator
+registered under its code; the record's name (``claim X``) and the JSON path
+are filled in centrally by :func:`_finish`.
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import ValidationError
+
+from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
+from ._fingerprint import article_fingerprint, claim_fingerprint
+from ._jsonio import MAX_DEPTH, nesting_depth
+from ._schema import bundle_validator, known_keys
+from ._urls import safe_http_url
+from ._vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id
+
+# (code, path parts, message, severity) as yielded by rules before _finish.
+Finding = tuple[str, PathParts, str, Severity]
+
+
+@dataclass
+class _Context:
+    bundle: dict[str, Any]
+    subject: Mapping[str, Any] | None
+    sources: list[Any] = field(default_factory=list)
+    claims: list[Any] = field(default_factory=list)
+    source_ids: dict[str, int] = field(default_factory=dict)  # first valid occurrence
+
+    def __post_init__(self) -> None:
+        self.sources = self.bundle["sources"] if isinstance(self.bundle.get("sources"), list) else []
+        self.claims = self.bundle["claims"] if isinstance(self.bundle.get("claims"), list) else []
+        for index, source in enumerate(self.sources):
+            if isinstance(source, dict) and is_valid_id(source.get("id")):
+                self.source_ids.setdefault(source["id"], index)
+
+    def claim_dicts(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        return ((i, c) for i, c in enumerate(self.claims) if isinstance(c, dict))
+
+    def source_dicts(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        return ((i, s) for i, s in enumerate(self.sources) if isinstance(s, dict))
+
+
+Rule = Callable[[_Context], Iterator[Finding]]
+RULES: dict[str, Rule] = {}
+
+
+def rule(code: str) -> Callable[[Rule], Rule]:
+    def register(function: Rule) -> Rule:
+        RULES[code] = function
+        return function
+
+    return register
+
+
+def iter_diagnostics(
+    bundle: Any,
+    subject: Mapping[str, Any] | None = None,
+    *,
+    duplicate_keys: Iterable[PathParts] = (),
+) -> Iterator[Diagnostic]:
+    """Every finding for ``bundle``, errors and warnings, in document order.
+
+    ``None`` and ``{}`` are legacy items without evidence: no findings.
+    ``duplicate_keys`` are the paths of keys the loader saw twice (the parsed value
+    no longer shows them).
+    """
+    if bundle is None or (isinstance(bundle, dict) and not bundle):
+        return
+    if nesting_depth(bundle) > MAX_DEPTH:
+        yield Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")
+        return
+    if not isinstance(bundle, dict):
+        yield Diagnostic("CE100", "object required")
+        return
+    context = _Context(bundle, subject)
+    findings: list[Finding] = list(_schema_findings(bundle))
+    for code in sorted(RULES):
+        findings.extend(RULES[code](context))
+    for path in duplicate_keys:
+        findings.append(("CE901", path, "duplicate key in the JSON text: only the last value is kept", "warning"))
+    yield from _finish(context, findings)
+
+
+def validate_bundle(bundle: Any, subject: Mapping[str, Any] | None = None) -> list[str]:
+    """Error messages (``"claim X: statement required"``); empty when valid."""
+    return [d.text for d in iter_diagnostics(bundle, subject) if d.is_error]
+
+
+def require_valid_evidence(bundle: Any, subject: Mapping[str, Any] | None = None) -> None:
+    """Raise :class:`EvidenceValidationError` carrying the error diagnostics."""
+    errors = [d for d in iter_diagnostics(bundle, subject) if d.is_error]
+    if errors:
+        raise EvidenceValidationError(errors)
+
+
+def evidence_review_pending(item: Any) -> bool:
+    """True unless ``item["claim_evidence"]`` is present, valid for the item and fully reviewed.
+
+    An information label such as ``Fact`` is a classification, not a review:
+    it never turns a missing, invalid or unverified record into a reviewed one.
+    """
+    if not isinstance(item, dict):
+        return True
+    bundle = item.get("claim_evidence")
+    if not isinstance(bundle, dict) or not bundle or validate_bundle(bundle, item):
+        return True
+    return any(claim.get("status") == "unverified" for claim in bundle["claims"])
+
+
+# --- structure, from the schema -------------------------------------------------
+
+
+def _schema_findings(bundle: dict[str, Any]) -> Iterator[Finding]:
+    for error in bundle_validator().iter_errors(bundle):
+        yield from _from_schema_error(error)
+
+
+def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
+    """Map a jsonschema error to the contract's code and message via ``x-code``."""
+    path: PathParts = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "required":
+        present = error.instance if isinstance(error.instance, dict) else {}
+        for name in error.validator_value:
+            if name not in present:
+                prop = schema.get("properties", {}).get(name, {})
+                detail = _required_detail(prop.get("x-message", ""), name)
+                yield prop.get("x-code", "CE000"), (*path, name), detail, "error"
+        return
+    yield schema.get("x-code", "CE000"), path, schema.get("x-message", error.message), "error"
+
+
+def _required_detail(message: str, name: str) -> str:
+    return message if message.endswith("required") or "required" in message else f"{message} ({name} missing)"
+
+
+# --- rules a schema cannot express ------------------------------------------------
+
+
+@rule("CE201")
+def _source_ids(ctx: _Context) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for i, source in ctx.source_dicts():
+        sid = source.get("id")
+        if "id" in source and (not is_valid_id(sid) or sid in seen):
+            yield "CE201", ("sources", i, "id"), f"invalid or duplicate id {sid!r}", "error"
+        if isinstance(sid, str):
+            seen.add(sid)
+
+
+@rule("CE204")
+def _source_urls(ctx: _Context) -> Iterator[Finding]:
+    for i, source in ctx.source_dicts():
+        if isinstance(source.get("url"), str) and not safe_http_url(source["url"]):
+            yield "CE204", ("sources", i, "url"), "safe HTTP(S) URL required", "error"
+
+
+@rule("CE301")
+def _claim_ids(ctx: _Context) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for i, claim in ctx.claim_dicts():
+        cid = claim.get("id")
+        if "id" in claim and (not is_valid_id(cid) or cid in seen):
+            yield "CE301", ("claims", i, "id"), f"invalid or duplicate id {cid!r}", "error"
+        if isinstance(cid, str):
+            seen.add(cid)
+
+
+@rule("CE309")
+def _references_exist(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        for j, ref in _refs(claim):
+            if isinstance(ref, dict) and ref.get("source_id") not in ctx.source_ids:
+                yield "CE309", ("claims", i, "source_refs", j, "source_id"), "missing referenced source", "error"
+
+
+@rule("CE311")
+def _stated_verification(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        if claim.get("status") in VERIFIED_STATUSES and (
+            not _refs(claim) or not isinstance(claim.get("verification"), dict)
+        ):
+            yield "CE311", ("claims", i), "stated verification requires sources and a review record", "error"
+
+
+@rule("CE401")
+def _checked_at(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        verification = claim.get("verification")
+        if isinstance(verification, dict) and claim.get("status") in VERIFIED_STATUSES:
+            if not is_valid_date(verification.get("checked_at")):
+                yield "CE401", ("claims", i, "verification", "checked_at"), "valid checked_at required", "error"
+
+
+@rule("CE403")
+def _fingerprint(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        verification = claim.get("verification")
+        if isinstance(verification, dict) and verification.get("fingerprint") != claim_fingerprint(claim, ctx.sources):
+            message = "review fingerprint does not match current statement/conditions/sources"
+            yield "CE403", ("claims", i, "verification", "fingerprint"), message, "error"
+
+
+@rule("CE312")
+def _operator_measurement(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        if claim.get("basis") != "operator_measurement":
+            continue
+        measurement = claim.get("measurement")
+        complete = (
+            isinstance(measurement, dict)
+            and all(isinstance(measurement.get(k), str) and measurement[k].strip() for k in ("environment", "method"))
+            and safe_http_url(measurement.get("results_url"))
+        )
+        if not complete:
+            message = "operator measurement requires environment, method and results URL"
+            yield "CE312", ("claims", i, "measurement"), message, "error"
+
+
+@rule("CE105")
+def _subject(ctx: _Context) -> Iterator[Finding]:
+    recorded = ctx.bundle.get("subject_fingerprint")
+    if ctx.subject is None:
+        return
+    if recorded is None:
+        yield "CE105", ("subject_fingerprint",), "article metadata requires a reviewed subject fingerprint", "error"
+    elif isinstance(recorded, str) and recorded != article_fingerprint(ctx.subject):
+        yield "CE106", ("subject_fingerprint",), "article text differs from the reviewed subject", "error"
+
+
+@rule("CE900")
+def _unknown_keys(ctx: _Context) -> Iterator[Finding]:
+    """Typos such as ``uncertanity`` would otherwise drop data silently."""
+    yield from _unknown(ctx.bundle, (), None)
+    for i, source in ctx.source_dicts():
+        yield from _unknown(source, ("sources", i), "source")
+    for i, claim in ctx.claim_dicts():
+        yield from _unknown(claim, ("claims", i), "claim")
+        for j, ref in _refs(claim):
+            if isinstance(ref, dict):
+                yield from _unknown(ref, ("claims", i, "source_refs", j), "source_ref")
+        if isinstance(claim.get("verification"), dict):
+            yield from _unknown(claim["verification"], ("claims", i, "verification"), "verification")
+
+
+@rule("CE902")
+def _uncited_sources(ctx: _Context) -> Iterator[Finding]:
+    cited = {ref.get("source_id") for _, claim in ctx.claim_dicts() for _, ref in _refs(claim) if isinstance(ref, dict)}
+    for sid, index in ctx.source_ids.items():
+        if sid not in cited:
+            yield "CE902", ("sources", index), f"source {sid!r} is not cited by any claim", "warning"
+
+
+@rule("CE903")
+def _published_after_check(ctx: _Context) -> Iterator[Finding]:
+    for i, claim in ctx.claim_dicts():
+        verification = claim.get("verification")
+        checked_at = verification.get("checked_at") if isinstance(verification, dict) else None
+        if not is_valid_date(checked_at):
+            continue
+        for j, ref in _refs(claim):
+            index = ctx.source_ids.get(ref.get("source_id")) if isinstance(ref, dict) else None
+            published = ctx.sources[index].get("published_at") if index is not None else None
+            if is_valid_date(published) and published > checked_at:
+                message = f"source published {published}, after the review on {checked_at}: was it really read?"
+                yield "CE903", ("claims", i, "source_refs", j), message, "warning"
+
+
+def _refs(claim: dict[str, Any]) -> list[tuple[int, Any]]:
+    refs = claim.get("source_refs")
+    return list(enumerate(refs)) if isinstance(refs, list) else []
+
+
+def _unknown(record: dict[str, Any], at: PathParts, definition: str | None) -> Iterator[Finding]:
+    known = known_keys(definition)
+    for key in record:
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            yield "CE900", (*at, key), f"unknown key {key!r}{hint}", "warning"
+
+
+# --- central finishing: dedupe, order, name the record ---------------------------
+
+
+def _finish(ctx: _Context, findings: list[Finding]) -> Iterator[Diagnostic]:
+    unique: dict[tuple[str, PathParts], Finding] = {}
+    for finding in findings:
+        code, path, message, severity = finding
+        key = (code, path)
+        # Rules add the offending value to some messages; prefer the richer one.
+        if key not in unique or len(message) > len(unique[key][2]):
+            unique[key] = finding
+    ordered = sorted(unique.values(), key=lambda f: (_sort_key(f[1]), f[0]))
+    for code, path, message, severity in ordered:
+        yield Diagnostic(code, message, json_path(path), severity, _subject_name(ctx, path))
+
+
+def _sort_key(path: PathParts) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)
+
+
+def _subject_name(ctx: _Context, path: PathParts) -> str:
+    if len(path) >= 2 and path[0] in ("sources", "claims") and isinstance(path[1], int):
+        records = ctx.sources if path[0] == "sources" else ctx.claims
+        record = records[path[1]] if path[1] < len(records) else None
+        kind = "source" if path[0] == "sources" else "claim"
+        rid = record.get("id") if isinstance(record, dict) else None
+        return f"{kind} {rid}" if is_valid_id(rid) else f"{kind} #{path[1]}"
+    return "claim_evidence"

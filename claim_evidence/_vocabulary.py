@@ -1,0 +1,159 @@
+"""The closed vocabularies of bundle v1 and their display labels per locale.
+
+The keys are contract (they are stored in sealed bundles); the labels are
+presentation and may be overridden by a site's templates.
+"""
+from __future__ import annotations
+
+import re
+from typing import Final
+
+BASES: Final = (
+    "official_spec",
+    "vendor_claim",
+    "independent_measurement",
+    "reporting",
+    "operator_measurement",
+    "editorial",
+)
+STATUSES: Final = ("matched", "partial", "unverified", "conflict")
+METHODS: Final = ("ai_document_review", "human_document_review", "operator_test")
+EVIDENCE_LABELS: Final = (
+    "",
+    "Fact",
+    "Fact-A",
+    "Fact-B",
+    "Fact-C",
+    "Claim",
+    "Opinion",
+    "Forecast",
+    "Opinion / Forecast",
+    "Opinion/Forecast",
+    "Rumor",
+    "Curated",
+)
+# Statuses that assert a review took place; they need sources and a record.
+VERIFIED_STATUSES: Final = frozenset({"matched", "partial", "conflict"})
+
+ID_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,99}")
+FINGERPRINT_RE: Final = re.compile(r"[0-9a-f]{64}")
+DATE_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+LABELS: Final[dict[str, dict[str, dict[str, str]]]] = {
+    "ja": {
+        "basis": {
+            "official_spec": "公式仕様・公式発表",
+            "vendor_claim": "ベンダー公称値",
+            "independent_measurement": "第三者の測定",
+            "reporting": "報道",
+            "operator_measurement": "運営者による実測",
+            "editorial": "編集者の見解・推奨",
+        },
+        "status": {
+            "matched": "資料との照合済み",
+            "partial": "一部のみ裏付けあり",
+            "unverified": "未確認・根拠未登録",
+            "conflict": "資料間に不一致あり",
+        },
+        "method": {
+            "ai_document_review": "AIによる資料照合",
+            "human_document_review": "人による資料照合",
+            "operator_test": "運営者の実測記録",
+        },
+    },
+    "en": {
+        "basis": {
+            "official_spec": "Official specification or announcement",
+            "vendor_claim": "Vendor's stated figure",
+            "independent_measurement": "Third-party measurement",
+            "reporting": "News reporting",
+            "operator_measurement": "Measured by the site operator",
+            "editorial": "Editorial view or recommendation",
+        },
+        "status": {
+            "matched": "Matched against sources",
+            "partial": "Partly supported",
+            "unverified": "Unverified / no basis recorded",
+            "conflict": "Sources disagree",
+        },
+        "method": {
+            "ai_document_review": "AI review of documents",
+            "human_document_review": "Human review of documents",
+            "operator_test": "Operator's test record",
+        },
+    },
+}
+LOCALES: Final = tuple(LABELS)
+
+
+def is_valid_id(value: object) -> bool:
+    return isinstance(value, str) and ID_RE.fullmatch(value) is not None
+
+
+def is_valid_date(value: object) -> bool:
+    """Strict calendar date: ``YYYY-MM-DD`` in ASCII digits that exists."""
+    if not isinstance(value, str) or DATE_RE.fullmatch(value) is None:
+        return False
+    from datetime import date
+
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+# Fixed phrases of the evidence block, per locale. Keys are used by the templates.
+TEXT: Final[dict[str, dict[str, str]]] = {
+    "ja": {
+        "default_label": "この主張",
+        "basis_missing": "根拠の種類未登録",
+        "checked": "照合",
+        "checked_missing": "照合日未記録",
+        "method_missing": "確認方法未記録",
+        "invalid_warning": "本文・条件または根拠記録に不整合があるため、照合状態を再確認してください。",
+        "malformed_warning": "根拠情報の形式を再確認してください（未確認）。",
+        "limits": "適用・制限: ",
+        "summary_suffix": "の出典と照合範囲",
+        "statement": "照合対象: ",
+        "evidence_label": "情報区分: ",
+        "evidence_label_missing": "未登録",
+        "url_unchecked": "（URL要確認）",
+        "section": "該当箇所: ",
+        "supports": "。裏付ける内容: ",
+        "published": " / 出典公開日 ",
+        "published_missing": " / 出典公開日未記録",
+        "no_sources": "対応する出典情報は未登録です。未登録は虚偽の判定ではありません。",
+        "as_of": "対象時点: ",
+        "as_of_missing": "未記録",
+        "note": "照合範囲: ",
+        "caveat": "この表示は資料と主張の対応状況を示します。全環境での動作や独立した実証を保証しません。",
+        "open": "（",
+        "close": "）",
+    },
+    "en": {
+        "default_label": "This claim",
+        "basis_missing": "Basis not recorded",
+        "checked": "Checked",
+        "checked_missing": "Check date not recorded",
+        "method_missing": "review method not recorded",
+        "invalid_warning": "The text, conditions or evidence record are inconsistent; re-check the review status.",
+        "malformed_warning": "The evidence data is malformed; re-check it (unverified).",
+        "limits": "Scope and limits: ",
+        "summary_suffix": ": sources and scope of the check",
+        "statement": "Statement checked: ",
+        "evidence_label": "Information kind: ",
+        "evidence_label_missing": "not recorded",
+        "url_unchecked": " (URL needs checking)",
+        "section": "Section: ",
+        "supports": ". Supports: ",
+        "published": " / published ",
+        "published_missing": " / publication date not recorded",
+        "no_sources": "No corresponding source is recorded. Not being recorded is not a finding of falsehood.",
+        "as_of": "As of: ",
+        "as_of_missing": "not recorded",
+        "note": "Scope of the check: ",
+        "caveat": "This shows how the claim corresponds to its sources. It does not prove the claim true everywhere or constitute independent verification.",
+        "open": " (",
+        "close": ")",
+    },
+}
