@@ -30,7 +30,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         info = None
     except OSError as exc:
         raise _write_error(target, exc) from None
-    if info is not None and not os.access(target, os.W_OK):
+    # Mode bits first: root may write anything, but a page marked read-only was
+    # marked so on purpose.
+    if info is not None and (not info.st_mode & 0o222 or not os.access(target, os.W_OK)):
         raise InputError(Diagnostic("CE010", "file is read-only; make it writable or skip --write", file=str(path)))
     fd, temp = _mkstemp(target)
     try:

@@ -19,7 +19,7 @@ from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_DEPTH, nesting_depth
 from ._schema import bundle_validator, known_keys
 from ._urls import safe_http_url
-from ._vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id
+from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id
 
 # (code, path parts, message, severity) as yielded by rules before _finish.
 Finding = tuple[str, PathParts, str, Severity]
@@ -65,7 +65,7 @@ def iter_diagnostics(
     *,
     duplicate_keys: Iterable[PathParts] = (),
 ) -> Iterator[Diagnostic]:
-    """Every finding for ``bundle``, errors and warnings, in document order.
+    """Every finding for ``bundle``, errors and warnings, ordered by JSON path.
 
     ``None`` and ``{}`` are legacy items without evidence: no findings.
     ``duplicate_keys`` are the paths of keys the loader saw twice (the parsed value
@@ -131,14 +131,9 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
         for name in error.validator_value:
             if name not in present:
                 prop = schema.get("properties", {}).get(name, {})
-                detail = _required_detail(prop.get("x-message", ""), name)
-                yield prop.get("x-code", "CE000"), (*path, name), detail, "error"
+                yield prop.get("x-code", "CE000"), (*path, name), prop.get("x-message", error.message), "error"
         return
     yield schema.get("x-code", "CE000"), path, schema.get("x-message", error.message), "error"
-
-
-def _required_detail(message: str, name: str) -> str:
-    return message if message.endswith("required") or "required" in message else f"{message} ({name} missing)"
 
 
 # --- rules a schema cannot express ------------------------------------------------
@@ -231,7 +226,7 @@ def _subject(ctx: _Context) -> Iterator[Finding]:
         return
     if recorded is None:
         yield "CE105", ("subject_fingerprint",), "article metadata requires a reviewed subject fingerprint", "error"
-    elif isinstance(recorded, str) and recorded != article_fingerprint(ctx.subject):
+    elif isinstance(recorded, str) and FINGERPRINT_RE.fullmatch(recorded) and recorded != article_fingerprint(ctx.subject):
         yield "CE106", ("subject_fingerprint",), "article text differs from the reviewed subject", "error"
 
 

@@ -1,0 +1,198 @@
+"""The ``claim-evidence`` command: a thin click layer over the library.
+
+Commands return exit codes; errors are mapped to codes in one place (:func:`main`):
+0 clean, 1 findings, 2 usage error or unreadable input. No traceback reaches a user.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from . import __version__
+from ._atomic import atomic_write_bytes
+from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
+from ._documents import check_file, load_document
+from ._fingerprint import article_fingerprint, claim_fingerprint
+from ._jsonio import MAX_BYTES
+from ._report import REPORTERS
+from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
+from ._schema import schema_text
+from ._render import render_evidence
+from ._vocabulary import LOCALES, METHODS, STATUSES
+
+FORMAT = click.option(
+    "--format", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True,
+    help="text: FILE:$.path: CODE message; json: fixed keys; github: workflow annotations.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="claim-evidence")
+def cli() -> None:
+    """Check, fingerprint and review claim-evidence bundles.
+
+    Validation proves that each recorded review still covers the current
+    wording, conditions and sources. It does not judge truth, fetch sources,
+    or authenticate who reviewed: it is not a signature.
+    """
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@FORMAT
+@click.option("--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True, help="Refuse larger files.")
+def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int) -> int:
+    """Validate bundle files, or article JSON files carrying `claim_evidence`.
+
+    An article (an object with a `claim_evidence` key) is checked against its
+    own title/tldr/summary as the reviewed subject. Exit 0 when every file is
+    valid, 1 when any has findings, 2 when any cannot be read.
+    """
+    results = [check_file(f, max_bytes) for f in files]
+    click.echo(REPORTERS[fmt](results, strict, "file"), nl=False)
+    if any(r.outcome() == "unreadable" for r in results):
+        return 2
+    return 1 if any(r.failed(strict) for r in results) else 0
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", metavar="ID", help="The claim whose review fingerprint to print.")
+@click.option("--subject", is_flag=True, help="Print the article's subject fingerprint instead (title/tldr/summary).")
+def fingerprint(file: str, claim_id: str | None, subject: bool) -> int:
+    """Print a fingerprint as it would be recorded now (stores nothing).
+
+    For reviewers comparing against a stored value; use `review record` to store one.
+    """
+    document = load_document(file)
+    if subject:
+        if not isinstance(document.value, dict):
+            raise ReviewError("--subject needs an article JSON object")
+        click.echo(article_fingerprint(document.value))
+        return 0
+    if claim_id is None:
+        raise click.UsageError("give --claim ID (or --subject)")
+    bundle = document.bundle
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    matches = [c for c in claims or [] if isinstance(c, dict) and c.get("id") == claim_id]
+    if len(matches) != 1:
+        raise ReviewError(f"{file}: no single claim with id {claim_id!r}")
+    click.echo(claim_fingerprint(matches[0], bundle.get("sources")))
+    return 0
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_ids", multiple=True, metavar="ID", help="Only these claims (repeatable); default all.")
+@click.option("--lang", type=click.Choice(LOCALES), default="ja", show_default=True, help="Label language.")
+@click.option("--template-dir", type=click.Path(file_okay=False, exists=True, path_type=str), help="Site templates that override the built-in ones.")
+def render(file: str, claim_ids: Sequence[str], lang: str, template_dir: str | None) -> int:
+    """Print the evidence HTML for a bundle or article file.
+
+    An invalid bundle still renders, but every claim shows as unverified with
+    a warning; the exit code is then 1 so scripts notice.
+    """
+    document = load_document(file)
+    html = render_evidence(document.bundle, claim_ids or None, document.subject, lang=lang, template_dir=template_dir)
+    click.echo(html)
+    return 1 if any(d.is_error for d in document.diagnostics()) else 0
+
+
+@cli.command()
+def schema() -> int:
+    """Print the JSON Schema (draft 2020-12) of bundle v1."""
+    click.echo(schema_text(), nl=False)
+    return 0
+
+
+@cli.command()
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder to copy into (created if missing).")
+def assets(out_dir: Path) -> int:
+    """Copy the shared stylesheet claim-evidence.css into a site folder."""
+    data = resources.files("claim_evidence").joinpath("assets/claim-evidence.css").read_bytes()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / "claim-evidence.css"
+    if target.exists() and target.read_bytes() == data:
+        click.echo(f"{target}: up to date")
+        return 0
+    atomic_write_bytes(target, data)
+    click.echo(f"{target}: written")
+    return 0
+
+
+@cli.group()
+def review() -> None:
+    """Record a review: the only commands that store fingerprints."""
+
+
+@review.command("record")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", required=True, metavar="ID", help="Claim you reviewed.")
+@click.option("--method", required=True, type=click.Choice(METHODS), help="How you reviewed it.")
+@click.option("--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock).")
+@click.option("--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it.")
+@click.option("--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept).")
+def review_record(file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None) -> int:
+    """Seal a claim after reading its sources: store date, method and fingerprint.
+
+    FILE is a bundle JSON or an article JSON. The file is rewritten atomically,
+    keeping key order, indentation and line endings. Refuses unknown claims,
+    invalid dates and claims whose record has other errors.
+    """
+    request = ReviewRequest(claim_id, method, checked_at, note, status)
+    document = load_document(file)
+    updated = record_review(document.bundle, request)
+    changed = write_bundle_file(file, updated)
+    click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
+    return 0
+
+
+@review.command("subject")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+def review_subject(file: str) -> int:
+    """Seal an article's bundle to its current title, tldr and summary."""
+    document = load_document(file)
+    if not document.is_article:
+        raise ReviewError(f"{file}: not an article (no claim_evidence key)")
+    changed = write_bundle_file(file, record_subject(document.bundle, document.value))
+    click.echo(f"{file}: subject fingerprint recorded" + ("" if changed else " (no change)"))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; the one place that turns exceptions into exit codes."""
+    try:
+        result = cli.main(args=list(argv) if argv is not None else None, prog_name="claim-evidence", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 2
+    except EvidenceValidationError as exc:
+        for d in exc.diagnostics:
+            click.echo(f"claim-evidence: {d.path}: {d.code} {d.message}", err=True)
+        return 1
+    except ClaimEvidenceError as exc:
+        click.echo(f"claim-evidence: error: {exc}", err=True)
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback for a user; keep it for developers
+        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+            raise
+        click.echo(f"claim-evidence: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
+        return 2
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

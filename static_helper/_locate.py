@@ -1,0 +1,160 @@
+"""Find claim elements, evidence slots, the bundle script and stylesheet links, to the character."""
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from ._tokens import Handler, TreeBuilder, iter_attributes, scan
+
+CLAIM_ATTR = "data-claim-id"
+SLOT_ATTR = "data-evidence-for"
+BUNDLE_ID = "claim-evidence-data"
+
+_INTERESTING = re.compile(r"(?i)data-claim-id|data-evidence-for|claim-evidence-data")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One located element. ``text[start:open_end]`` is its start tag, ``text[open_end:close_start]``
+    its content and ``text[close_start:end]`` its end tag (empty when the end was implied)."""
+
+    name: str
+    attrs: dict[str, str] = field(compare=False)
+    start: int
+    open_end: int
+    close_start: int
+    end: int
+    self_closing: bool = False
+
+    @property
+    def has_end_tag(self) -> bool:
+        return self.end > self.close_start
+
+    def contains(self, other: Element) -> bool:
+        return self.open_end <= other.start and other.end <= self.close_start
+
+
+@dataclass
+class Located:
+    """Everything on a page the helper cares about, in document order (inert ``<template>`` content excluded)."""
+
+    text: str
+    claims: list[Element] = field(default_factory=list)
+    slots: list[Element] = field(default_factory=list)
+    scripts: list[Element] = field(default_factory=list)
+    links: list[Element] = field(default_factory=list)
+    _lines: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def has_markup(self) -> bool:
+        return bool(self.claims or self.slots or self.scripts)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based ``(line, column)`` of a character offset; lines end at ``\\n`` (CRLF counts once)."""
+        if self._lines is None:
+            self._lines = [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self._lines, offset)
+        start = self._lines[line - 1] if line else 0
+        return line + 1, offset - start + 1
+
+
+def might_have_markup(text: str) -> bool:
+    """A cheap filter: pages without these words cannot carry evidence markup."""
+    return _INTERESTING.search(text) is not None
+
+
+def attribute_value(raw: str | None) -> str:
+    if raw is None:
+        return ""
+    if raw[:1] in ("'", '"'):
+        raw = raw[1:-1]
+    return html.unescape(raw) if "&" in raw else raw
+
+
+def parse_attributes(source: str) -> dict[str, str]:
+    """Attribute names lowercased, values unquoted and decoded; the first of duplicates wins."""
+    attrs: dict[str, str] = {}
+    for name, raw in iter_attributes(source):
+        if name not in attrs:
+            attrs[name] = attribute_value(raw)
+    return attrs
+
+
+class _Pending:
+    __slots__ = ("name", "attrs", "start", "open_end", "self_closing", "kind")
+
+    def __init__(self, name: str, attrs: dict[str, str], start: int, open_end: int, self_closing: bool, kind: str) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.start = start
+        self.open_end = open_end
+        self.self_closing = self_closing
+        self.kind = kind
+
+
+class _Locator(Handler):
+    def __init__(self, located: Located) -> None:
+        self.located = located
+        self.builder: TreeBuilder | None = None
+        # Elements are appended at their start so document order holds even when ends come later.
+        self.slots: dict[int, Element | None] = {}
+        self.order: list[_Pending] = []
+        self.done: dict[int, Element] = {}
+
+    def opened(self, name: str, index: int, start: int, end: int, match: re.Match[str]) -> object:
+        source = match.group(2)
+        if name != "script" and name != "link" and not (source and _INTERESTING.search(source)):
+            return None
+        assert self.builder is not None
+        if self.builder.templates:
+            return None  # template content is inert: never a claim, a slot or the bundle
+        attrs = parse_attributes(source)
+        if name == "link":
+            kind = "link"
+        elif name == "script" and attrs.get("id") == BUNDLE_ID:
+            kind = "script"
+        elif CLAIM_ATTR in attrs or SLOT_ATTR in attrs:
+            kind = "element"
+        else:
+            return None
+        self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
+        pending = _Pending(name, attrs, start, end, self_closing, kind)
+        self.order.append(pending)
+        return pending
+
+    def closed(self, name: str, token: object, content_end: int, end: int) -> None:
+        if isinstance(token, _Pending):
+            self.done[id(token)] = Element(
+                token.name, token.attrs, token.start, token.open_end, content_end, end, token.self_closing
+            )
+
+    def text(self, start: int, end: int, raw: bool) -> None:
+        pass
+
+    def collect(self) -> None:
+        located = self.located
+        for pending in self.order:
+            element = self.done[id(pending)]
+            if pending.kind == "link":
+                located.links.append(element)
+            elif pending.kind == "script":
+                located.scripts.append(element)
+            if CLAIM_ATTR in element.attrs:
+                located.claims.append(element)
+            if SLOT_ATTR in element.attrs:
+                located.slots.append(element)
+
+
+def locate(text: str) -> Located:
+    """Locate claim elements, slots, bundle scripts and ``<link>`` elements in ``text``."""
+    located = Located(text)
+    if not might_have_markup(text) and "<link" not in text.lower():
+        return located
+    locator = _Locator(located)
+    builder = TreeBuilder(locator)
+    locator.builder = builder
+    scan(text, builder)
+    locator.collect()
+    return located

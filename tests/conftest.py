@@ -1,0 +1,68 @@
+"""Shared fixtures: the seed example, sealed once with literal fingerprints."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+SEED_FINGERPRINT = "bdcd18d508044eb8cbbd0149fa9c575f46befc71e7c6d4b40f32c7a115b537ea"
+SEED_SUBJECT_FINGERPRINT = "5bc54777f00ff7bbeda5ed25af3c5d1efcfb1f9d3d4070f150ad3cb4ae2a55b9"
+
+_SUBJECT = {
+    "title": "架空の根拠表示の見出し",
+    "tldr": "これはローカル再現専用の架空の要約です。",
+    "summary": "この本文も架空で、事実判定の対象ではありません。",
+}
+_BUNDLE: dict[str, Any] = {
+    "version": 1,
+    "subject_fingerprint": SEED_SUBJECT_FINGERPRINT,
+    "sources": [
+        {
+            "id": "fictional-vendor-doc",
+            "publisher": "架空ベンダー",
+            "title": "架空の固定条件レポート",
+            "url": "https://example.com/fictional-report",
+            "published_at": "2026-09-03",
+        }
+    ],
+    "claims": [
+        {
+            "id": "fictional-rate",
+            "label": "架空の公表値",
+            "statement": "架空ベンダーは固定条件で達成率72.6%と公表した。",
+            "evidence_label": "Claim",
+            "basis": "vendor_claim",
+            "status": "matched",
+            "source_refs": [
+                {"source_id": "fictional-vendor-doc", "section": "結果", "supports": "架空ベンダーが達成率を公表したという主張"}
+            ],
+            "conditions": ["架空の固定ベンチマーク", "対象は説明用データのみ"],
+            "as_of": "2026-09-03",
+            "uncertainty": "独立した再測定は未実施",
+            "verification": {"checked_at": "2026-09-05", "method": "ai_document_review", "fingerprint": SEED_FINGERPRINT},
+        }
+    ],
+}
+
+
+@pytest.fixture
+def bundle() -> dict[str, Any]:
+    """A valid, sealed bundle (a fresh deep copy per test)."""
+    return copy.deepcopy(_BUNDLE)
+
+
+@pytest.fixture
+def subject() -> dict[str, Any]:
+    return dict(_SUBJECT)
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip(f"shared test data not found at {SHARED} (it sits beside the project in CI)")
+    return SHARED

@@ -1,0 +1,253 @@
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claim_evidence.cli import main
+
+from .conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Any:
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke
+
+
+def _write(path: Path, value: Any, **kwargs: Any) -> Path:
+    path.write_text(json.dumps(value, ensure_ascii=False, **kwargs), encoding="utf-8")
+    return path
+
+
+def test_cli_validate_clean_bundle(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    assert run("validate", str(path)) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n", "")
+
+
+def test_cli_validate_article_checks_subject(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+    good = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
+    assert run("validate", str(good))[0] == 0
+    bad = _write(tmp_path / "bad.json", dict(subject, summary="変えた", claim_evidence=bundle))
+    code, out, _ = run("validate", str(bad))
+    assert code == 1
+    assert out == (
+        f"{bad}:$.claim_evidence.subject_fingerprint: CE106 article text differs from the reviewed subject\n"
+        "1 file: 0 passed, 1 failed\n"
+    )
+
+
+def test_cli_validate_text_lines_name_file_path_and_code(run: Any, tmp_path: Path, bundle: dict) -> None:
+    bundle["claims"][0]["statement"] = "変更した文。"
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"{path}:$.claims[0].verification.fingerprint: CE403 review fingerprint does not match current statement/conditions/sources"
+    )
+
+
+def test_cli_validate_json_format_fixed_keys(run: Any, tmp_path: Path, bundle: dict) -> None:
+    bundle["claims"][0]["basis"] = "vibes"
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, _ = run("validate", "--format", "json", str(path))
+    data = json.loads(out)
+    assert code == 1
+    assert list(data) == ["summary", "files"]
+    first = data["files"][0]["diagnostics"][0]
+    assert list(first) == ["code", "severity", "message", "path", "subject", "file", "line", "column"]
+    assert first["code"] == "CE303" and first["path"] == "$.claims[0].basis"
+
+
+def test_cli_validate_github_format_escapes(run: Any, tmp_path: Path, bundle: dict) -> None:
+    bundle["claims"][0]["basis"] = "vibes"
+    path = _write(tmp_path / "a,b:c%.json", bundle)
+    code, out, _ = run("validate", "--format", "github", str(path))
+    assert code == 1
+    escaped = str(path).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
+    assert f"::error file={escaped},title=CE303::$.claims[0].basis: unknown basis" in out.splitlines()
+
+
+def test_cli_validate_strict_turns_warnings_into_failures(run: Any, tmp_path: Path, bundle: dict) -> None:
+    bundle["claims"][0]["uncertanity"] = "typo"
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, _ = run("validate", str(path))
+    assert code == 0
+    assert f"{path}:$.claims[0].uncertanity: CE900 unknown key 'uncertanity'; did you mean 'uncertainty'? (warning)" in out
+    assert run("validate", "--strict", str(path))[0] == 1
+
+
+def test_cli_validate_duplicate_key_in_text_is_reported(run: Any, tmp_path: Path, bundle: dict) -> None:
+    text = json.dumps(bundle, ensure_ascii=False).replace('"status": "matched"', '"status": "unverified", "status": "matched"')
+    path = tmp_path / "b.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = run("validate", str(path))
+    assert code == 0
+    assert f"{path}:$.claims[0].status: CE901 duplicate key in the JSON text: only the last value is kept (warning)" in out
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b'{"version": 1,\n  "claims": [}', ":2:14: CE003 invalid JSON: Expecting value"),
+        (b'{"a": "\xff"}', ":1:8: CE002 not UTF-8: byte 0xff at offset 7; re-save the file as UTF-8"),
+        (b"[" * 10_000 + b"]" * 10_000, ":$: CE005 JSON nested"),
+        (b'{"a": NaN}', ":$: CE003 invalid JSON: NaN is not valid JSON"),
+    ],
+)
+def test_cli_validate_unreadable_input_exit_2(run: Any, tmp_path: Path, content: bytes, expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, out, err = run("validate", str(path))
+    assert code == 2
+    assert f"{path}{expected}" in out
+    assert "Traceback" not in out + err
+
+
+def test_cli_validate_missing_file_and_size_limit(run: Any, tmp_path: Path, bundle: dict) -> None:
+    code, out, _ = run("validate", str(tmp_path / "nope.json"))
+    assert (code, out.splitlines()[0]) == (2, f"{tmp_path / 'nope.json'}:$: CE001 file not found")
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, _ = run("validate", "--max-bytes", "100", str(path))
+    assert code == 2 and "CE004 file is" in out and "over the 100-byte limit" in out
+
+
+def test_cli_validate_bom_is_accepted(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = tmp_path / "b.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(bundle).encode())
+    assert run("validate", str(path))[0] == 0
+
+
+def test_cli_usage_errors_exit_2(run: Any) -> None:
+    code, _, err = run("validate")
+    assert code == 2 and "Missing argument" in err
+    code, _, err = run("frobnicate")
+    assert code == 2 and "No such command" in err
+
+
+def test_cli_help_explains(run: Any) -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    assert "does not judge truth" in out
+    for command in ("validate", "fingerprint", "render", "review", "schema", "assets"):
+        assert command in out
+
+
+def test_cli_fingerprint_prints_digest(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+    path = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
+    assert run("fingerprint", str(path), "--claim", "fictional-rate") == (0, SEED_FINGERPRINT + "\n", "")
+    assert run("fingerprint", str(path), "--subject") == (0, SEED_SUBJECT_FINGERPRINT + "\n", "")
+    code, _, err = run("fingerprint", str(path), "--claim", "nope")
+    assert code == 2 and "no single claim with id 'nope'" in err
+
+
+def test_cli_schema_prints_the_shipped_schema(run: Any) -> None:
+    code, out, _ = run("schema")
+    assert code == 0 and out == (ROOT / "schemas" / "bundle-v1.schema.json").read_text(encoding="utf-8")
+
+
+def test_cli_assets_copies_stylesheet(run: Any, tmp_path: Path) -> None:
+    out_dir = tmp_path / "site" / "assets"
+    assert run("assets", "--out", str(out_dir))[0] == 0
+    css = (out_dir / "claim-evidence.css").read_text(encoding="utf-8")
+    assert css == (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_text(encoding="utf-8")
+    assert "prefers-color-scheme: dark" in css and "@media print" in css
+    code, out, _ = run("assets", "--out", str(out_dir))
+    assert (code, out) == (0, f"{out_dir / 'claim-evidence.css'}: up to date\n")
+
+
+def test_cli_render_prints_block_and_flags_invalid(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, _ = run("render", str(path))
+    assert code == 0 and out.startswith('<aside class="claim-evidence" id="evidence-fictional-rate"')
+    bundle["claims"][0]["statement"] = "変更"
+    _write(path, bundle)
+    code, out, _ = run("render", str(path))
+    assert code == 1 and "資料との照合済み" not in out
+
+
+def test_cli_review_record_seals_and_keeps_style(run: Any, tmp_path: Path, bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim["statement"] = "架空ベンダーは固定条件で達成率72.7%と公表した。"
+    text = json.dumps(bundle, ensure_ascii=False, indent=4).replace("\n", "\r\n") + "\r\n"
+    path = tmp_path / "b.json"
+    path.write_bytes(text.encode("utf-8"))
+    os.chmod(path, 0o640)
+    assert run("validate", str(path))[0] == 1
+    code, out, _ = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-10-01", "--note", "表3を確認")
+    assert (code, out) == (0, f"{path}: review of fictional-rate recorded\n")
+    assert run("validate", str(path))[0] == 0
+    raw = path.read_bytes().decode("utf-8")
+    assert raw.endswith("}\r\n") and "\n" not in raw.replace("\r\n", "")
+    assert '\r\n    "version": 1,' in raw
+    stored = json.loads(raw)
+    assert list(stored) == list(bundle)
+    assert stored["claims"][0]["verification"] == {
+        "checked_at": "2026-10-01",
+        "method": "human_document_review",
+        "note": "表3を確認",
+        "fingerprint": stored["claims"][0]["verification"]["fingerprint"],
+    }
+    assert stored["claims"][0]["verification"]["fingerprint"] != SEED_FINGERPRINT
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["b.json"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--claim", "nope", "--method", "ai_document_review", "--checked-at", "2026-10-01"], "no single claim with id 'nope'"),
+        (["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-02-30"], "--checked-at must be an existing date"),
+        (["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "today"], "--checked-at must be an existing date"),
+        (["--claim", "fictional-rate", "--method", "vibes", "--checked-at", "2026-10-01"], "Invalid value for '--method'"),
+    ],
+)
+def test_cli_review_record_refuses_bad_requests(run: Any, tmp_path: Path, bundle: dict, args: list[str], message: str) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    before = path.read_bytes()
+    code, _, err = run("review", "record", str(path), *args)
+    assert code == 2 and message in err
+    assert path.read_bytes() == before
+
+
+def test_cli_review_record_refuses_to_seal_a_broken_claim(run: Any, tmp_path: Path, bundle: dict) -> None:
+    bundle["claims"][0]["source_refs"][0]["source_id"] = "missing"
+    path = _write(tmp_path / "b.json", bundle)
+    before = path.read_bytes()
+    code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
+    assert code == 1 and "CE309 missing referenced source" in err
+    assert path.read_bytes() == before
+
+
+def test_cli_review_record_article_and_subject(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+    path = _write(tmp_path / "a.json", dict(subject, summary="新しい要約。", claim_evidence=bundle), indent=2)
+    assert run("validate", str(path))[0] == 1
+    code, out, _ = run("review", "subject", str(path))
+    assert (code, out) == (0, f"{path}: subject fingerprint recorded\n")
+    assert run("validate", str(path))[0] == 0
+    assert list(json.loads(path.read_text(encoding="utf-8"))) == ["title", "tldr", "summary", "claim_evidence"]
+    code, out, _ = run("review", "subject", str(path))
+    assert out.endswith("(no change)\n")
+
+
+def test_cli_review_record_read_only_file_is_clear_error(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    os.chmod(path, 0o444)
+    code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
+    assert code == 2 and "read-only" in err
+
+
+def test_cli_python_dash_m_runs(tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    done = subprocess.run([sys.executable, "-m", "claim_evidence", "validate", str(path)], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n")

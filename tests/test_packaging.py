@@ -1,0 +1,62 @@
+"""The wheel must carry the schema, templates and stylesheet: an installed copy,
+run from another folder, must not depend on this checkout."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"building the wheel failed:\n{done.stderr[-2000:]}")
+    return next(out.glob("*.whl"))
+
+
+def test_packaging_wheel_contains_data_files(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in (
+        "claim_evidence/schemas/bundle-v1.schema.json",
+        "claim_evidence/schemas/fingerprint-vectors.json",
+        "claim_evidence/templates/evidence.html.j2",
+        "claim_evidence/assets/claim-evidence.css",
+        "static_helper/__init__.py",
+    ):
+        assert required in names
+
+
+def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, tmp_path: Path, bundle: dict) -> None:
+    site = tmp_path / "site-packages"
+    zipfile.ZipFile(wheel).extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = (
+        "import claim_evidence, json, sys;"
+        "from claim_evidence._schema import bundle_schema;"
+        "print(claim_evidence.__file__);"
+        "print(bundle_schema()['$id']);"
+        "print(claim_evidence.validate_bundle(json.loads(sys.stdin.read())));"
+        "print(claim_evidence.render_evidence({'version': 1, 'sources': [], 'claims': [{}]})[:6])"
+    )
+    import json
+
+    env = dict(os.environ, PYTHONPATH=str(site))
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=json.dumps(bundle), cwd=elsewhere, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(str(site)), "imported the checkout instead of the installed wheel"
+    assert lines[1:] == ["urn:claim-evidence:schema:bundle:v1", "[]", "<aside"]

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claim_evidence import claim_fingerprint, render_evidence
+
+SEED_BLOCK = (
+    '<aside class="claim-evidence" id="evidence-fictional-rate" data-evidence-id="fictional-rate">'
+    '<p class="claim-evidence-line"><strong>架空の公表値</strong> <span>ベンダー公称値</span> · '
+    '<span class="claim-evidence-status">資料との照合済み</span> · '
+    '<span>照合 <time datetime="2026-09-05">2026-09-05</time>（AIによる資料照合）</span></p>'
+    '<p class="claim-evidence-limits">適用・制限: 架空の固定ベンチマーク / 対象は説明用データのみ / 独立した再測定は未実施</p>'
+    "<details><summary>架空の公表値の出典と照合範囲</summary>"
+    '<p class="claim-evidence-statement">照合対象: 架空ベンダーは固定条件で達成率72.6%と公表した。</p>'
+    "<p>情報区分: Claim</p>"
+    '<ul class="claim-evidence-sources"><li><span>架空ベンダー — '
+    '<a href="https://example.com/fictional-report" target="_blank" rel="noopener noreferrer">架空の固定条件レポート</a></span>'
+    '<span class="claim-evidence-support">該当箇所: 結果。裏付ける内容: 架空ベンダーが達成率を公表したという主張 / 出典公開日 2026-09-03</span></li></ul>'
+    "<p>対象時点: 2026-09-03</p>"
+    '<p class="claim-evidence-caveat">この表示は資料と主張の対応状況を示します。全環境での動作や独立した実証を保証しません。</p>'
+    "</details></aside>"
+)
+WARNING = "本文・条件または根拠記録に不整合があるため、照合状態を再確認してください。"
+
+
+def test_render_seed_block_exact(bundle: dict, subject: dict) -> None:
+    assert render_evidence(bundle, subject=subject) == SEED_BLOCK
+
+
+@pytest.mark.parametrize("legacy", [None, {}])
+def test_render_legacy_is_empty(legacy: Any) -> None:
+    assert render_evidence(legacy) == ""
+
+
+@pytest.mark.parametrize("bad", [[1], "x", {"version": 1, "claims": "x"}])
+def test_render_malformed_is_short_warning(bad: Any) -> None:
+    assert render_evidence(bad) == '<p class="claim-evidence-warning">根拠情報の形式を再確認してください（未確認）。</p>'
+
+
+def test_render_invalid_bundle_never_shows_matched(bundle: dict) -> None:
+    bundle["claims"][0]["statement"] = "書き換えた文。"
+    html = render_evidence(bundle)
+    assert "資料との照合済み" not in html
+    assert '<span class="claim-evidence-status">未確認・根拠未登録</span>' in html
+    assert "<span>照合日未記録（確認方法未記録）</span>" in html
+    assert f'<p class="claim-evidence-warning">{WARNING}</p>' in html
+    assert "<time" not in html
+
+
+def test_render_subject_mismatch_marks_unverified(bundle: dict, subject: dict) -> None:
+    subject["summary"] = "要約を変えた。"
+    assert WARNING in render_evidence(bundle, subject=subject)
+
+
+def test_render_provenance_not_upgraded(bundle: dict) -> None:
+    html = render_evidence(bundle)
+    assert "ベンダー公称値" in html and "AIによる資料照合" in html
+    assert "第三者の測定" not in html and "人による資料照合" not in html
+
+
+def test_render_escapes_all_text(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim["label"] = '<script>alert("x")</script>'
+    claim["uncertainty"] = "a & b ' \""
+    html = render_evidence(bundle)
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "a &amp; b &#x27; &quot;" in html
+
+
+def test_render_unsafe_url_is_not_a_link(bundle: dict) -> None:
+    bundle["sources"][0]["url"] = "javascript:alert(1)"
+    html = render_evidence(bundle)
+    assert "javascript:" not in html and "<a " not in html
+    assert "架空ベンダー — 架空の固定条件レポート（URL要確認）" in html
+
+
+def test_render_no_sources_message(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim.update(status="unverified", source_refs=[], verification=None)
+    html = render_evidence(bundle)
+    assert "<p>対応する出典情報は未登録です。未登録は虚偽の判定ではありません。</p>" in html
+    assert "未確認・根拠未登録" in html
+
+
+def test_render_note_and_missing_dates(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim["verification"]["note"] = "該当表だけを照合。"
+    claim["as_of"] = None
+    bundle["sources"][0]["published_at"] = None
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    html = render_evidence(bundle)
+    assert "<p>照合範囲: 該当表だけを照合。</p>" in html
+    assert "<p>対象時点: 未記録</p>" in html
+    assert " / 出典公開日未記録</span>" in html
+
+
+def test_render_limits_outside_details(bundle: dict) -> None:
+    html = render_evidence(bundle)
+    assert html.index("claim-evidence-limits") < html.index("<details>")
+    assert html.index("claim-evidence-status") < html.index("<details>")
+
+
+def test_render_claim_ids_filter_and_join(bundle: dict) -> None:
+    second = copy.deepcopy(bundle["claims"][0])
+    second["id"] = "second"
+    bundle["claims"].append(second)
+    both = render_evidence(bundle)
+    assert both.count("<aside") == 2 and both.count("\n") == 1
+    assert render_evidence(bundle, ["second"]).count('data-evidence-id="second"') == 1
+    assert render_evidence(bundle, ["nope"]) == ""
+
+
+def test_render_deterministic_and_does_not_mutate(bundle: dict) -> None:
+    before = json.dumps(bundle, sort_keys=True)
+    assert render_evidence(bundle) == render_evidence(copy.deepcopy(bundle))
+    assert json.dumps(bundle, sort_keys=True) == before
+
+
+def test_render_english_locale(bundle: dict) -> None:
+    html = render_evidence(bundle, lang="en")
+    assert "<span>Vendor&#x27;s stated figure</span>" in html
+    assert '<span class="claim-evidence-status">Matched against sources</span>' in html
+    assert '<span>Checked <time datetime="2026-09-05">2026-09-05</time> (AI review of documents)</span>' in html
+    with pytest.raises(ValueError, match="unknown lang 'xx'"):
+        render_evidence(bundle, lang="xx")
+
+
+def test_render_site_template_override(bundle: dict, tmp_path: Path) -> None:
+    (tmp_path / "evidence.html.j2").write_text('<div class="mine">\n  {{ c.statement }}|{{ c.status_label }}\n</div>', encoding="utf-8")
+    assert render_evidence(bundle, template_dir=tmp_path) == '<div class="mine">架空ベンダーは固定条件で達成率72.6%と公表した。|資料との照合済み</div>'
+    (tmp_path / "evidence.html.j2").write_text("{{ c.label }}", encoding="utf-8")
+    bundle["claims"][0]["label"] = "<b>"
+    assert render_evidence(bundle, template_dir=tmp_path) == "&lt;b&gt;"  # autoescape still applies
+
+
+def test_render_corpus_slots_are_byte_identical(shared: Path) -> None:
+    """The existing site's renderer produced these slots; ours must reproduce them."""
+    checked = 0
+    for page in sorted((shared / "corpora" / "ai-news-site").rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        match = re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', text, re.S)
+        if not match:
+            continue
+        data = json.loads(match.group(1))
+        for claim in data["claims"]:
+            slot = re.search(rf'<div data-evidence-for="{claim["id"]}">(.*?</aside>)</div>', text, re.S)
+            assert slot, claim["id"]
+            assert render_evidence(data, [claim["id"]]) == slot.group(1), (page.name, claim["id"])
+            checked += 1
+    assert checked == 57

@@ -1,0 +1,288 @@
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Callable
+
+import jsonschema
+import pytest
+
+from claim_evidence import (
+    Diagnostic,
+    EvidenceValidationError,
+    claim_fingerprint,
+    evidence_review_pending,
+    iter_diagnostics,
+    require_valid_evidence,
+    validate_bundle,
+)
+from claim_evidence._schema import bundle_schema, bundle_validator
+
+from .conftest import ROOT
+
+
+def _codes(bundle: Any, subject: Any = None) -> list[tuple[str, str]]:
+    return [(d.code, d.path) for d in iter_diagnostics(bundle, subject) if d.is_error]
+
+
+def test_validation_seed_bundle_is_clean(bundle: dict, subject: dict) -> None:
+    assert list(iter_diagnostics(bundle, subject)) == []
+    assert validate_bundle(bundle, subject) == []
+
+
+@pytest.mark.parametrize("legacy", [None, {}])
+def test_validation_legacy_none_and_empty_have_no_errors(legacy: Any) -> None:
+    assert validate_bundle(legacy) == []
+    assert validate_bundle(legacy, {"title": "x"}) == []
+
+
+@pytest.mark.parametrize("value", [[], "x", 3, [{"version": 1}]])
+def test_validation_non_object_is_an_error(value: Any) -> None:
+    assert validate_bundle(value) == ["claim_evidence: object required"]
+
+
+def _set(path: str, value: Any) -> Callable[[dict], None]:
+    def apply(bundle: dict) -> None:
+        node: Any = bundle
+        parts = path.split(".")
+        for part in parts[:-1]:
+            node = node[int(part)] if part.isdigit() else node[part]
+        last = parts[-1]
+        if value is _DELETE:
+            del node[int(last) if last.isdigit() else last]
+        else:
+            node[int(last) if last.isdigit() else last] = value
+
+    return apply
+
+
+_DELETE = object()
+C = "claims.0"
+V = "claims.0.verification"
+
+CASES = [
+    ("version 2", _set("version", 2), "CE101", "$.version", "claim_evidence: unsupported version"),
+    ("version missing", _set("version", _DELETE), "CE101", "$.version", "claim_evidence: unsupported version"),
+    ("sources not list", _set("sources", {}), "CE102", "$.sources", "claim_evidence: sources list and nonempty claims list required"),
+    ("claims empty", _set("claims", []), "CE103", "$.claims", "claim_evidence: sources list and nonempty claims list required"),
+    ("source not object", _set("sources.0", "x"), "CE200", "$.sources[0]", "source #0: object required"),
+    ("source id invalid", _set("sources.0.id", "1bad"), "CE201", "$.sources[0].id", "source #0: invalid or duplicate id '1bad'"),
+    ("source publisher blank", _set("sources.0.publisher", "  "), "CE202", "$.sources[0].publisher", "source fictional-vendor-doc: publisher required"),
+    ("source title missing", _set("sources.0.title", _DELETE), "CE203", "$.sources[0].title", "source fictional-vendor-doc: title required"),
+    ("source url javascript", _set("sources.0.url", "javascript:alert(1)"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required"),
+    ("source url credentials", _set("sources.0.url", "https://u:p@example.com/"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required"),
+    ("source published_at bad", _set("sources.0.published_at", "2026-9-3"), "CE205", "$.sources[0].published_at", "source fictional-vendor-doc: invalid published_at"),
+    ("claim not object", _set("claims.0", 5), "CE300", "$.claims[0]", "claim #0: object required"),
+    ("claim id invalid", _set(f"{C}.id", "has space"), "CE301", "$.claims[0].id", "claim #0: invalid or duplicate id 'has space'"),
+    ("statement blank", _set(f"{C}.statement", " \u3000"), "CE302", "$.claims[0].statement", "claim fictional-rate: statement required"),
+    ("basis unknown", _set(f"{C}.basis", "vibes"), "CE303", "$.claims[0].basis", "claim fictional-rate: unknown basis"),
+    ("evidence_label unknown", _set(f"{C}.evidence_label", "fact"), "CE304", "$.claims[0].evidence_label", "claim fictional-rate: unknown evidence_label"),
+    ("status unknown", _set(f"{C}.status", "verified"), "CE305", "$.claims[0].status", "claim fictional-rate: unknown status"),
+    ("conditions blank item", _set(f"{C}.conditions", ["ok", " "]), "CE306", "$.claims[0].conditions[1]", "claim fictional-rate: conditions must be a list of nonempty strings"),
+    ("conditions not list", _set(f"{C}.conditions", "x"), "CE306", "$.claims[0].conditions", "claim fictional-rate: conditions must be a list of nonempty strings"),
+    ("as_of nonexistent day", _set(f"{C}.as_of", "2026-02-30"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of"),
+    ("as_of datetime", _set(f"{C}.as_of", "2026-09-03T00:00:00"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of"),
+    ("source_refs not list", _set(f"{C}.source_refs", {}), "CE308", "$.claims[0].source_refs", "claim fictional-rate: source_refs list required"),
+    ("ref unknown source", _set(f"{C}.source_refs.0.source_id", "nope"), "CE309", "$.claims[0].source_refs[0].source_id", "claim fictional-rate: missing referenced source"),
+    ("ref section blank", _set(f"{C}.source_refs.0.section", ""), "CE310", "$.claims[0].source_refs[0].section", "claim fictional-rate: each source needs section and supports"),
+    ("matched without verification", _set(f"{V}", None), "CE311", "$.claims[0]", "claim fictional-rate: stated verification requires sources and a review record"),
+    ("verification not object", _set(f"{V}", "yes"), "CE400", "$.claims[0].verification", "claim fictional-rate: invalid verification record"),
+    ("checked_at missing", _set(f"{V}.checked_at", _DELETE), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required"),
+    ("checked_at invalid", _set(f"{V}.checked_at", "2026-13-01"), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required"),
+    ("method unknown", _set(f"{V}.method", "vibes"), "CE402", "$.claims[0].verification.method", "claim fictional-rate: documented review method required"),
+    ("fingerprint stale", _set(f"{C}.statement", "別の文。"), "CE403", "$.claims[0].verification.fingerprint", "claim fictional-rate: review fingerprint does not match current statement/conditions/sources"),
+    ("label wrong type", _set(f"{C}.label", 3), "CE313", "$.claims[0].label", "claim fictional-rate: label must be a string"),
+]
+
+
+@pytest.mark.parametrize("name, mutate, code, path, text", CASES, ids=[c[0] for c in CASES])
+def test_validation_rule_reports_code_path_and_legacy_phrase(bundle: dict, name: str, mutate: Callable, code: str, path: str, text: str) -> None:
+    mutate(bundle)
+    diagnostics = [d for d in iter_diagnostics(bundle) if d.is_error]
+    assert (code, path) in [(d.code, d.path) for d in diagnostics]
+    assert text in validate_bundle(bundle)
+
+
+def test_validation_duplicate_ids(bundle: dict) -> None:
+    bundle["sources"].append(copy.deepcopy(bundle["sources"][0]))
+    bundle["claims"].append(copy.deepcopy(bundle["claims"][0]))
+    errors = validate_bundle(bundle)
+    assert "source fictional-vendor-doc: invalid or duplicate id 'fictional-vendor-doc'" in errors
+    assert "claim fictional-rate: invalid or duplicate id 'fictional-rate'" in errors
+
+
+def test_validation_id_with_trailing_newline_is_invalid(bundle: dict) -> None:
+    bundle["claims"][0]["id"] = "abc\n"
+    assert ("CE301", "$.claims[0].id") in _codes(bundle)
+
+
+def test_validation_id_length_limit(bundle: dict) -> None:
+    bundle["claims"][0]["id"] = "a" * 100
+    assert _codes(bundle) == []
+    bundle["claims"][0]["id"] = "a" * 101
+    assert ("CE301", "$.claims[0].id") in _codes(bundle)
+
+
+@pytest.mark.parametrize("value", ["2026-02-29", "2026-9-5", "2026-09-05 ", "２０２６-09-05", "20260905", 20260905])
+def test_validation_dates_are_strict(bundle: dict, value: Any) -> None:
+    bundle["claims"][0]["as_of"] = value
+    bundle["claims"][0]["verification"]["fingerprint"] = claim_fingerprint(bundle["claims"][0], bundle["sources"])
+    assert _codes(bundle) == [("CE307", "$.claims[0].as_of")]
+
+
+def test_validation_unverified_without_refs_or_verification_is_valid(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim.update(status="unverified", source_refs=[], verification=None)
+    assert validate_bundle(bundle) == []
+
+
+@pytest.mark.parametrize("status", ["matched", "partial", "conflict"])
+def test_validation_stated_status_without_refs_is_rejected(bundle: dict, status: str) -> None:
+    claim = bundle["claims"][0]
+    claim.update(status=status, source_refs=[])
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    assert "claim fictional-rate: stated verification requires sources and a review record" in validate_bundle(bundle)
+
+
+def test_validation_unverified_with_record_needs_valid_date_only_when_given(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim["status"] = "unverified"
+    del claim["verification"]["checked_at"]
+    assert validate_bundle(bundle) == []
+    claim["verification"]["checked_at"] = "yesterday"
+    assert validate_bundle(bundle) == ["claim fictional-rate: valid checked_at required"]
+
+
+def test_validation_operator_measurement_requirements(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    claim["basis"] = "operator_measurement"
+    claim["measurement"] = {"environment": "Linux", "method": "fixed", "results_url": "javascript:x"}
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    assert validate_bundle(bundle) == ["claim fictional-rate: operator measurement requires environment, method and results URL"]
+    claim["measurement"]["results_url"] = "https://example.com/results"
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    assert validate_bundle(bundle) == []
+
+
+def test_validation_subject_rules(bundle: dict, subject: dict) -> None:
+    assert validate_bundle(bundle, subject) == []
+    changed = dict(subject, summary="この本文は書き換えられた。")
+    assert validate_bundle(bundle, changed) == ["claim_evidence: article text differs from the reviewed subject"]
+    bundle["subject_fingerprint"] = "ABC"
+    assert validate_bundle(bundle, subject) == ["claim_evidence: invalid subject fingerprint"]
+    bundle["subject_fingerprint"] = None
+    assert validate_bundle(bundle) == []
+    assert validate_bundle(bundle, subject) == ["claim_evidence: article metadata requires a reviewed subject fingerprint"]
+
+
+def test_validation_subject_whitespace_only_change_still_matches(bundle: dict, subject: dict) -> None:
+    subject["title"] = "  架空の根拠表示の見出し\u3000"
+    assert validate_bundle(bundle, subject) == []
+
+
+def test_validation_warnings_do_not_fail_validate_bundle(bundle: dict) -> None:
+    bundle["claims"][0]["uncertanity"] = "typo"
+    bundle["sources"].append({"id": "unused", "publisher": "p", "title": "t", "url": "https://example.org/"})
+    bundle["sources"][0]["published_at"] = "2026-09-30"
+    bundle["claims"][0]["verification"]["fingerprint"] = claim_fingerprint(bundle["claims"][0], bundle["sources"])
+    assert validate_bundle(bundle) == []
+    warnings = [(d.code, d.path, d.message) for d in iter_diagnostics(bundle) if not d.is_error]
+    assert warnings == [
+        ("CE903", "$.claims[0].source_refs[0]", "source published 2026-09-30, after the review on 2026-09-05: was it really read?"),
+        ("CE900", "$.claims[0].uncertanity", "unknown key 'uncertanity'; did you mean 'uncertainty'?"),
+        ("CE902", "$.sources[1]", "source 'unused' is not cited by any claim"),
+    ]
+
+
+def test_validation_duplicate_keys_reported_as_warnings(bundle: dict) -> None:
+    found = list(iter_diagnostics(bundle, duplicate_keys=[("claims", 0, "status")]))
+    assert [(d.code, d.path, d.severity) for d in found] == [("CE901", "$.claims[0].status", "warning")]
+
+
+def test_validation_diagnostics_are_typed_values(bundle: dict) -> None:
+    bundle["claims"][0]["basis"] = "vibes"
+    found = [d for d in iter_diagnostics(bundle) if d.code == "CE303"]
+    assert found == [Diagnostic("CE303", "unknown basis", "$.claims[0].basis", "error", "claim fictional-rate")]
+
+
+def test_validation_require_valid_evidence_raises_value_error_with_diagnostics(bundle: dict) -> None:
+    require_valid_evidence(bundle)
+    bundle["claims"][0]["statement"] = "変更"
+    with pytest.raises(ValueError) as caught:
+        require_valid_evidence(bundle)
+    assert isinstance(caught.value, EvidenceValidationError)
+    assert [d.code for d in caught.value.diagnostics] == ["CE403"]
+    assert "review fingerprint does not match" in str(caught.value)
+
+
+def test_validation_deep_nesting_is_a_diagnostic_not_a_crash(bundle: dict) -> None:
+    deep: Any = "x"
+    for _ in range(10_000):
+        deep = [deep]
+    bundle["claims"][0]["measurement"] = deep
+    assert validate_bundle(bundle) == ["claim_evidence: bundle nested deeper than 64 levels"]
+
+
+def test_validation_wrong_types_everywhere_never_raise() -> None:
+    weird = {"version": 1, "sources": [1, None, {"id": 3}], "claims": [None, {"id": 1, "source_refs": [None, {"source_id": 5}], "verification": {"fingerprint": 1}}]}
+    errors = validate_bundle(weird)
+    assert errors and all(isinstance(e, str) for e in errors)
+
+
+def test_validation_evidence_review_pending(bundle: dict, subject: dict) -> None:
+    item = dict(subject, claim_evidence=bundle)
+    assert evidence_review_pending(item) is False
+    assert evidence_review_pending(dict(subject)) is True
+    assert evidence_review_pending(dict(subject, claim_evidence={})) is True
+    assert evidence_review_pending(dict(subject, summary="changed", claim_evidence=bundle)) is True
+    assert evidence_review_pending("not a dict") is True
+    unverified = copy.deepcopy(bundle)
+    unverified["claims"][0].update(status="unverified")
+    assert evidence_review_pending(dict(subject, claim_evidence=unverified)) is True
+    labelled = dict(subject, evidence_label="Fact", claim_evidence=unverified)
+    assert evidence_review_pending(labelled) is True
+
+
+def test_schema_is_valid_2020_12_with_id() -> None:
+    schema = bundle_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == "urn:claim-evidence:schema:bundle:v1"
+    assert bundle_validator() is bundle_validator()  # compiled once
+
+
+def test_schema_file_in_repo_is_the_one_loaded() -> None:
+    assert json.loads((ROOT / "schemas" / "bundle-v1.schema.json").read_text(encoding="utf-8")) == bundle_schema()
+
+
+def test_schema_every_leaf_has_a_code_and_message() -> None:
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            if "type" in node or "enum" in node or "const" in node:
+                assert "x-code" in node and "x-message" in node, where
+            for key, value in node.items():
+                if key in ("properties", "$defs"):
+                    for name, sub in value.items():
+                        walk(sub, f"{where}.{name}")
+                elif key == "items":
+                    walk(value, f"{where}[]")
+
+    walk(bundle_schema(), "$")
+
+
+def test_validation_format_checker_enabled_for_dates(bundle: dict) -> None:
+    bundle["sources"][0]["published_at"] = "2026-02-30"
+    assert [e.validator for e in bundle_validator().iter_errors(bundle)] == ["format"]
+
+
+def test_validation_corpus_bundles_validate_unchanged(shared: Any) -> None:
+    import re
+
+    pages = sorted((shared / "corpora" / "ai-news-site").rglob("*.html"))
+    found = 0
+    for page in pages:
+        match = re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.S)
+        if match:
+            found += 1
+            assert validate_bundle(json.loads(match.group(1))) == [], page.name
+    assert found == 3
