@@ -7,6 +7,7 @@ sources, or authenticate the reviewer.
 """
 from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
 from ._fingerprint import article_fingerprint, claim_fingerprint, normalized_text
+from ._jsonio import dumps_for_script
 from ._render import render_evidence
 from ._urls import safe_http_url
 from ._validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
@@ -21,6 +22,7 @@ __all__ = [
     "__version__",
     "article_fingerprint",
     "claim_fingerprint",
+    "dumps_for_script",
     "evidence_review_pending",
     "iter_diagnostics",
     "normalized_text",

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -48,7 +50,8 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             lines.append(f"UNREGISTERED {result.path}: {result.detail}")
         for d in result.diagnostics:
             where = format_location(d if d.file else _with_file(d, result.path))
-            lines.append(f"{where}: {d.code} {d.message}" + (f" ({d.severity})" if not d.is_error else ""))
+            message = d.message.replace("\n", "\n    ")  # continuation lines stay visibly attached
+            lines.append(f"{where}: {d.code} {message}" + (f" ({d.severity})" if not d.is_error else ""))
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
 
@@ -107,7 +110,65 @@ def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str
     return "\n".join(lines) + "\n"
 
 
-REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report}
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _artifact_uri(path: str) -> str:
+    """Repository-relative (to the working folder) POSIX URI, percent-encoded."""
+    target = Path(path)
+    try:
+        relative = target.resolve().relative_to(Path.cwd().resolve()) if target.is_absolute() else target
+    except ValueError:
+        return target.resolve().as_uri()
+    return quote(PurePosixPath(*relative.parts).as_posix())
+
+
+def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """SARIF 2.1.0: rule ids are the diagnostic codes; URIs relative to %SRCROOT%.
+
+    %SRCROOT% (the working folder, normally the repository root) is left for
+    the consumer to bind, so the output is the same on every machine.
+    """
+    from . import __version__
+
+    sarif_results = []
+    codes: set[str] = set()
+    for result in results:
+        for d in result.diagnostics:
+            codes.add(d.code)
+            location: dict[str, object] = {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _artifact_uri(d.file or result.path), "uriBaseId": "%SRCROOT%"},
+                    **({"region": {"startLine": d.line, "startColumn": d.column or 1}} if d.line is not None else {}),
+                },
+                "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
+            }
+            sarif_results.append(
+                {
+                    "ruleId": d.code,
+                    "level": "error" if d.is_error or strict else "warning",
+                    "message": {"text": d.message},
+                    "locations": [location],
+                }
+            )
+    rules = [{"id": code, "helpUri": "SCHEMA.md"} for code in sorted(codes)]
+    index = {code: i for i, code in enumerate(sorted(codes))}
+    for item in sarif_results:
+        item["ruleIndex"] = index[str(item["ruleId"])]
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "claim-evidence", "version": __version__, "rules": rules}},
+                "results": sarif_results,
+            }
+        ],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report, "sarif": sarif_report}
 
 
 def _with_file(d: Diagnostic, path: str) -> Diagnostic:

@@ -98,8 +98,7 @@ class _Locator(Handler):
     def __init__(self, located: Located) -> None:
         self.located = located
         self.builder: TreeBuilder | None = None
-        # Elements are appended at their start so document order holds even when ends come later.
-        self.slots: dict[int, Element | None] = {}
+        # Kept in start-tag order so document order holds even when ends come later.
         self.order: list[_Pending] = []
         self.done: dict[int, Element] = {}
 
@@ -150,7 +149,7 @@ class _Locator(Handler):
 def locate(text: str) -> Located:
     """Locate claim elements, slots, bundle scripts and ``<link>`` elements in ``text``."""
     located = Located(text)
-    if not might_have_markup(text) and "<link" not in text.lower():
+    if not might_have_markup(text):
         return located
     locator = _Locator(located)
     builder = TreeBuilder(locator)

@@ -1,0 +1,64 @@
+"""Where a JSON path points inside JSON text, so bundle findings get the page's line numbers."""
+from __future__ import annotations
+
+import json
+import re
+
+_PART = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def parse_path(path: str) -> list[str | int]:
+    """``$.claims[0]["odd key"]`` -> ``["claims", 0, "odd key"]``; stops at anything unexpected."""
+    parts: list[str | int] = []
+    pos = 1 if path.startswith("$") else 0
+    while pos < len(path):
+        match = _PART.match(path, pos)
+        if match is None:
+            break
+        name, index, quoted = match.groups()
+        parts.append(name if name is not None else int(index) if index is not None else json.loads(quoted))
+        pos = match.end()
+    return parts
+
+
+def offset_of(text: str, path: str) -> int:
+    """Offset in ``text`` of the deepest part of ``path`` found: a key, or an array element."""
+    pos = _WS.match(text, 0).end()
+    best = pos
+    try:
+        for part in parse_path(path):
+            found = _child(text, pos, part)
+            if found is None:
+                break
+            best, pos = found
+    except (ValueError, IndexError):
+        pass
+    return best
+
+
+def _child(text: str, pos: int, part: str | int) -> tuple[int, int] | None:
+    """``(where to point, where the value starts)`` for one step, or None."""
+    opener = text[pos]
+    if (opener == "{") != isinstance(part, str) or opener not in "{[":
+        return None
+    closer = "}" if opener == "{" else "]"
+    pos = _WS.match(text, pos + 1).end()
+    index = 0
+    while text[pos] != closer:
+        at = pos
+        if opener == "{":
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = _WS.match(text, pos).end() + 1  # the colon
+            pos = _WS.match(text, pos).end()
+            if key == part:
+                return at, pos
+        elif index == part:
+            return at, pos
+        _, pos = _DECODER.raw_decode(text, pos)
+        pos = _WS.match(text, pos).end()
+        if text[pos] == ",":
+            pos = _WS.match(text, pos + 1).end()
+        index += 1
+    return None

@@ -1,0 +1,327 @@
+"""A page bound to its evidence record: the checks, and the rendering of its slots."""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from claim_evidence import Diagnostic, InputError, iter_diagnostics, normalized_text, render_evidence
+from claim_evidence._jsonio import dumps_for_script, loads, read_text
+
+from ._jsonpos import offset_of
+from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, locate
+from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
+from ._text import visible_text
+from ._tokens import RAWTEXT, RCDATA, VOID
+
+DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
+STALE = "SH140"
+# Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
+_NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
+
+
+@dataclass(frozen=True)
+class PageOptions:
+    """Site settings a page is checked against (from ``claim-evidence.toml``)."""
+
+    stylesheet: str = DEFAULT_STYLESHEET
+    lang: str = "ja"
+
+
+@dataclass
+class Page:
+    """A located page, its parsed bundle and every finding, in document order.
+
+    ``diagnostics`` holds errors and warnings, staleness (``SH140``) included;
+    ``rendered`` maps each stale slot to the content ``--write`` puts there.
+    """
+
+    text: str
+    name: str | None
+    located: Located
+    options: PageOptions
+    bundle: Any = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    rendered: list[tuple[Element, str]] = field(default_factory=list)
+
+    @property
+    def has_markup(self) -> bool:
+        return self.located.has_markup
+
+    @property
+    def claims(self) -> list[Element]:
+        return self.located.claims
+
+    @property
+    def slots(self) -> list[Element]:
+        return self.located.slots
+
+    @property
+    def bundle_script(self) -> Element | None:
+        scripts = self.located.scripts
+        return scripts[0] if len(scripts) == 1 else None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """Errors that block ``--write`` (everything but staleness and warnings)."""
+        return [d for d in self.diagnostics if d.is_error and d.code != STALE]
+
+    @property
+    def stale(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.code == STALE]
+
+    def rendered_text(self) -> str:
+        """The page with every stale slot re-rendered, proven to differ only inside those slots."""
+        if not self.rendered:
+            return self.text
+        edits: list[Edit] = [(slot.open_end, slot.close_start, content) for slot, content in self.rendered]
+        new = splice(self.text, edits)
+        _prove(self, new, edits)
+        return new
+
+
+def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
+    """Bytes outside the slots unchanged, and the new text checks clean apart from what was already wrong."""
+    if not outside_identical(old.text, new_text, edits):
+        raise InternalError("internal error: splicing changed text outside the evidence slots; nothing written")
+    again = check_text(new_text, old.name, old.options)
+    if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.errors]:
+        raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
+    moved = [(s.open_end, s.close_start) for s in again.slots]
+    expected = _shifted([(s.open_end, s.close_start) for s in old.slots], edits)
+    if moved != expected:
+        raise InternalError("internal error: the evidence slots moved after re-rendering; nothing written")
+
+
+def _key(d: Diagnostic) -> tuple[str, str, str]:
+    return d.code, d.path, d.message
+
+
+def _shifted(spans: list[tuple[int, int]], edits: list[Edit]) -> list[tuple[int, int]]:
+    out = []
+    for start, end in spans:
+        delta_start = sum(len(r) - (e - s) for s, e, r in edits if e <= start)
+        delta_end = sum(len(r) - (e - s) for s, e, r in edits if e <= end)
+        out.append((start + delta_start, end + delta_end))
+    return out
+
+
+# --- reading and checking ---------------------------------------------------------
+
+
+def load_page(path: str | os.PathLike[str], options: PageOptions | None = None) -> Page:
+    """Read (UTF-8, BOM allowed; else :class:`InputError`) and check a page file."""
+    name = os.fspath(path)
+    return check_text(read_text(name), name, options or PageOptions())
+
+
+def check_text(text: str, name: str | None = None, options: PageOptions | None = None) -> Page:
+    """Locate and check a page's text; never raises for page content, only returns findings."""
+    page = Page(text, name, locate(text), options or PageOptions())
+    if page.has_markup:
+        found = sorted(_checks(page), key=lambda pair: pair[0])
+        page.diagnostics = [_placed(page, offset, d) for offset, d in found]
+    return page
+
+
+Finding = tuple[int, Diagnostic]
+
+
+def _placed(page: Page, offset: int, d: Diagnostic) -> Diagnostic:
+    line, column = page.located.position(offset)
+    return dataclasses.replace(d, file=page.name, line=line, column=column)
+
+
+def _checks(page: Page) -> Iterator[Finding]:
+    located = page.located
+    scripts = located.scripts
+    first = min(e.start for e in (*located.claims, *located.slots, *scripts))
+    if len(scripts) != 1:
+        at = scripts[1].start if scripts else first
+        yield at, Diagnostic("SH101", f"exactly one script#{BUNDLE_ID} is required (found {len(scripts)})", subject="page")
+    else:
+        yield from _bundle(page, scripts[0])
+    yield from _stylesheet(page, scripts[0].start if scripts else first)
+    yield from _shapes(page)
+    if isinstance(page.bundle, dict) and isinstance(page.bundle.get("claims"), list):
+        yield from _binding(page)
+
+
+def _bundle(page: Page, script: Element) -> Iterator[Finding]:
+    kind = script.attrs.get("type", "")
+    if kind.strip().lower() != "application/json":
+        message = f'script#{BUNDLE_ID} must have type="application/json" (found "{kind}")'
+        yield script.start, Diagnostic("SH102", message, subject="page")
+    content = page.text[script.open_end : script.close_start]
+    line, column = page.located.position(script.open_end)
+    try:
+        loaded = loads(content, page.name, line_offset=line - 1, column_offset=column - 1)
+    except InputError as exc:
+        d = exc.diagnostic
+        yield script.open_end, dataclasses.replace(d, subject="page")
+        return
+    page.bundle = loaded.value
+    raw_lt = content.find("<")
+    if raw_lt >= 0:
+        message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
+        yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
+    for d in iter_diagnostics(loaded.value, None, duplicate_keys=loaded.duplicate_keys):
+        yield script.open_end + offset_of(content, d.path), d
+
+
+def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
+    wanted = page.options.stylesheet
+    for link in page.located.links:
+        rel = link.attrs.get("rel", "").lower().split()
+        href = link.attrs.get("href", "").strip().split("#")[0].split("?")[0]
+        if "stylesheet" in rel and href == wanted:
+            return
+    message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{wanted}">'
+    yield at, Diagnostic("SH130", message, subject="page")
+
+
+def _shapes(page: Page) -> Iterator[Finding]:
+    """Slots the helper cannot own safely, and slots or claims nested where --write would destroy text."""
+    claims, slots = page.located.claims, page.located.slots
+    for slot in slots:
+        cid = slot.attrs[SLOT_ATTR]
+        if slot.name in _NOT_CONTAINERS or ":" in slot.name or not slot.has_end_tag:
+            why = "has no end tag" if slot.name not in _NOT_CONTAINERS and not slot.has_end_tag else f"is a <{slot.name}>"
+            if slot.self_closing and slot.name not in VOID:
+                why = f"is written <{slot.name} …/>, which HTML does not close"
+            message = (
+                f'evidence slot for "{cid}" must be a container element with an explicit end tag, '
+                f'e.g. <div {SLOT_ATTR}="{cid}"></div> (it {why})'
+            )
+            yield slot.start, Diagnostic("SH114", message, subject=f"claim {cid}")
+        for outer in (*claims, *slots):
+            if outer is not slot and outer.contains(slot):
+                kind = "claim element" if CLAIM_ATTR in outer.attrs and outer in claims else "evidence slot"
+                owner = outer.attrs.get(CLAIM_ATTR) if kind == "claim element" else outer.attrs.get(SLOT_ATTR)
+                message = f'evidence slot must not be nested in claim text (the slot for "{cid}" is inside the {kind} of "{owner}")'
+                yield slot.start, Diagnostic("SH113", message, subject=f"claim {cid}")
+                break
+    for claim in claims:
+        for slot in slots:
+            if slot is not claim and slot.contains(claim):
+                cid, owner = claim.attrs[CLAIM_ATTR], slot.attrs[SLOT_ATTR]
+                message = f'claim element "{cid}" is inside the evidence slot for "{owner}", which --write replaces'
+                yield claim.start, Diagnostic("SH115", message, subject=f"claim {cid}")
+                break
+
+
+def _binding(page: Page) -> Iterator[Finding]:
+    bundle = page.bundle
+    script = page.located.scripts[0]
+    content = page.text[script.open_end : script.close_start]
+    registered: dict[str, int] = {}
+    for index, claim in enumerate(bundle["claims"]):
+        if isinstance(claim, dict) and isinstance(claim.get("id"), str):
+            registered.setdefault(claim["id"], index)
+    bodies = _by_id(page.located.claims, CLAIM_ATTR)
+    slots = _by_id(page.located.slots, SLOT_ATTR)
+    for element in (*page.located.claims, *page.located.slots):
+        for attr in (CLAIM_ATTR, SLOT_ATTR):
+            cid = element.attrs.get(attr)
+            if cid is not None and cid not in registered:
+                message = f'body/slot references unregistered claim "{cid}" ({attr}); the bundle has no such claim'
+                yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
+    newline = newline_style(page.text)
+    for cid, index in registered.items():
+        path = f"$.claims[{index}]"
+        where = script.open_end + offset_of(content, path)
+        subject = f"claim {cid}"
+        found_bodies, found_slots = bodies.get(cid, []), slots.get(cid, [])
+        if len(found_bodies) != 1:
+            at = found_bodies[1].start if found_bodies else where
+            message = f'exactly one bound body element required for claim "{cid}" (found {len(found_bodies)})'
+            yield at, Diagnostic("SH110", message, path=path, subject=subject)
+        else:
+            yield from _body_text(page, found_bodies[0], bundle["claims"][index], path)
+        if len(found_slots) != 1:
+            at = found_slots[1].start if found_slots else where
+            message = f'exactly one evidence slot required for claim "{cid}" (found {len(found_slots)})'
+            yield at, Diagnostic("SH111", message, path=path, subject=subject)
+        elif _ownable(found_slots[0]):
+            slot = found_slots[0]
+            wanted = with_newlines(render_evidence(bundle, [cid], lang=page.options.lang), newline)
+            if page.text[slot.open_end : slot.close_start] != wanted:
+                page.rendered.append((slot, wanted))
+                message = "evidence display is stale (run --write after reviewing source data)"
+                yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
+
+
+def _ownable(slot: Element) -> bool:
+    return slot.name not in _NOT_CONTAINERS and ":" not in slot.name and slot.has_end_tag
+
+
+def _by_id(elements: list[Element], attr: str) -> dict[str, list[Element]]:
+    out: dict[str, list[Element]] = {}
+    for element in elements:
+        out.setdefault(element.attrs[attr], []).append(element)
+    return out
+
+
+def _body_text(page: Page, body: Element, claim: dict[str, Any], path: str) -> Iterator[Finding]:
+    statement = claim.get("statement")
+    if not isinstance(statement, str):
+        return  # the core validation reports the missing statement
+    expected = normalized_text(statement)
+    seen = visible_text(page.text, body)
+    if seen != expected:
+        at = next((i for i, (a, b) in enumerate(zip(seen, expected)) if a != b), min(len(seen), len(expected)))
+        message = (
+            f'body text differs from reviewed statement at character {at + 1}: '
+            f'page "{seen}" / statement "{expected}"'
+        )
+        yield body.start, Diagnostic("SH120", message, path=f"{path}.statement", subject=f"claim {claim['id']}")
+
+
+# --- the public operations ------------------------------------------------------------
+
+
+def render_static_page(text: str, options: PageOptions | None = None) -> tuple[str, list[Diagnostic]]:
+    """``(text with every slot re-rendered, errors)``; on any error the text comes back unchanged.
+
+    Staleness is not an error here: it is what rendering fixes.
+    """
+    page = check_text(text, None, options)
+    if page.errors:
+        return text, page.errors
+    return page.rendered_text(), []
+
+
+def check_static_page(path: str | os.PathLike[str], options: PageOptions | None = None) -> list[Diagnostic]:
+    """Every error on the page file, staleness included (warnings are on :func:`load_page`'s result)."""
+    return [d for d in load_page(path, options).diagnostics if d.is_error]
+
+
+def replace_bundle(text: str, bundle: object) -> str:
+    """``text`` with only the JSON inside script#claim-evidence-data replaced by ``bundle``.
+
+    The whitespace around the JSON and every other character stay as they were;
+    the JSON uses the page's newline style. Raises :class:`InputError` (SH101)
+    unless the page has exactly one bundle script.
+    """
+    located = locate(text)
+    if len(located.scripts) != 1:
+        found = len(located.scripts)
+        raise InputError(Diagnostic("SH101", f"exactly one script#{BUNDLE_ID} is required (found {found})"))
+    script = located.scripts[0]
+    content = text[script.open_end : script.close_start]
+    stripped = content.strip(" \t\n\r\f")
+    lead = content[: len(content) - len(content.lstrip(" \t\n\r\f"))] if stripped else content
+    tail = content[len(lead) + len(stripped) :]
+    replacement = lead + with_newlines(dumps_for_script(bundle), newline_style(text)) + tail
+    edit = (script.open_end, script.close_start, replacement)
+    new = splice(text, [edit])
+    again = locate(new)
+    if (
+        not outside_identical(text, new, [edit])
+        or len(again.scripts) != 1
+        or loads(new[again.scripts[0].open_end : again.scripts[0].close_start]).value != bundle
+    ):
+        raise InternalError("internal error: replacing the bundle would change other text; nothing written")
+    return new
