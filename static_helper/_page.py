@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -321,7 +322,7 @@ def replace_bundle(text: str, bundle: object) -> str:
     if (
         not outside_identical(text, new, [edit])
         or len(again.scripts) != 1
-        or loads(new[again.scripts[0].open_end : again.scripts[0].close_start]).value != bundle
+        or loads(new[again.scripts[0].open_end : again.scripts[0].close_start]).value != json.loads(json.dumps(bundle))
     ):
         raise InternalError("internal error: replacing the bundle would change other text; nothing written")
     return new

@@ -1,0 +1,36 @@
+"""static-helper: bind hand-maintained pages to their evidence records.
+
+It locates claim elements (``data-claim-id``), evidence slots
+(``data-evidence-for``) and the bundle (``script#claim-evidence-data``) with
+exact positions, checks that they agree, and re-renders only the inside of the
+slots. The public API is what ``__all__`` lists.
+"""
+from ._locate import Element, Located, locate
+from ._page import (
+    DEFAULT_STYLESHEET,
+    Page,
+    PageOptions,
+    check_static_page,
+    check_text,
+    load_page,
+    render_static_page,
+    replace_bundle,
+)
+from ._runner import write_page
+from ._splice import InternalError
+
+__all__ = [
+    "DEFAULT_STYLESHEET",
+    "Element",
+    "InternalError",
+    "Located",
+    "Page",
+    "PageOptions",
+    "check_static_page",
+    "check_text",
+    "load_page",
+    "locate",
+    "render_static_page",
+    "replace_bundle",
+    "write_page",
+]

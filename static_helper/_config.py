@@ -1,0 +1,96 @@
+"""``claim-evidence.toml``: which pages are registered, the stylesheet href, the display language."""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claim_evidence import Diagnostic, InputError
+from claim_evidence._vocabulary import LABELS
+
+from ._page import DEFAULT_STYLESHEET, PageOptions
+
+CONFIG_NAME = "claim-evidence.toml"
+KNOWN_KEYS = ("pages", "stylesheet", "lang")
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings, and the folder page globs are relative to."""
+
+    root: Path
+    pages: tuple[str, ...] = ()
+    options: PageOptions = PageOptions()
+    path: Path | None = None
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest ``claim-evidence.toml`` in ``start`` or a parent folder."""
+    for folder in (start, *start.parents):
+        candidate = folder / CONFIG_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and check a config file; any problem is an :class:`InputError` naming the file."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise _error("SH001", "config file not found", name) from None
+    except OSError as exc:
+        raise _error("SH001", f"cannot read config: {exc.strerror or exc}", name) from None
+    except UnicodeDecodeError:
+        raise _error("SH001", "config is not UTF-8", name) from None
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_POSITION.search(str(exc))
+        line, column = (int(found.group(1)), int(found.group(2))) if found else (None, None)
+        reason = _TOML_POSITION.sub("", str(exc)).strip()
+        raise _error("SH001", f"invalid TOML: {reason}", name, line, column) from None
+    return _from_data(data, Path(name).resolve().parent, Path(name))
+
+
+def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
+    name = os.fspath(path)
+    for key in data:
+        if key not in KNOWN_KEYS:
+            close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(KNOWN_KEYS)})"
+            raise _error("SH002", f"unknown key {key!r}{hint}", name)
+    pages = data.get("pages", [])
+    if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
+        raise _error("SH003", "pages must be a list of glob strings, e.g. pages = [\"articles/*.html\"]", name)
+    stylesheet = data.get("stylesheet", DEFAULT_STYLESHEET)
+    if not isinstance(stylesheet, str) or not stylesheet.strip():
+        raise _error("SH003", "stylesheet must be the href of the shared evidence stylesheet", name)
+    lang = data.get("lang", "ja")
+    if lang not in LABELS:
+        raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
+    return Config(root, tuple(pages), PageOptions(stylesheet.strip(), lang), path)
+
+
+def registered_pages(config: Config) -> list[Path]:
+    """Every file the ``pages`` globs match, sorted; a glob that matches nothing is an error."""
+    found: set[Path] = set()
+    for pattern in config.pages:
+        matches = [p for p in config.root.glob(pattern) if p.is_file()]
+        if not matches:
+            raise _error("SH004", f"pages glob {pattern!r} matches no file under {config.root}", _name(config))
+        found.update(matches)
+    return sorted(found)
+
+
+def _name(config: Config) -> str | None:
+    return os.fspath(config.path) if config.path else None
+
+
+def _error(code: str, message: str, name: str | None, line: int | None = None, column: int | None = None) -> InputError:
+    return InputError(Diagnostic(code, message, subject="config", file=name, line=line, column=column))

@@ -1,0 +1,92 @@
+"""``static-helper [PATHS...] [--write] [--config FILE] [--format …] [--jobs N]``: parse, dispatch, exit code."""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import click
+
+from claim_evidence import ClaimEvidenceError, InputError
+from claim_evidence._diagnostics import format_location
+from claim_evidence._report import REPORTERS
+
+from ._config import CONFIG_NAME, Config, find_config, load_config
+from ._page import PageOptions
+from ._runner import exit_code, run, tasks_for_config, tasks_for_paths
+
+# Show progress only for runs long enough to wonder whether anything happens.
+PROGRESS_MIN_PAGES = 200
+
+
+@click.command(name="static-helper", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--write", is_flag=True, help="Re-render stale evidence slots in place (only when nothing else is wrong).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
+@click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
+@click.pass_context
+def command(
+    ctx: click.Context, paths: tuple[Path, ...], write: bool, config_path: Path | None, output_format: str, jobs: int | None
+) -> None:
+    """Check pages against their embedded evidence records; --write re-renders stale evidence slots."""
+    try:
+        code = execute(paths, write, config_path, output_format, jobs or os.cpu_count() or 1)
+    except ClaimEvidenceError as exc:
+        click.echo(f"static-helper: {_describe(exc)}", err=True)
+        code = exc.exit_code
+    ctx.exit(code)
+
+
+def execute(paths: Sequence[Path], write: bool, config_path: Path | None, output_format: str, jobs: int) -> int:
+    config = _config(config_path, required=not paths)
+    if paths:
+        tasks = tasks_for_paths(paths, config.options if config else PageOptions(), write)
+    else:
+        assert config is not None
+        tasks = tasks_for_config(config, write)
+    results = run(tasks, jobs, _progress_bar(len(tasks)))
+    click.echo(REPORTERS[output_format](results, False, "page"), nl=False)
+    return exit_code(results)
+
+
+def _config(config_path: Path | None, required: bool) -> Config | None:
+    path = config_path or find_config(Path.cwd())
+    if path is None:
+        if required:
+            raise click.UsageError(f"give PATHS to check, or run where a {CONFIG_NAME} registers the pages")
+        return None
+    return load_config(path)
+
+
+def _describe(exc: ClaimEvidenceError) -> str:
+    if isinstance(exc, InputError):
+        d = exc.diagnostic
+        return f"{format_location(d) if d.file else 'error'}: {d.code} {d.message}"
+    return str(exc)
+
+
+def _progress_bar(total: int) -> Callable[[int, int], None] | None:
+    if total < PROGRESS_MIN_PAGES or os.environ.get("NO_COLOR") or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, of: int) -> None:
+        end = "\n" if done == of else ""
+        sys.stderr.write(f"\r{done}/{of} pages checked{end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the console script and ``python -m static_helper``; returns the exit code."""
+    try:
+        result = command.main(args=list(argv) if argv is not None else None, prog_name="static-helper", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        click.echo("static-helper: aborted", err=True)
+        return 2
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,177 @@
+"""The example site in a real browser: headless Chromium (Debian's chromium +
+chromium-driver) over a loopback HTTP server, driven by Selenium, audited by
+axe-core. Skips with a one-line reason when any of those is absent."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+SITE = ROOT / "examples" / "site"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed (pip install -e '.[test]')")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+
+def _require_browser() -> None:
+    if not Path(CHROMIUM).exists() or not Path(CHROMEDRIVER).exists():
+        pytest.skip("Chromium not installed (apt-get install chromium chromium-driver; .ci/run does this)")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    _require_browser()
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1200,2000",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
+    driver = webdriver.Chrome(options=options, service=service)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _open(browser: Any, url: str) -> None:
+    browser.get_log("performance")  # drop what earlier pages logged
+    browser.get_log("browser")
+    browser.get(url)
+
+
+def _requests(browser: Any) -> list[str]:
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def _screenshot(browser: Any, path: Path) -> str:
+    browser.save_screenshot(str(path))
+    return f"(screenshot: {path})"
+
+
+PAGES = [
+    ("articles/kumo-engine-3.html", "KUMO-SPEED", "資料との照合済み"),
+    ("slides/day-2026-09-04.html", "S1-SCORE", "資料との照合済み"),
+    ("about.html", "ABOUT-CORRECTIONS", "未確認・根拠未登録"),
+    ("notes/ame-free-tier.html", "ODD-LIMIT", "資料との照合済み"),
+]
+
+
+@pytest.mark.parametrize("page, claim_id, status", PAGES, ids=[p[0] for p in PAGES])
+def test_browser_evidence_block_visible_beside_claim(browser: Any, server: str, tmp_path: Path, page: str, claim_id: str, status: str) -> None:
+    _open(browser, f"{server}/{page}")
+    shot = _screenshot(browser, tmp_path / "page.png")
+    claim = browser.find_element(By.CSS_SELECTOR, f'[data-claim-id="{claim_id}"]')
+    block = browser.find_element(By.ID, f"evidence-{claim_id}")
+    assert block.is_displayed(), shot
+    claim_bottom = claim.location["y"] + claim.size["height"]
+    gap = block.location["y"] - claim_bottom
+    assert 0 <= gap < 120, f"evidence block is {gap}px from its claim {shot}"
+    status_el = block.find_element(By.CLASS_NAME, "claim-evidence-status")
+    assert status_el.is_displayed() and status_el.text == status, shot
+    line = block.find_element(By.CLASS_NAME, "claim-evidence-line")
+    assert line.is_displayed() and ("照合" in line.text), shot
+    statement = block.find_element(By.CLASS_NAME, "claim-evidence-statement")
+    assert not statement.is_displayed(), f"details should start closed {shot}"
+
+
+def test_browser_limits_visible_without_opening(browser: Any, server: str, tmp_path: Path) -> None:
+    _open(browser, f"{server}/articles/kumo-engine-3.html")
+    shot = _screenshot(browser, tmp_path / "page.png")
+    limits = browser.find_element(By.CSS_SELECTOR, "#evidence-KUMO-SPEED .claim-evidence-limits")
+    assert limits.is_displayed(), shot
+    assert limits.text == "適用・制限: 架空クモ社の社内ベンチマーク / バッチサイズ 8 / 第三者による再測定は未確認", shot
+    conflict = browser.find_element(By.CSS_SELECTOR, "#evidence-KUMO-MEASURED .claim-evidence-status")
+    assert conflict.text == "資料間に不一致あり", shot
+
+
+def test_browser_keyboard_tab_reaches_summary_and_enter_opens(browser: Any, server: str, tmp_path: Path) -> None:
+    _open(browser, f"{server}/about.html")
+    shot = _screenshot(browser, tmp_path / "page.png")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.click()
+    for _ in range(40):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        active = browser.switch_to.active_element
+        if active.tag_name.lower() == "summary":
+            break
+    else:
+        pytest.fail(f"Tab never reached a <summary> {shot}")
+    details = active.find_element(By.XPATH, "..")
+    assert details.get_attribute("open") is None, shot
+    active.send_keys(Keys.ENTER)
+    assert details.get_attribute("open") == "true", shot
+    statement = details.find_element(By.CLASS_NAME, "claim-evidence-statement")
+    assert statement.is_displayed(), shot
+    assert statement.text == "照合対象: 記事の下書きには生成AIを使い、公開前に編集者が資料と照合する。", shot
+
+
+@pytest.mark.parametrize("page", [p[0] for p in PAGES])
+def test_browser_no_outside_requests_and_no_console_errors(browser: Any, server: str, tmp_path: Path, page: str) -> None:
+    _open(browser, f"{server}/{page}")
+    shot = _screenshot(browser, tmp_path / "page.png")
+    outside = [u for u in _requests(browser) if not (u.startswith(server + "/") or u.startswith("data:"))]
+    assert outside == [], f"requests left loopback: {outside} {shot}"
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors} {shot}"
+
+
+@pytest.mark.parametrize("page", [p[0] for p in PAGES])
+def test_browser_axe_reports_no_serious_violations(browser: Any, server: str, tmp_path: Path, page: str) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core not installed (npm ci --prefix tests/browser; .ci/run does this)")
+    _open(browser, f"{server}/{page}")
+    shot = _screenshot(browser, tmp_path / "page.png")
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.set_script_timeout(30)
+    violations = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))))"
+        ".catch(e => done([{id: 'axe-error', impact: 'critical', nodes: String(e)}]));"
+    )
+    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
+    assert serious == [], f"axe: {serious} (all: {violations}) {shot}"
