@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -13,8 +15,17 @@ from ._vocabulary import is_valid_date
 SCHEMA_FILE = "bundle-v1.schema.json"
 
 
+def schemas_folder() -> Traversable:
+    """The installed ``claim_evidence.schemas`` data, or ``schemas/`` of a source
+    checkout imported straight from ``sys.path`` (no install, no package mapping)."""
+    try:
+        return resources.files("claim_evidence.schemas")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "schemas"
+
+
 def schema_text() -> str:
-    return resources.files("claim_evidence.schemas").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    return schemas_folder().joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
 @cache

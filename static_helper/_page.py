@@ -101,11 +101,13 @@ def _key(d: Diagnostic) -> tuple[str, str, str]:
 
 
 def _shifted(spans: list[tuple[int, int]], edits: list[Edit]) -> list[tuple[int, int]]:
+    """Where ``spans`` of the old text must be in the new one: edited spans hold their replacement."""
+    replaced = {(start, end): len(text) for start, end, text in edits}
     out = []
     for start, end in spans:
-        delta_start = sum(len(r) - (e - s) for s, e, r in edits if e <= start)
-        delta_end = sum(len(r) - (e - s) for s, e, r in edits if e <= end)
-        out.append((start + delta_start, end + delta_end))
+        delta = sum(len(r) - (e - s) for s, e, r in edits if e <= start and (s, e) != (start, end))
+        length = replaced.get((start, end), end - start)
+        out.append((start + delta, start + delta + length))
     return out
 
 
@@ -131,6 +133,8 @@ Finding = tuple[int, Diagnostic]
 
 
 def _placed(page: Page, offset: int, d: Diagnostic) -> Diagnostic:
+    if d.line is not None:  # already placed (JSON syntax errors know their line and column)
+        return dataclasses.replace(d, file=page.name)
     line, column = page.located.position(offset)
     return dataclasses.replace(d, file=page.name, line=line, column=column)
 
@@ -283,20 +287,26 @@ def _body_text(page: Page, body: Element, claim: dict[str, Any], path: str) -> I
 # --- the public operations ------------------------------------------------------------
 
 
-def render_static_page(text: str, options: PageOptions | None = None) -> tuple[str, list[Diagnostic]]:
-    """``(text with every slot re-rendered, errors)``; on any error the text comes back unchanged.
+def render_static_page(text: str, options: PageOptions | None = None) -> tuple[str, list[str]]:
+    """``(text with every stale slot re-rendered, error messages)``; on any error the text comes back unchanged.
 
-    Staleness is not an error here: it is what rendering fixes.
+    Staleness is not an error here: it is what rendering fixes. Messages are
+    ``"claim ID: message"`` like :func:`claim_evidence.validate_bundle`'s; the typed
+    diagnostics, with positions, are on :func:`check_text`'s :class:`Page`.
     """
     page = check_text(text, None, options)
     if page.errors:
-        return text, page.errors
+        return text, [d.text for d in page.errors]
     return page.rendered_text(), []
 
 
-def check_static_page(path: str | os.PathLike[str], options: PageOptions | None = None) -> list[Diagnostic]:
-    """Every error on the page file, staleness included (warnings are on :func:`load_page`'s result)."""
-    return [d for d in load_page(path, options).diagnostics if d.is_error]
+def check_static_page(path: str | os.PathLike[str], options: PageOptions | None = None) -> list[str]:
+    """Error messages for the page file, staleness included; empty when it is clean.
+
+    Raises :class:`InputError` when the file cannot be read or is not UTF-8.
+    The typed diagnostics (warnings too) are on :func:`load_page`'s :class:`Page`.
+    """
+    return [d.text for d in load_page(path, options).diagnostics if d.is_error]
 
 
 def replace_bundle(text: str, bundle: object) -> str:

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator
 
 _WS = "\t\n\f\r "
-_ATTRS = rf"""(?:[{_WS}/]*+[^{_WS}/>][^{_WS}/>=]*+(?:[{_WS}]*+=[{_WS}]*+(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+)?+)?+)*+"""
+_ATTRS = rf"""(?:[{_WS}/]*+(?:[^{_WS}/>=]|(?<=[{_WS}/"'])=)[^{_WS}/>=]*+(?:[{_WS}]*+=[{_WS}]*+(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>)))?+)*+"""
 START_TAG = re.compile(rf"<([A-Za-z][^{_WS}/>]*+)({_ATTRS})[{_WS}/]*+>")
 END_TAG = re.compile(rf"</([A-Za-z][^{_WS}/>]*+){_ATTRS}[{_WS}/]*+>")
 ATTR = re.compile(
-    rf"""[{_WS}/]*+([^{_WS}/>][^{_WS}/>=]*+)(?:[{_WS}]*+=[{_WS}]*+("[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+)?+)?+"""
+    rf"""[{_WS}/]*+((?:[^{_WS}/>=]|(?<=[{_WS}/"'])=)[^{_WS}/>=]*+)(?:[{_WS}]*+=[{_WS}]*+("[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>|$)))?+"""
 )
 _SCRIPT_STATES = re.compile(rf"<!--|-->|<(/?)script(?=[{_WS}/>])", re.IGNORECASE)
 _RAW_END: dict[str, re.Pattern[str]] = {}

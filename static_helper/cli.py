@@ -14,7 +14,7 @@ from claim_evidence._report import REPORTERS
 
 from ._config import CONFIG_NAME, Config, find_config, load_config
 from ._page import PageOptions
-from ._runner import exit_code, run, tasks_for_config, tasks_for_paths
+from ._runner import display, exit_code, run, tasks_for_config, tasks_for_paths
 
 # Show progress only for runs long enough to wonder whether anything happens.
 PROGRESS_MIN_PAGES = 200
@@ -57,7 +57,7 @@ def _config(config_path: Path | None, required: bool) -> Config | None:
         if required:
             raise click.UsageError(f"give PATHS to check, or run where a {CONFIG_NAME} registers the pages")
         return None
-    return load_config(path)
+    return load_config(display(path))
 
 
 def _describe(exc: ClaimEvidenceError) -> str:

@@ -112,8 +112,10 @@ def test_property_invalid_never_renders_matched(bundle: dict[str, Any], data: An
         claim["basis"] = data.draw(ANY_TEXT.filter(lambda b: b not in BASES))
     assume(validate_bundle(bundle))
     html = render_evidence(bundle)
-    assert MATCHED not in html and "一部のみ裏付けあり" not in html and "資料間に不一致あり" not in html
-    assert html.count("claim-evidence-warning") == html.count("<aside")
+    unverified = '<span class="claim-evidence-status">未確認・根拠未登録</span>'
+    assert html.count('<span class="claim-evidence-status">') == html.count(unverified) == len(bundle["claims"])
+    assert html.count('<p class="claim-evidence-warning">') == len(bundle["claims"])
+    assert "<time" not in html
 
 
 @settings(max_examples=100)

@@ -152,7 +152,8 @@ def subject_and_body_changes_rejected() -> None:
     stored = bundle["claims"][0]["verification"]["fingerprint"]
     subject["summary"] += "（追記）"
     expect_rejected(bundle, "article text differs from the reviewed subject", stored, subject)
-    changed = page_text(fixture("bundle")).replace("達成率72.6%", "達成率76.2%")
+    # Only the first occurrence: the body text, not the statement in the embedded bundle.
+    changed = page_text(fixture("bundle")).replace("達成率72.6%", "達成率76.2%", 1)
     rendered, errors = static_helper.render_static_page(changed)
     expect(any("body text differs from reviewed statement" in e for e in errors), f"body change not caught: {errors}")
     expect(rendered == changed, "a rejected page was rewritten")

@@ -1,0 +1,220 @@
+"""The static-helper command end to end: CliRunner on the real command, files on disk, one subprocess."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from static_helper.cli import command, main
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "static"
+SITE = ROOT.parent / "shared" / "corpora" / "ai-news-site"
+EVIDENCE_PAGES = ["about.html", "articles/claim-evidence-design.html", "presentations/day_slides/day_slide_2026_09_04.html"]
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(command, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("basic", "tricky"):
+        shutil.copy(DATA / f"{name}_before.html", tmp_path / f"{name}.html")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def corpus() -> Path:
+    if not SITE.is_dir():
+        pytest.skip(f"shared corpus not found at {SITE}; the real-page tests need ../shared")
+    return SITE
+
+
+def test_cli_corpus_pages_pass_unchanged(monkeypatch):
+    monkeypatch.chdir(corpus())
+    code, out, _ = invoke(*EVIDENCE_PAGES, "presentations/ai_coding_agents_guide.html")
+    assert code == 0
+    assert out.splitlines()[0] == "PASS about.html: 6 claims bound"
+    assert "PASS presentations/day_slides/day_slide_2026_09_04.html: 47 claims bound" in out
+    assert "PASS presentations/ai_coding_agents_guide.html: no evidence markup" in out
+    assert out.splitlines()[-1] == "4 pages: 4 passed, 0 failed"
+
+
+def test_cli_corpus_write_changes_nothing(tmp_path, monkeypatch):
+    copy = tmp_path / "site"
+    shutil.copytree(corpus(), copy)
+    before = {p: p.read_bytes() for p in copy.rglob("*.html")}
+    monkeypatch.chdir(copy)
+    assert invoke(".", "--write")[0] == 0
+    assert {p: p.read_bytes() for p in copy.rglob("*.html")} == before
+
+
+def test_cli_stale_pages_fail_with_locations(site):
+    code, out, _ = invoke("basic.html")
+    assert (code, out) == (1, (
+        "basic.html:43:5: SH140 evidence display is stale (run --write after reviewing source data)\n"
+        "basic.html:47:5: SH140 evidence display is stale (run --write after reviewing source data)\n"
+        "1 page: 0 passed, 1 failed\n"
+    ))
+
+
+def test_cli_write_matches_golden_and_is_idempotent(site):
+    code, out, _ = invoke("basic.html", "tricky.html", "--write")
+    assert code == 0
+    assert out == (
+        "PASS basic.html: 2 claims bound, 2 evidence slots re-rendered\n"
+        "PASS tricky.html: 3 claims bound, 3 evidence slots re-rendered\n"
+        "2 pages: 2 passed, 0 failed\n"
+    )
+    for name in ("basic", "tricky"):
+        assert (site / f"{name}.html").read_bytes() == (DATA / f"{name}_after.html").read_bytes()
+    stamps = {p: p.stat().st_mtime_ns for p in site.glob("*.html")}
+    os.utime(site / "basic.html", ns=(1, 1))
+    assert invoke(".", "--write")[0] == 0
+    assert (site / "basic.html").stat().st_mtime_ns == 1  # unchanged file is not rewritten
+    assert (site / "tricky.html").stat().st_mtime_ns == stamps[site / "tricky.html"]
+    assert sorted(p.name for p in site.iterdir()) == ["basic.html", "tricky.html"]  # no temp or lock files
+
+
+def test_cli_write_refuses_when_other_checks_fail(site):
+    page = site / "basic.html"
+    text = page.read_text(encoding="utf-8").replace("毎日 <time>07:00 JST</time>", "毎日 <time>08:00 JST</time>")
+    page.write_text(text, encoding="utf-8")
+    before = page.read_bytes()
+    code, out, _ = invoke("basic.html", "--write")
+    assert code == 1
+    assert "SH120 body text differs from reviewed statement at character 5" in out
+    assert "SH140" in out
+    assert page.read_bytes() == before
+
+
+def test_cli_write_keeps_symlink_and_mode(site):
+    target = site / "real.html"
+    shutil.move(site / "basic.html", target)
+    target.chmod(0o640)
+    (site / "basic.html").symlink_to("real.html")
+    assert invoke("basic.html", "--write")[0] == 0
+    assert (site / "basic.html").is_symlink()
+    assert target.read_bytes() == (DATA / "basic_after.html").read_bytes()
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_cli_write_read_only_page_is_a_clear_error(site):
+    (site / "basic.html").chmod(0o444)
+    code, out, _ = invoke("basic.html", "--write")
+    assert code == 2
+    assert "CE010 file is read-only; make it writable or skip --write" in out
+    assert (site / "basic.html").read_bytes() == (DATA / "basic_before.html").read_bytes()
+
+
+def test_cli_write_read_only_folder_is_a_clear_error(site):
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        pytest.skip("root can write into read-only folders")
+    folder = site / "ro"
+    folder.mkdir()
+    shutil.move(site / "basic.html", folder / "basic.html")
+    folder.chmod(0o555)
+    try:
+        code, out, _ = invoke("ro/basic.html", "--write")
+    finally:
+        folder.chmod(0o755)
+    assert code == 2 and "CE010" in out
+
+
+def test_cli_non_utf8_page_names_file_and_byte_offset(site):
+    (site / "latin1.html").write_bytes('<p data-claim-id="a">caf\u00e9</p>'.encode("latin-1"))
+    code, out, _ = invoke("latin1.html")
+    assert code == 2
+    assert out.splitlines()[0] == "latin1.html:1:25: CE002 not UTF-8: byte 0xe9 at offset 24; re-save the file as UTF-8"
+
+
+def test_cli_missing_file_exit_2(site):
+    code, out, _ = invoke("nope.html")
+    assert code == 2
+    assert out.splitlines()[0] == "nope.html:$: CE001 file not found"
+
+
+def _write_config(site: Path, text: str) -> None:
+    (site / "claim-evidence.toml").write_text(text, encoding="utf-8")
+
+
+def test_cli_registered_pages_and_unregistered_markup(site):
+    _write_config(site, 'pages = ["basic.html"]\n')
+    (site / "plain.html").write_text("<p>no markup</p>", encoding="utf-8")
+    invoke("basic.html", "--write")
+    code, out, _ = invoke()
+    assert (code, out) == (1, (
+        "PASS basic.html: 2 claims bound\n"
+        "UNREGISTERED tricky.html: carries evidence markup but is not registered in claim-evidence.toml\n"
+        "2 pages: 1 passed, 0 failed, 1 unregistered\n"
+    ))
+
+
+def test_cli_config_unknown_key_has_hint(site):
+    _write_config(site, 'pages = ["*.html"]\nstylsheet = "/x.css"\n')
+    code, out, err = invoke()
+    assert (code, out) == (2, "")
+    assert err == "static-helper: claim-evidence.toml:$: SH002 unknown key 'stylsheet' (did you mean 'stylesheet'?)\n"
+
+
+def test_cli_no_paths_and_no_config_is_usage_error(site):
+    assert main([]) == 2
+
+
+def test_cli_json_and_github_formats(site):
+    code, out, _ = invoke("basic.html", "--format", "json")
+    payload = json.loads(out)
+    assert code == 1
+    assert payload["summary"] == "1 page: 0 passed, 1 failed"
+    assert [(d["code"], d["line"], d["column"]) for d in payload["files"][0]["diagnostics"]] == [("SH140", 43, 5), ("SH140", 47, 5)]
+    code, out, _ = invoke("basic.html", "--format", "github")
+    assert out.splitlines()[0] == (
+        "::error file=basic.html,line=43,col=5,title=SH140::$.claims[0]: evidence display is stale (run --write after reviewing source data)"
+    )
+
+
+def test_cli_parallel_jobs_same_result_as_serial(site):
+    for index in range(10):
+        shutil.copy(DATA / "basic_after.html", site / f"page{index:02}.html")
+    serial = invoke(".", "--jobs", "1")
+    parallel = invoke(".", "--jobs", "2")
+    assert serial == parallel
+    assert serial[1].splitlines()[-1] == "12 pages: 10 passed, 2 failed"
+
+
+def _write_worker(path: str) -> int:
+    return main([path, "--write", "--jobs", "1"])
+
+
+def test_cli_concurrent_writes_leave_a_valid_page(site):
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        codes = pool.map(_write_worker, [str(site / "tricky.html")] * 8)
+    assert codes == [0] * 8
+    assert (site / "tricky.html").read_bytes() == (DATA / "tricky_after.html").read_bytes()
+    assert sorted(p.name for p in site.iterdir()) == ["basic.html", "tricky.html"]
+
+
+def test_cli_python_m_subprocess(site):
+    result = subprocess.run(
+        [sys.executable, "-m", "static_helper", "basic.html", "--config", "missing.toml"],
+        capture_output=True, text=True, cwd=site,
+    )
+    assert result.returncode == 2
+    assert result.stderr == "static-helper: missing.toml:$: SH001 config file not found\n"
+    assert "Traceback" not in result.stderr
+    result = subprocess.run([sys.executable, "-m", "static_helper", "basic.html"], capture_output=True, text=True, cwd=site)
+    assert (result.returncode, result.stdout.splitlines()[-1]) == (1, "1 page: 0 passed, 1 failed")
+
+
+def test_cli_bad_option_is_usage_error_without_traceback(site, capsys):
+    assert main(["--jobs", "0"]) == 2
+    assert "Traceback" not in capsys.readouterr().err

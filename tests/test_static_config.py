@@ -1,0 +1,71 @@
+"""claim-evidence.toml: keys, values, errors with positions and hints."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claim_evidence import InputError
+from static_helper._config import find_config, load_config, registered_pages
+from static_helper._page import PageOptions
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def message(path: Path) -> str:
+    with pytest.raises(InputError) as caught:
+        load_config(path)
+    return str(caught.value)
+
+
+def test_config_defaults(tmp_path):
+    config = load_config(write(tmp_path, ""))
+    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja"), tmp_path)
+
+
+def test_config_values(tmp_path):
+    config = load_config(write(tmp_path, 'pages = ["a/*.html"]\nstylesheet = "/css/e.css"\nlang = "en"\n'))
+    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en"))
+
+
+def test_config_unknown_key_did_you_mean(tmp_path):
+    path = write(tmp_path, 'page = ["x"]\n')
+    assert message(path) == f"{path}:$: SH002 unknown key 'page' (did you mean 'pages'?)"
+
+
+def test_config_unknown_key_without_close_match(tmp_path):
+    path = write(tmp_path, 'zzz = 1\n')
+    assert message(path) == f"{path}:$: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang)"
+
+
+def test_config_invalid_toml_has_position(tmp_path):
+    path = write(tmp_path, 'lang = "ja"\npages = = 1\n')
+    assert message(path) == f"{path}:2:9: SH001 invalid TOML: Invalid value"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("pages = 'x'", "SH003 pages must be a list of glob strings"),
+        ('lang = "fr"', "SH003 lang must be one of en, ja (found 'fr')"),
+        ("stylesheet = 3", "SH003 stylesheet must be the href"),
+    ],
+)
+def test_config_bad_values(tmp_path, text, expected):
+    assert expected in message(write(tmp_path, text))
+
+
+def test_config_glob_matching_nothing_is_an_error(tmp_path):
+    config = load_config(write(tmp_path, 'pages = ["missing/*.html"]'))
+    with pytest.raises(InputError, match="SH004 pages glob 'missing/\\*.html' matches no file"):
+        registered_pages(config)
+
+
+def test_config_found_in_parent_folder(tmp_path):
+    path = write(tmp_path, "")
+    (tmp_path / "sub").mkdir()
+    assert find_config(tmp_path / "sub") == path

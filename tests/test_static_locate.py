@@ -1,0 +1,240 @@
+"""Exact spans on real-world HTML: each tokenizer and tree-builder rule the helper relies on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from static_helper import locate
+from static_helper._locate import Element
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SITE = SHARED / "corpora" / "ai-news-site"
+EVIDENCE_PAGES = ["articles/claim-evidence-design.html", "about.html", "presentations/day_slides/day_slide_2026_09_04.html"]
+
+
+def spans(text: str, kind: str = "claims") -> list[str]:
+    """The full source text (start tag to end tag) of each located element."""
+    return [text[e.start : e.end] for e in getattr(locate(text), kind)]
+
+
+def content(text: str, element: Element) -> str:
+    return text[element.open_end : element.close_start]
+
+
+def test_locate_explicit_end_tag_span():
+    text = '<div><p data-claim-id="a">x <b>y</b></p></div>'
+    assert spans(text) == ['<p data-claim-id="a">x <b>y</b></p>']
+
+
+def test_locate_p_ends_implicitly_at_block_start():
+    text = '<p data-claim-id="a">one\n<div data-evidence-for="a"></div>'
+    located = locate(text)
+    claim = located.claims[0]
+    assert (text[claim.start : claim.end], claim.has_end_tag) == ('<p data-claim-id="a">one\n', False)
+    assert spans(text, "slots") == ['<div data-evidence-for="a"></div>']
+
+
+def test_locate_p_ends_implicitly_at_parent_end_tag():
+    text = '<section><p data-claim-id="a">one<br/>two</section><p>after</p>'
+    assert spans(text) == ['<p data-claim-id="a">one<br/>two']
+
+
+def test_locate_li_ends_at_next_li():
+    text = "<ul><li data-claim-id=a>first<li>second</ul>"
+    assert spans(text) == ["<li data-claim-id=a>first"]
+
+
+def test_locate_nested_list_li_does_not_end_outer_li():
+    text = "<ul><li data-claim-id=a>outer<ul><li>inner</ul>tail</li><li>next</ul>"
+    assert spans(text) == ["<li data-claim-id=a>outer<ul><li>inner</ul>tail</li>"]
+
+
+def test_locate_dd_and_dt_end_each_other():
+    text = "<dl><dt data-claim-id=a>term<dd data-claim-id=b>def<dt>next</dl>"
+    assert spans(text) == ["<dt data-claim-id=a>term", "<dd data-claim-id=b>def"]
+
+
+def test_locate_table_cells_and_rows_end_implicitly():
+    text = "<table><tr><td data-claim-id=a>cell<td>other<tr><td data-claim-id=b>row2</table>"
+    assert spans(text) == ["<td data-claim-id=a>cell", "<td data-claim-id=b>row2"]
+
+
+def test_locate_void_elements_and_self_closing_br():
+    text = '<p data-claim-id="a">a<br>b<br/>c<img src=x.png alt="<p>">d</p>'
+    assert spans(text) == ['<p data-claim-id="a">a<br>b<br/>c<img src=x.png alt="<p>">d</p>']
+
+
+def test_locate_ignores_markup_in_comments_and_conditional_comments():
+    text = (
+        '<!-- <p data-claim-id="x">fake</p> --><!--[if IE]><div data-evidence-for="x"></div><![endif]-->'
+        '<!--><p data-claim-id="a">real</p><!---->'
+    )
+    assert spans(text) == ['<p data-claim-id="a">real</p>']
+    assert spans(text, "slots") == []
+
+
+def test_locate_comment_ended_by_bang_form():
+    text = '<!-- a --!><p data-claim-id="a">x</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+
+
+def test_locate_cdata_is_bogus_comment_in_html_and_text_in_svg():
+    html_cdata = '<![CDATA[ a > <p data-claim-id="x">b</p> ]]>'
+    assert spans(html_cdata) == ['<p data-claim-id="x">b</p>']
+    svg_cdata = '<svg><![CDATA[ a > <p data-claim-id="x">b</p> ]]></svg><p data-claim-id="a">y</p>'
+    assert spans(svg_cdata) == ['<p data-claim-id="a">y</p>']
+
+
+@pytest.mark.parametrize("tag", ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
+def test_locate_raw_text_elements_hide_markup(tag):
+    text = f'<div data-claim-id="a"><{tag}>if (x) "</div><p data-claim-id=\'b\'>"</{tag}>text</div>'
+    assert spans(text) == [text]
+
+
+def test_locate_raw_text_end_tag_is_case_insensitive_and_needs_a_delimiter():
+    text = '<SCRIPT>"</scriptx>"</Script ><p data-claim-id="a">x</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+
+
+def test_locate_script_escaped_states_keep_nested_script_text():
+    text = '<script><!--<script>"</script>"--></script><p data-claim-id="a">x</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+    text = '<script><!--></script><p data-claim-id="a">x</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+
+
+def test_locate_template_content_is_inert():
+    text = (
+        '<template><p data-claim-id="a">inert</p><div data-evidence-for="a"></div>'
+        '<script type="application/json" id="claim-evidence-data">{}</script></template>'
+        '<p data-claim-id="a">live</p>'
+    )
+    located = locate(text)
+    assert [text[e.start : e.end] for e in located.claims] == ['<p data-claim-id="a">live</p>']
+    assert (located.slots, located.scripts) == ([], [])
+
+
+def test_locate_uppercase_tags_and_attributes():
+    text = '<DIV DATA-CLAIM-ID="A-1" Class=x>text</DIV>'
+    located = locate(text)
+    assert [e.attrs for e in located.claims] == [{"data-claim-id": "A-1", "class": "x"}]
+    assert located.claims[0].name == "div"
+
+
+def test_locate_unquoted_single_quoted_and_valueless_attributes():
+    text = "<p hidden data-claim-id=a-1 title='x > y' data-x=\"1\"data-y=2>t</p>"
+    located = locate(text)
+    assert located.claims[0].attrs == {"hidden": "", "data-claim-id": "a-1", "title": "x > y", "data-x": "1", "data-y": "2"}
+    assert spans(text) == [text]
+
+
+def test_locate_unquoted_value_with_slash_is_not_self_closing():
+    text = '<div data-evidence-for=a/>inside</div>'
+    slot = locate(text).slots[0]
+    assert (slot.attrs["data-evidence-for"], slot.self_closing, content(text, slot)) == ("a/", False, "inside")
+
+
+def test_locate_first_duplicate_attribute_wins():
+    assert locate('<p data-claim-id="a" DATA-CLAIM-ID="b">x</p>').claims[0].attrs == {"data-claim-id": "a"}
+
+
+def test_locate_entities_in_attribute_values_are_decoded():
+    assert locate('<p data-claim-id="R&amp;D-&#49;">x</p>').claims[0].attrs["data-claim-id"] == "R&D-1"
+
+
+def test_locate_unclosed_quote_swallows_rest_of_document():
+    assert spans('<p title="oops data-claim-id="a">x</p>') == []
+    assert spans('<p data-claim-id="a" title="never closed>x</p>') == []
+
+
+def test_locate_svg_self_closing_and_foreign_elements():
+    text = '<svg><text data-claim-id="a">chart<tspan/>label</text><rect/></svg><p data-claim-id="b">x</p>'
+    located = locate(text)
+    assert [(e.name, text[e.start : e.end]) for e in located.claims] == [
+        ("svg:text", '<text data-claim-id="a">chart<tspan/>label</text>'),
+        ("p", '<p data-claim-id="b">x</p>'),
+    ]
+
+
+def test_locate_html_breakout_from_svg_closes_foreign_elements():
+    text = '<svg><g><p data-claim-id="a">out</p></svg>'
+    assert spans(text) == ['<p data-claim-id="a">out</p>']
+
+
+def test_locate_stray_end_tag_inside_claim_is_ignored():
+    text = '<p data-claim-id="a">one</span> two</p>'
+    assert spans(text) == [text]
+
+
+def test_locate_formatting_end_tag_does_not_close_block_inside_it():
+    text = '<b><p data-claim-id="a">x</b>y</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</b>y</p>']
+
+
+def test_locate_unclosed_element_ends_at_end_of_text():
+    text = '<div data-evidence-for="a">never closed'
+    slot = locate(text).slots[0]
+    assert (slot.close_start, slot.end, slot.has_end_tag) == (len(text), len(text), False)
+
+
+def test_locate_bundle_script_found_only_by_exact_id():
+    text = (
+        '<script id="Claim-Evidence-Data">{}</script><SCRIPT TYPE="application/json" ID="claim-evidence-data">'
+        '{"a": "</div>"}</SCRIPT>'
+    )
+    located = locate(text)
+    assert [content(text, s) for s in located.scripts] == ['{"a": "</div>"}']
+
+
+def test_locate_position_counts_crlf_as_one_line_break_and_columns_in_characters():
+    text = 'a\r\nb\nc\r\n日本<p data-claim-id="x">'
+    located = locate(text)
+    assert located.position(located.claims[0].start) == (4, 3)
+    assert located.position(0) == (1, 1)
+
+
+def test_locate_very_long_line_positions():
+    text = "<p>" + "あ" * 200_000 + '</p><p data-claim-id="a">x</p>'
+    located = locate(text)
+    assert located.position(located.claims[0].start) == (1, 200_008)
+
+
+def test_locate_page_without_markup_is_empty():
+    located = locate("<p>plain</p>")
+    assert (located.claims, located.slots, located.scripts, located.has_markup) == ([], [], [], False)
+
+
+# --- the corpus, with beautifulsoup4 (html.parser) as an independent oracle for start positions ---------------
+
+
+def _site_page(relative: str) -> str:
+    if not SITE.is_dir():
+        pytest.skip(f"shared corpus not found at {SITE}; the real-page tests need ../shared")
+    return (SITE / relative).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("relative", EVIDENCE_PAGES)
+def test_locate_corpus_start_positions_match_beautifulsoup(relative):
+    text = _site_page(relative)
+    located = locate(text)
+    soup = BeautifulSoup(text, "html.parser")
+    expected = [
+        (tag.sourceline, tag.sourcepos + 1)
+        for tag in soup.find_all(lambda t: t.has_attr("data-claim-id") or t.has_attr("data-evidence-for"))
+    ]
+    found = sorted([located.position(e.start) for e in located.claims + located.slots])
+    assert found == sorted(expected)
+    assert len(located.scripts) == 1
+
+
+@pytest.mark.parametrize("relative", EVIDENCE_PAGES)
+def test_locate_corpus_every_span_is_one_balanced_element(relative):
+    text = _site_page(relative)
+    for element in locate(text).claims + locate(text).slots:
+        source = text[element.start : element.end]
+        soup = BeautifulSoup(source, "html.parser")
+        top = [child for child in soup.children if getattr(child, "name", None)]
+        assert len(top) == 1 and str(soup).count("data-") >= 1
+        assert element.has_end_tag
