@@ -40,7 +40,9 @@ def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     return text
 
 
-def text_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, headers: bool = False) -> str:
+    """One line per finding; ``headers`` adds an ``ERROR target`` line before a
+    failing target's findings (targets such as article URLs are not files)."""
     lines = []
     for result in results:
         outcome = result.outcome(strict)
@@ -48,6 +50,8 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             lines.append(f"PASS {result.path}" + (f": {result.detail}" if result.detail else ""))
         elif outcome == "unregistered":
             lines.append(f"UNREGISTERED {result.path}: {result.detail}")
+        elif headers:
+            lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
         for d in result.diagnostics:
             where = format_location(d if d.file else _with_file(d, result.path))
             message = d.message.replace("\n", "\n    ")  # continuation lines stay visibly attached

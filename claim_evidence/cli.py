@@ -5,6 +5,7 @@ Commands return exit codes; errors are mapped to codes in one place (:func:`main
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
-from ._report import REPORTERS
+from ._report import REPORTERS, text_report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
 from ._schema import schema_text
 from ._render import render_evidence
@@ -124,6 +125,37 @@ def assets(out_dir: Path) -> int:
     atomic_write_bytes(target, data)
     click.echo(f"{target}: written")
     return 0
+
+
+@cli.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
+@FORMAT
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for static pages (default: number of cores).")
+def prepublish(config_path: Path | None, fmt: str, jobs: int | None) -> int:
+    """Gate a publish: check every registered target; never writes.
+
+    Reads claim-evidence.toml at the site root: `pages` (static pages, checked
+    like static-helper does) and the `[news]` table (the correction registry and
+    the derived outputs: day-files, list pages, data.json, homepage JSON). Every
+    derived copy of a registered article must equal its canonical record.
+    Pages and items carrying evidence that are not registered are listed as
+    unregistered and never count as passing.
+
+    Exit 0 when every target passes, 1 on any finding, 2 on a config or usage
+    error or unreadable input.
+    """
+    from ._prepublish import find_site_config, run_prepublish
+
+    path = config_path or find_site_config(Path.cwd())
+    if path is None:
+        raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
+    results = run_prepublish(path, jobs or os.cpu_count() or 1)
+    reporter = functools.partial(text_report, headers=True) if fmt == "text" else REPORTERS[fmt]
+    click.echo(reporter(results, False, "target"), nl=False)
+    outcomes = {r.outcome() for r in results}
+    if outcomes & {"unreadable", "error"}:
+        return 2
+    return 1 if outcomes - {"pass"} else 0
 
 
 @cli.group()

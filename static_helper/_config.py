@@ -1,4 +1,8 @@
-"""``claim-evidence.toml``: which pages are registered, the stylesheet href, the display language."""
+"""``claim-evidence.toml``: registered pages, stylesheet href, display language, and the news outputs.
+
+One file at the site root serves both paths: ``static-helper`` reads the
+top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
+"""
 from __future__ import annotations
 
 import difflib
@@ -15,8 +19,24 @@ from claim_evidence._vocabulary import LABELS
 from ._page import DEFAULT_STYLESHEET, PageOptions
 
 CONFIG_NAME = "claim-evidence.toml"
-KNOWN_KEYS = ("pages", "stylesheet", "lang")
+KNOWN_KEYS = ("pages", "stylesheet", "lang", "news")
+NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+@dataclass(frozen=True)
+class NewsConfig:
+    """The ``[news]`` table: the correction registry and the derived outputs to compare.
+
+    Paths and globs are relative to the site root, like ``pages``.
+    """
+
+    corrections: str
+    dayfiles: tuple[str, ...] = ()
+    data_json: tuple[str, ...] = ()
+    pages: tuple[str, ...] = ()
+    homepage_json: tuple[str, ...] = ()
+    evidence_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -27,6 +47,7 @@ class Config:
     pages: tuple[str, ...] = ()
     options: PageOptions = PageOptions()
     path: Path | None = None
+    news: NewsConfig | None = None
 
 
 def find_config(start: Path) -> Path | None:
@@ -58,13 +79,42 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return _from_data(data, Path(name).resolve().parent, Path(name))
 
 
+def _check_keys(data: dict[str, Any], known: tuple[str, ...], name: str, table: str = "") -> None:
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"
+            raise _error("SH002", f"unknown key {table}{key!r}{hint}", name)
+
+
+def _globs(value: Any, key: str, name: str) -> tuple[str, ...]:
+    if isinstance(value, str) and value:
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+        raise _error("SH003", f"{key} must be a list of paths or globs, e.g. {key} = [\"news/*.txt\"]", name)
+    return tuple(value)
+
+
+def _news(data: Any, name: str) -> NewsConfig:
+    if not isinstance(data, dict):
+        raise _error("SH003", "news must be a table: [news]", name)
+    _check_keys(data, NEWS_KEYS, name, "news.")
+    corrections = data.get("corrections")
+    if not isinstance(corrections, str) or not corrections:
+        raise _error("SH003", "news.corrections must name the correction registry JSON, e.g. corrections = \"data/corrections.json\"", name)
+    pattern = data.get("evidence_url")
+    if pattern is not None and (not isinstance(pattern, str) or "{claim_id}" not in pattern):
+        raise _error("SH003", "news.evidence_url must be a pattern with {yyyy} {mm} {dd} and {claim_id}", name)
+    return NewsConfig(
+        corrections,
+        *(_globs(data.get(key, []), f"news.{key}", name) for key in ("dayfiles", "data_json", "pages", "homepage_json")),
+        evidence_url=pattern,
+    )
+
+
 def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     name = os.fspath(path)
-    for key in data:
-        if key not in KNOWN_KEYS:
-            close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(KNOWN_KEYS)})"
-            raise _error("SH002", f"unknown key {key!r}{hint}", name)
+    _check_keys(data, KNOWN_KEYS, name)
     pages = data.get("pages", [])
     if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
         raise _error("SH003", "pages must be a list of glob strings, e.g. pages = [\"articles/*.html\"]", name)
@@ -74,16 +124,22 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     lang = data.get("lang", "ja")
     if lang not in LABELS:
         raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
-    return Config(root, tuple(pages), PageOptions(stylesheet.strip(), lang), path)
+    news = _news(data["news"], name) if "news" in data else None
+    return Config(root, tuple(pages), PageOptions(stylesheet.strip(), lang), path, news)
 
 
 def registered_pages(config: Config) -> list[Path]:
     """Every file the ``pages`` globs match, sorted; a glob that matches nothing is an error."""
+    return expand(config, config.pages, "pages")
+
+
+def expand(config: Config, patterns: tuple[str, ...], key: str) -> list[Path]:
+    """Files under the site root that ``patterns`` match, sorted; a pattern matching nothing is an error."""
     found: set[Path] = set()
-    for pattern in config.pages:
+    for pattern in patterns:
         matches = [p for p in config.root.glob(pattern) if p.is_file()]
         if not matches:
-            raise _error("SH004", f"pages glob {pattern!r} matches no file under {config.root}", _name(config))
+            raise _error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", _name(config))
         found.update(matches)
     return sorted(found)
 

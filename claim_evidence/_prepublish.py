@@ -1,0 +1,59 @@
+"""The pre-publish gate: every registered static page and every registered
+article across every derived output, checked against the canonical records.
+
+It reads and never writes. Pages or items that carry evidence but are not
+registered are listed as unregistered and never counted as passing.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ._diagnostics import InputError
+from ._report import FileResult
+
+
+def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[FileResult]:
+    """Results for every target named by the ``claim-evidence.toml`` at ``config_path``.
+
+    Raises :class:`InputError` for a config that cannot be used (exit code 2).
+    """
+    # The static path lives in static_helper, which itself builds on this
+    # package: import it here, not at module level, to keep the layering one-way.
+    from static_helper._config import expand, load_config
+    from static_helper._runner import display, run, tasks_for_config
+
+    config = load_config(config_path)
+    results = run(tasks_for_config(config, write=False), jobs) if config.pages else []
+    if config.news is None:
+        return results
+    from .news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections
+    from .news._corrections import CorrectionRegistryError
+
+    news = config.news
+    registry_path = config.root / news.corrections
+    try:
+        registry = load_corrections(registry_path)
+    except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
+        return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
+    except InputError as exc:
+        return [*results, FileResult(display(registry_path), [exc.diagnostic], status="unreadable")]
+
+    def files(patterns: tuple[str, ...], key: str) -> list[str]:
+        return [display(p) for p in expand(config, patterns, f"news.{key}")]
+
+    return results + check_derived_outputs(
+        registry,
+        dayfiles=files(news.dayfiles, "dayfiles"),
+        data_json=files(news.data_json, "data_json"),
+        homepage_json=files(news.homepage_json, "homepage_json"),
+        pages=files(news.pages, "pages"),
+        pattern=news.evidence_url or DEFAULT_EVIDENCE_URL,
+        lang=config.options.lang,
+    )
+
+
+def find_site_config(start: Path) -> Path | None:
+    from static_helper._config import find_config
+
+    return find_config(start)
