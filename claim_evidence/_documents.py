@@ -6,11 +6,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, PathParts
-from ._jsonio import MAX_BYTES, load_file
+from ._jsonio import MAX_BYTES, load_file, loads, read_text
 from ._report import FileResult
 from ._validation import iter_diagnostics
 
 ARTICLE_KEY = "claim_evidence"
+PAGE_SUFFIXES = (".html", ".htm")
+
+
+def is_page(path: str | os.PathLike[str]) -> bool:
+    """A static page carries its bundle in script#claim-evidence-data."""
+    return os.fspath(path).lower().endswith(PAGE_SUFFIXES)
 
 
 @dataclass
@@ -50,8 +56,27 @@ def _prefixed(path: str, prefix: PathParts) -> str:
 
 
 def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> BundleDocument:
-    loaded = load_file(path, max_bytes)
-    return BundleDocument(os.fspath(path), loaded.value, loaded.duplicate_keys)
+    """A bundle or article JSON file, or the bundle embedded in a static page."""
+    name = os.fspath(path)
+    if is_page(name):
+        return _page_document(name, max_bytes)
+    loaded = load_file(name, max_bytes)
+    return BundleDocument(name, loaded.value, loaded.duplicate_keys)
+
+
+def _page_document(name: str, max_bytes: int) -> BundleDocument:
+    from static_helper import locate  # the page reader builds on this package
+
+    text = read_text(name, max_bytes)
+    scripts = locate(text).scripts
+    if len(scripts) != 1:
+        message = f"exactly one script#claim-evidence-data is required (found {len(scripts)})"
+        raise InputError(Diagnostic("SH101", message, file=name))
+    start, end = scripts[0].open_end, scripts[0].close_start
+    line = text.count("\n", 0, start)
+    column = start - (text.rfind("\n", 0, start) + 1)
+    loaded = loads(text[start:end], name, line_offset=line, column_offset=column)
+    return BundleDocument(name, loaded.value, loaded.duplicate_keys)
 
 
 def check_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> FileResult:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ._atomic import atomic_write_bytes
 from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
-from ._documents import ARTICLE_KEY
+from ._documents import ARTICLE_KEY, is_page
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import decode_utf8, loads
 from ._validation import iter_diagnostics
@@ -88,11 +88,13 @@ def record_subject(bundle: dict[str, Any], item: dict[str, Any]) -> dict[str, An
 
 
 def write_bundle_file(path: str | os.PathLike[str], bundle: dict[str, Any]) -> bool:
-    """Store ``bundle`` back into the JSON file it came from, keeping its style.
+    """Store ``bundle`` back into the file it came from; return whether it changed.
 
-    Key order is kept (dicts are ordered); indentation, line endings, the
-    trailing newline and ASCII escaping follow the original text. Returns
-    whether the file changed (an unchanged file is not rewritten).
+    A JSON file keeps its style: key order (dicts are ordered), indentation,
+    line endings, the trailing newline, ASCII escaping and a BOM. A static page
+    changes only inside script#claim-evidence-data (re-serialized with ``<``
+    escaped); its body and slots are untouched, so ``static-helper --write``
+    re-renders the slot afterwards. An unchanged file is not rewritten.
     """
     name = os.fspath(path)
     try:
@@ -101,12 +103,13 @@ def write_bundle_file(path: str | os.PathLike[str], bundle: dict[str, Any]) -> b
     except OSError as exc:
         raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=name)) from None
     original = decode_utf8(data, name)
-    value = loads(original, name).value
-    if isinstance(value, dict) and ARTICLE_KEY in value:
-        value = {**value, ARTICLE_KEY: bundle}
+    if is_page(name):
+        from static_helper import replace_bundle
+
+        text = replace_bundle(original, bundle)
     else:
-        value = bundle
-    text = dumps_like(value, original)
+        value = loads(original, name).value
+        text = dumps_like({**value, ARTICLE_KEY: bundle} if isinstance(value, dict) and ARTICLE_KEY in value else bundle, original)
     if text == original:
         return False
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""

@@ -173,9 +173,12 @@ def review() -> None:
 def review_record(file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
-    FILE is a bundle JSON or an article JSON. The file is rewritten atomically,
-    keeping key order, indentation and line endings. Refuses unknown claims,
-    invalid dates and claims whose record has other errors.
+    FILE is a bundle JSON, an article JSON, or a static page (.html): there
+    only the JSON inside script#claim-evidence-data changes; run
+    `static-helper --write` next to re-render the evidence slot. The file is
+    rewritten atomically, keeping key order, indentation and line endings.
+    Refuses unknown claims, invalid dates and claims whose record has other
+    errors.
     """
     request = ReviewRequest(claim_id, method, checked_at, note, status)
     document = load_document(file)

@@ -251,3 +251,42 @@ def test_cli_python_dash_m_runs(tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
     done = subprocess.run([sys.executable, "-m", "claim_evidence", "validate", str(path)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n")
+
+
+def test_cli_review_record_on_page_changes_only_the_bundle_script(run: Any, tmp_path: Path) -> None:
+    import shutil
+
+    import static_helper
+
+    page = tmp_path / "about.html"
+    shutil.copy(ROOT / "examples" / "site" / "about.html", page)
+    original = page.read_text(encoding="utf-8")
+    edited = original.replace("公開前に編集者が", "公開の前に編集者が")  # body and statement both
+    page.write_text(edited, encoding="utf-8")
+    assert "CE403" in run("validate", str(page))[1]
+    code, out, _ = run("review", "record", str(page), "--claim", "ABOUT-AI", "--method", "human_document_review", "--checked-at", "2026-10-01")
+    assert (code, out) == (0, f"{page}: review of ABOUT-AI recorded\n")
+    after = page.read_text(encoding="utf-8")
+    script = '<script type="application/json" id="claim-evidence-data">'
+    head, tail = edited.split(script)
+    assert after.startswith(head + script)  # body and slots untouched
+    assert after.endswith("</script>" + tail.split("</script>", 1)[1])
+    changed = [(a, b) for a, b in zip(edited.splitlines(), after.splitlines()) if a != b]
+    assert [b.strip() for _, b in changed][0] == '"checked_at": "2026-10-01",'
+    assert len(changed) == 2 and '"fingerprint": "' in changed[1][1]
+    assert run("validate", str(page))[0] == 0
+    assert [e for e in static_helper.check_static_page(page) if "stale" not in e] == []
+
+
+def test_cli_validate_page_reports_missing_bundle_script(run: Any, tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>no bundle</p>", encoding="utf-8")
+    code, out, _ = run("validate", str(page))
+    assert code == 2 and f"{page}:$: SH101 exactly one script#claim-evidence-data is required (found 0)" in out
+
+
+def test_cli_validate_page_json_error_has_page_line(run: Any, tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>', encoding="utf-8")
+    code, out, _ = run("validate", str(page))
+    assert code == 2 and f"{page}:4:15: CE003 invalid JSON: Expecting property name enclosed in double quotes" in out
