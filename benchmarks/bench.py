@@ -124,7 +124,7 @@ def _page(index: int, claims: int, seed: int, markup: bool) -> tuple[str, str]:
     sections = max(claims, 8)
     for s in range(sections):
         chunk = [f"      <h2>{rng.choice(_WORDS)}と{rng.choice(_WORDS)}</h2>\n"]
-        chunk += [f"      <p>{_paragraph(rng, rng.randint(8, 14))}</p>\n" for _ in range(3)]
+        chunk += [f"      <p>{_paragraph(rng, rng.randint(5, 9))}</p>\n" for _ in range(3)]
         if s % 3 == 0:
             rows = "".join(
                 f"<tr><td>{rng.choice(_WORDS)}</td><td>{rng.randint(1, 999)}.{rng.randint(0, 9)} ms</td><td>{_sentence(rng)}</td></tr>\n"
