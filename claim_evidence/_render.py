@@ -53,15 +53,23 @@ def _escape_like_legacy(value: Any) -> Any:
 
 
 @cache
-def _environment(template_dir: str | None) -> jinja2.Environment:
+def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
+    """Templates of the package, overridden by a site's ``template_dir``.
+
+    ``compact`` (evidence blocks) drops template line breaks; whole pages keep
+    them (with jinja2's block trimming instead).
+    """
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
+    loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
     return jinja2.Environment(
-        loader=_CompactLoader(jinja2.ChoiceLoader(loaders)),
+        loader=_CompactLoader(loader) if compact else loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=False,
+        trim_blocks=not compact,
+        lstrip_blocks=not compact,
+        keep_trailing_newline=not compact,
         finalize=_escape_like_legacy,
     )
 
@@ -82,7 +90,7 @@ def render_evidence(
         return ""
     if lang not in LABELS:
         raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
-    env = _environment(None if template_dir is None else os.fspath(template_dir))
+    env = template_environment(None if template_dir is None else os.fspath(template_dir))
     text = TEXT[lang]
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
         return env.get_template(MALFORMED_TEMPLATE).render(t=text)

@@ -141,13 +141,7 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
 
 @rule("CE201")
 def _source_ids(ctx: _Context) -> Iterator[Finding]:
-    seen: set[str] = set()
-    for i, source in ctx.source_dicts():
-        sid = source.get("id")
-        if "id" in source and (not is_valid_id(sid) or sid in seen):
-            yield "CE201", ("sources", i, "id"), f"invalid or duplicate id {sid!r}", "error"
-        if isinstance(sid, str):
-            seen.add(sid)
+    yield from _unique_ids(ctx.source_dicts(), "sources", "CE201")
 
 
 @rule("CE204")
@@ -159,13 +153,18 @@ def _source_urls(ctx: _Context) -> Iterator[Finding]:
 
 @rule("CE301")
 def _claim_ids(ctx: _Context) -> Iterator[Finding]:
+    yield from _unique_ids(ctx.claim_dicts(), "claims", "CE301")
+
+
+def _unique_ids(records: Iterator[tuple[int, dict[str, Any]]], key: str, code: str) -> Iterator[Finding]:
+    """Ids the schema's pattern may miss (a trailing newline) and repeats it cannot see."""
     seen: set[str] = set()
-    for i, claim in ctx.claim_dicts():
-        cid = claim.get("id")
-        if "id" in claim and (not is_valid_id(cid) or cid in seen):
-            yield "CE301", ("claims", i, "id"), f"invalid or duplicate id {cid!r}", "error"
-        if isinstance(cid, str):
-            seen.add(cid)
+    for i, record in records:
+        rid = record.get("id")
+        if "id" in record and (not is_valid_id(rid) or rid in seen):
+            yield code, (key, i, "id"), f"invalid or duplicate id {rid!r}", "error"
+        if isinstance(rid, str):
+            seen.add(rid)
 
 
 @rule("CE309")

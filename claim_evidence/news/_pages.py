@@ -13,13 +13,12 @@ import datetime
 import html
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 import jinja2
 import markupsafe
 
-from .._render import _escape_like_legacy, render_evidence
+from .._render import render_evidence, template_environment
 from .._urls import safe_http_url
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
@@ -33,20 +32,8 @@ TITLES = {
 }
 
 
-@cache
 def _environment(template_dir: str | None) -> jinja2.Environment:
-    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
-    if template_dir is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=_escape_like_legacy,  # the same entity spelling as the evidence block
-    )
+    return template_environment(template_dir, compact=False)
 
 
 def has_evidence(item: Mapping[str, Any]) -> bool:
