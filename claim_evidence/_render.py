@@ -123,8 +123,8 @@ def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], inval
     verification = None if invalid else claim.get("verification")
     verification = verification if isinstance(verification, dict) else {}
     checked_at = verification.get("checked_at")
-    conditions = claim.get("conditions") if isinstance(claim.get("conditions"), list) else []
-    limits = [_text(c) for c in conditions]
+    conditions = claim.get("conditions")
+    limits = [_text(c) for c in conditions] if isinstance(conditions, list) else []
     if claim.get("uncertainty"):
         limits.append(_text(claim["uncertainty"]))
     cid = claim.get("id")

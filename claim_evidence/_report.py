@@ -6,6 +6,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ._diagnostics import Diagnostic, format_location
 
@@ -135,7 +136,7 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """
     from . import __version__
 
-    sarif_results = []
+    sarif_results: list[dict[str, Any]] = []
     codes: set[str] = set()
     for result in results:
         for d in result.diagnostics:
@@ -150,6 +151,7 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             sarif_results.append(
                 {
                     "ruleId": d.code,
+                    "ruleIndex": -1,  # filled in once every rule is known
                     "level": "error" if d.is_error or strict else "warning",
                     "message": {"text": d.message},
                     "locations": [location],

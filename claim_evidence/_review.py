@@ -60,7 +60,8 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest) -> dict[str, A
     claim = matches[0]
     if request.status is not None:
         claim["status"] = request.status
-    previous = claim.get("verification") if isinstance(claim.get("verification"), dict) else {}
+    recorded = claim.get("verification")
+    previous: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     verification: dict[str, Any] = {"checked_at": request.checked_at, "method": request.method}
     note = previous.get("note") if request.note is None else request.note
     if note:

@@ -128,7 +128,7 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator == "required":
         present = error.instance if isinstance(error.instance, dict) else {}
-        for name in error.validator_value:
+        for name in error.validator_value if isinstance(error.validator_value, list) else ():
             if name not in present:
                 prop = schema.get("properties", {}).get(name, {})
                 yield prop.get("x-code", "CE000"), (*path, name), prop.get("x-message", error.message), "error"
@@ -260,9 +260,10 @@ def _published_after_check(ctx: _Context) -> Iterator[Finding]:
         if not is_valid_date(checked_at):
             continue
         for j, ref in _refs(claim):
-            index = ctx.source_ids.get(ref.get("source_id")) if isinstance(ref, dict) else None
+            sid = ref.get("source_id") if isinstance(ref, dict) else None
+            index = ctx.source_ids.get(sid) if isinstance(sid, str) else None
             published = ctx.sources[index].get("published_at") if index is not None else None
-            if is_valid_date(published) and published > checked_at:
+            if isinstance(published, str) and is_valid_date(published) and published > str(checked_at):
                 message = f"source published {published}, after the review on {checked_at}: was it really read?"
                 yield "CE903", ("claims", i, "source_refs", j), message, "warning"
 

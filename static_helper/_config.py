@@ -105,11 +105,10 @@ def _news(data: Any, name: str) -> NewsConfig:
     pattern = data.get("evidence_url")
     if pattern is not None and (not isinstance(pattern, str) or "{claim_id}" not in pattern):
         raise _error("SH003", "news.evidence_url must be a pattern with {yyyy} {mm} {dd} and {claim_id}", name)
-    return NewsConfig(
-        corrections,
-        *(_globs(data.get(key, []), f"news.{key}", name) for key in ("dayfiles", "data_json", "pages", "homepage_json")),
-        evidence_url=pattern,
+    dayfiles, data_json, pages, homepage_json = (
+        _globs(data.get(key, []), f"news.{key}", name) for key in ("dayfiles", "data_json", "pages", "homepage_json")
     )
+    return NewsConfig(corrections, dayfiles, data_json, pages, homepage_json, pattern)
 
 
 def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
