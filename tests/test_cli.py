@@ -290,3 +290,12 @@ def test_cli_validate_page_json_error_has_page_line(run: Any, tmp_path: Path) ->
     page.write_text('<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>', encoding="utf-8")
     code, out, _ = run("validate", str(page))
     assert code == 2 and f"{page}:4:15: CE003 invalid JSON: Expecting property name enclosed in double quotes" in out
+
+
+def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)  # sparse: costs no disk, refused from its size alone
+    code, out, _ = run("validate", str(path))
+    assert code == 2
+    assert out.splitlines()[0] == f"{path}:$: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
