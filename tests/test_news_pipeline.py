@@ -25,7 +25,7 @@ def pipeline() -> ModuleType:
 
 def test_pipeline_writes_golden_outputs_and_passes(pipeline: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert pipeline.main([str(tmp_path)]) == 0
-    assert capsys.readouterr().out == f"PASS {URL}: 6 derived copies match the registry\n1 target: 1 passed, 0 not passed\n"
+    assert capsys.readouterr().out == f"PASS {URL}: 6 derived copies match the registry\n1 target: 1 passed, 0 failed\n"
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert written == OUTPUTS
     for name in OUTPUTS:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from claim_evidence import ClaimEvidenceError, Diagnostic
+from claim_evidence._report import text_report
 from claim_evidence.news import (
-    TargetResult,
     apply_article_correction,
     check_derived_outputs,
     daily_page_data,
@@ -76,23 +75,13 @@ def run(out: Path, items_path: Path, corrections_path: Path, date: str | None) -
         homepage_json=out / "homepage.json",
         pages=[top_dir / "index.html", daily_dir / f"auto_daily_report_{compact}.html"],
     )
-    print(_report(results), end="")
+    print(text_report(results, False, "target", headers=True), end="")  # as `claim-evidence prepublish` prints it
     return 1 if any(r.outcome() != "pass" for r in results) else 0
 
 
 def _line(d: Diagnostic) -> str:
     where = f"{d.file}:{d.line}" if d.line is not None else f"{d.file or ''}:{d.path}"
     return f"  {where}: {d.code} {d.message}\n"
-
-
-def _report(results: Sequence[TargetResult]) -> str:
-    """PASS/FAIL/UNREGISTERED per article URL; `claim-evidence prepublish` prints the same facts."""
-    text = ""
-    for result in results:
-        text += f"{result.outcome().upper()} {result.path}: {result.detail}\n" + "".join(_line(d) for d in result.diagnostics)
-    passed = sum(r.outcome() == "pass" for r in results)
-    noun = "target" if len(results) == 1 else "targets"
-    return text + f"{len(results)} {noun}: {passed} passed, {len(results) - passed} not passed\n"
 
 
 def main(argv: list[str] | None = None) -> int:
