@@ -106,10 +106,11 @@ def _bundle(rng: random.Random, page: int, claims: int) -> dict[str, Any]:
     return {"version": 1, "sources": sources, "claims": records}
 
 
-def _page(index: int, claims: int, seed: int, markup: bool) -> tuple[str, str]:
-    """``(fresh page, the same page with every slot stale)``."""
+def _page(index: int, claims: int, seed: int, markup: bool, share: int) -> tuple[str, str]:
+    """``(fresh page, the same page with every slot stale)``; ``share`` pages carry the same record."""
     rng = random.Random(seed * 1_000_003 + index)
-    bundle = _bundle(rng, index, claims) if markup else {"claims": []}
+    record = index // share
+    bundle = _bundle(random.Random(seed * 7_919 + record), record, claims) if markup else {"claims": []}
     nav = "".join(f'<li><a href="/articles/{n}.html">{rng.choice(_WORDS)}</a></li>' for n in range(40))
     head = (
         f'<!DOCTYPE html>\n<html lang="ja">\n<head>\n  <meta charset="utf-8">\n'
@@ -159,18 +160,18 @@ def _page_path(index: int, markup: bool) -> str:
     return f"{folder}/{index // PER_FOLDER:04d}/page-{index:06d}.html"
 
 
-def _write_chunk(args: tuple[Path, Path, range, int, int]) -> None:
-    site, stale_site, indexes, claims, seed = args
+def _write_chunk(args: tuple[Path, Path, range, int, int, int]) -> None:
+    site, stale_site, indexes, claims, seed, share = args
     for index in indexes:
         markup = index % PLAIN_EVERY != PLAIN_EVERY - 1
-        fresh, stale = _page(index, claims, seed, markup)
+        fresh, stale = _page(index, claims, seed, markup, share)
         for root, text in ((site, fresh), (stale_site, stale)):
             path = root / _page_path(index, markup)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8", newline="")
 
 
-def generate(out: Path, pages: int, claims: int, seed: int, jobs: int) -> tuple[Path, Path]:
+def generate(out: Path, pages: int, claims: int, seed: int, jobs: int, share: int = 1) -> tuple[Path, Path]:
     """Write ``out/site`` (every page passes) and ``out/stale`` (every slot stale); return both."""
     site, stale_site = out / "site", out / "stale"
     for root in (site, stale_site):
@@ -180,7 +181,7 @@ def generate(out: Path, pages: int, claims: int, seed: int, jobs: int) -> tuple[
         config = f'pages = ["{PAGES_GLOB}"]\nstylesheet = "{STYLESHEET}"\nlang = "ja"\n'
         (root / "claim-evidence.toml").write_text(config, encoding="utf-8")
     step = max(1, pages // (jobs * 8))
-    chunks = [(site, stale_site, range(i, min(i + step, pages)), claims, seed) for i in range(0, pages, step)]
+    chunks = [(site, stale_site, range(i, min(i + step, pages)), claims, seed, share) for i in range(0, pages, step)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             list(pool.map(_write_chunk, chunks))
@@ -272,7 +273,7 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> list[tuple[s
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(stale_site, target)
-        elapsed, rss, _ = _child(_helper("--write", "--no-cache", "--jobs", "1"), target, {0})
+        elapsed, rss, _ = _child(_helper("--write", "--no-cache", "--jobs", "1"), target, {0, 1})  # 1: files changed
         return elapsed, rss
 
     plan: list[tuple[str, Callable[[], tuple[float, int]]]] = [
@@ -323,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=1000, help="pages in the site (default 1000)")
     parser.add_argument("--claims", type=int, default=10, help="claims per page (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--pages-per-record", type=int, default=1,
+                        help="consecutive pages that embed the same evidence record (default 1: every page its own)")
     parser.add_argument("--runs", type=int, default=3, help="rounds to take the median of (default 3)")
     parser.add_argument("--out", type=Path, default=None, help="where to generate (default a temp folder, removed)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for generating the site")
@@ -331,12 +334,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="claim-evidence-bench-"))
     try:
         started = time.perf_counter()
-        site, stale_site = generate(out.resolve(), args.pages, args.claims, args.seed, args.jobs)
+        site, stale_site = generate(out.resolve(), args.pages, args.claims, args.seed, args.jobs, args.pages_per_record)
         size = sum(p.stat().st_size for p in site.rglob("*.html"))
         print(f"generated {args.pages} pages ({size / args.pages / 1024:.1f} KiB each) in "
               f"{time.perf_counter() - started:.1f}s under {out}", file=sys.stderr)
         if args.generate_only:
             return 0
+        print(f"pages per record: {args.pages_per_record}")
         print(table(measure(site, stale_site, args.pages, args.runs), args.pages, args.runs))
     finally:
         if args.out is None:

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from ._memo import Memo, content_key
 from ._urls import safe_http_url
 from ._validation import validate_bundle
 from ._vocabulary import LABELS, TEXT, is_valid_date, is_valid_id
@@ -94,16 +95,49 @@ def render_evidence(
     text = TEXT[lang]
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
         return env.get_template(MALFORMED_TEMPLATE).render(t=text)
-    invalid = bool(validate_bundle(bundle, subject))
     wanted = None if claim_ids is None else set(claim_ids)
-    sources = _source_map(bundle.get("sources"))
+    # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
+    key = _memo_key(bundle, subject, lang) if template_dir is None else None
+    cached = _MEMO.get(key) if key is not None else None
+    if cached is None:
+        cached = _Rendered(bool(validate_bundle(bundle, subject)))
+        if key is not None:
+            _MEMO.put(key, cached)
+    sources: dict[str, dict[str, Any]] | None = None
     template = env.get_template(TEMPLATE)
-    blocks = [
-        template.render(c=_claim_view(claim, sources, invalid, lang), t=text)
-        for claim in bundle["claims"]
-        if isinstance(claim, dict) and (wanted is None or claim.get("id") in wanted)
-    ]
+    blocks = []
+    for index, claim in enumerate(bundle["claims"]):
+        if isinstance(claim, dict) and (wanted is None or claim.get("id") in wanted):
+            block = cached.blocks.get(index) if key is not None else None
+            if block is None:
+                sources = _source_map(bundle.get("sources")) if sources is None else sources
+                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=text)
+                if key is not None:
+                    cached.blocks[index] = block
+            blocks.append(block)
     return "\n".join(blocks)
+
+
+class _Rendered:
+    """What rendering one distinct bundle has produced so far: its validity and each claim's block."""
+
+    __slots__ = ("invalid", "blocks")
+
+    def __init__(self, invalid: bool) -> None:
+        self.invalid = invalid
+        self.blocks: dict[int, str] = {}
+
+
+# Render a claim's block once per distinct (bundle, subject, lang) in a process; blocks are strings.
+_MEMO: Memo[_Rendered] = Memo(256)
+
+
+def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, lang: str) -> tuple[str, str, str] | None:
+    bundle_key = content_key(bundle)
+    subject_key = "" if subject is None else content_key(subject)
+    if bundle_key is None or subject_key is None:
+        return None
+    return bundle_key, subject_key, lang
 
 
 def _source_map(sources: Any) -> dict[str, dict[str, Any]]:

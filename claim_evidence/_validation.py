@@ -17,6 +17,7 @@ from jsonschema import ValidationError
 from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_DEPTH, nesting_depth
+from ._memo import Memo, content_key
 from ._schema import bundle_validator, known_keys
 from ._urls import safe_http_url
 from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id
@@ -79,13 +80,33 @@ def iter_diagnostics(
     if not isinstance(bundle, dict):
         yield Diagnostic("CE100", "object required")
         return
-    context = _Context(bundle, subject)
-    findings: list[Finding] = list(_schema_findings(bundle))
-    for code in sorted(RULES):
-        findings.extend(RULES[code](context))
-    for path in duplicate_keys:
-        findings.append(("CE901", path, "duplicate key in the JSON text: only the last value is kept", "warning"))
-    yield from _finish(context, findings)
+    duplicates = list(duplicate_keys)
+    key = _memo_key(bundle, subject, duplicates)
+    found = _MEMO.get(key) if key is not None else None
+    if found is None:
+        context = _Context(bundle, subject)
+        findings: list[Finding] = list(_schema_findings(bundle))
+        for code in sorted(RULES):
+            findings.extend(RULES[code](context))
+        for path in duplicates:
+            findings.append(("CE901", path, "duplicate key in the JSON text: only the last value is kept", "warning"))
+        found = tuple(_finish(context, findings))
+        if key is not None:
+            _MEMO.put(key, found)
+    yield from found
+
+
+# Many pages carry the same records: validate each distinct (bundle, subject) once per process.
+# Diagnostics are frozen, so the cached tuple can be shared.
+_MEMO: Memo[tuple[Diagnostic, ...]] = Memo(512)
+
+
+def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, duplicates: list[PathParts]) -> tuple[str, str, str] | None:
+    bundle_key = content_key(bundle)
+    subject_key = "" if subject is None else content_key(subject)
+    if bundle_key is None or subject_key is None:
+        return None
+    return bundle_key, subject_key, repr(duplicates)
 
 
 def validate_bundle(bundle: Any, subject: Mapping[str, Any] | None = None) -> list[str]:

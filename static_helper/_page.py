@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claim_evidence import Diagnostic, InputError, iter_diagnostics, normalized_text, render_evidence
-from claim_evidence._jsonio import dumps_for_script, loads, read_text
+from claim_evidence._jsonio import LoadedJSON, dumps_for_script, loads, read_text
+from claim_evidence._memo import Memo
 
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, locate
@@ -19,6 +20,10 @@ from ._tokens import RAWTEXT, RCDATA, VOID
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 STALE = "SH140"
+HIDDEN_MARKUP = (
+    "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
+    "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
+)
 # Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
 _NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
 
@@ -126,6 +131,8 @@ def check_text(text: str, name: str | None = None, options: PageOptions | None =
     if page.has_markup:
         found = sorted(_checks(page), key=lambda pair: pair[0])
         page.diagnostics = [_placed(page, offset, d) for offset, d in found]
+    elif page.located.hidden is not None:
+        page.diagnostics = [_placed(page, page.located.hidden, Diagnostic("SH104", HIDDEN_MARKUP, subject="page"))]
     return page
 
 
@@ -162,7 +169,7 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     content = page.text[script.open_end : script.close_start]
     line, column = page.located.position(script.open_end)
     try:
-        loaded = loads(content, page.name, line_offset=line - 1, column_offset=column - 1)
+        loaded = _load(content, page.name, line - 1, column - 1)
     except InputError as exc:
         d = exc.diagnostic
         yield script.open_end, dataclasses.replace(d, subject="page")
@@ -172,8 +179,46 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     if raw_lt >= 0:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
-    for d in iter_diagnostics(loaded.value, None, duplicate_keys=loaded.duplicate_keys):
-        yield script.open_end + offset_of(content, d.path), d
+    for offset, d in _facts(content, page.options.lang, loaded).findings:
+        yield script.open_end + offset, d
+
+
+def _load(content: str, name: str | None, line_offset: int, column_offset: int) -> LoadedJSON:
+    """``loads`` of the bundle text; text that loaded cleanly before is parsed again by the C decoder
+    alone (same values: last key wins, no NaN can be in it) and its duplicate keys are remembered."""
+    duplicates = _LOADED.get(content)
+    if duplicates is not None:
+        return LoadedJSON(json.loads(content), list(duplicates))
+    loaded = loads(content, name, line_offset=line_offset, column_offset=column_offset)
+    _LOADED.put(content, tuple(loaded.duplicate_keys))
+    return loaded
+
+
+_LOADED: Memo[tuple[tuple[str | int, ...], ...]] = Memo(256)
+
+
+class _BundleFacts:
+    """What follows from a bundle's JSON text alone: its findings (with offsets in the text),
+    each claim's rendered block and where each claim starts in the text."""
+
+    __slots__ = ("findings", "blocks", "offsets")
+
+    def __init__(self, findings: tuple[tuple[int, Diagnostic], ...]) -> None:
+        self.findings = findings
+        self.blocks: dict[str, str] = {}
+        self.offsets: dict[str, int] = {}
+
+
+# Keyed by the exact JSON text (and lang): many pages embed the same records.
+_FACTS: Memo[_BundleFacts] = Memo(256)
+
+
+def _facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
+    facts = _FACTS.get((content, lang))
+    if facts is None:
+        found = iter_diagnostics(loaded.value, None, duplicate_keys=loaded.duplicate_keys)
+        facts = _FACTS.put((content, lang), _BundleFacts(tuple((offset_of(content, d.path), d) for d in found)))
+    return facts
 
 
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
@@ -234,11 +279,16 @@ def _binding(page: Page) -> Iterator[Finding]:
                 message = f'body/slot references unregistered claim "{cid}" ({attr}); the bundle has no such claim'
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
+    facts = _FACTS.get((content, page.options.lang)) or _BundleFacts(())
     for cid, index in registered.items():
         path = f"$.claims[{index}]"
-        where = script.open_end + offset_of(content, path)
         subject = f"claim {cid}"
         found_bodies, found_slots = bodies.get(cid, []), slots.get(cid, [])
+        if len(found_bodies) != 1 or len(found_slots) != 1:
+            offset = facts.offsets.get(path)
+            if offset is None:
+                offset = facts.offsets[path] = offset_of(content, path)
+            where = script.open_end + offset
         if len(found_bodies) != 1:
             at = found_bodies[1].start if found_bodies else where
             message = f'exactly one bound body element required for claim "{cid}" (found {len(found_bodies)})'
@@ -251,7 +301,10 @@ def _binding(page: Page) -> Iterator[Finding]:
             yield at, Diagnostic("SH111", message, path=path, subject=subject)
         elif _ownable(found_slots[0]):
             slot = found_slots[0]
-            wanted = with_newlines(render_evidence(bundle, [cid], lang=page.options.lang), newline)
+            block = facts.blocks.get(cid)
+            if block is None:
+                block = facts.blocks[cid] = render_evidence(bundle, [cid], lang=page.options.lang)
+            wanted = with_newlines(block, newline)
             if page.text[slot.open_end : slot.close_start] != wanted:
                 page.rendered.append((slot, wanted))
                 message = "evidence display is stale (run --write after reviewing source data)"

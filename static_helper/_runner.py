@@ -3,17 +3,22 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from claim_evidence import Diagnostic, InputError
-from claim_evidence._atomic import atomic_write_bytes
-from claim_evidence._jsonio import read_text
+from claim_evidence._atomic import TEMP_PREFIX, atomic_write_bytes
+from claim_evidence._jsonio import MAX_BYTES, decode_utf8, read_text
 from claim_evidence._report import FileResult
 
+from ._cache import CACHE_DIR_NAME, Cache
 from ._config import Config, registered_pages
+from ._locate import use_fast_scan
 from ._page import Page, PageOptions, check_text
 from ._splice import InternalError
 
@@ -23,10 +28,20 @@ except ImportError:  # pragma: no cover - not on Windows
     fcntl = None  # type: ignore[assignment]
 
 _BOM = b"\xef\xbb\xbf"
-_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
 # Below this many pages, starting worker processes costs more than it saves.
-MIN_PARALLEL = 8
+MIN_PARALLEL = 64
+# Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load.
+CHUNKS_PER_WORKER = 4
+# From this many pages on, compiling the fast scan's patterns pays for itself.
+FAST_SCAN_MIN_PAGES = 20
 WRITE_ATTEMPTS = 5
+# What atomic_write_bytes names its temp files (tempfile.mkstemp's random part between).
+TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
+# A temp file lives from mkstemp to os.replace: one page's write and fsync, well under a
+# second. One this old is the leftover of a killed run; a younger one may belong to a
+# --write running right now, and deleting it would make that run's replace fail.
+STALE_TEMP_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -40,13 +55,43 @@ class Task:
     write: bool = False
 
 
-def html_files(folder: Path) -> Iterator[Path]:
-    """``*.html`` under ``folder``, sorted; hidden folders/files (temp files too) and tool folders skipped."""
+def html_files(folder: Path, clean_temps: bool = False) -> Iterator[Path]:
+    """``*.html`` under ``folder``, sorted; hidden folders/files (temp files too) and tool folders skipped.
+
+    ``clean_temps``: also delete the temp files a killed ``--write`` left in the folders walked.
+    """
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
         for name in sorted(files):
             if name.endswith(".html") and not name.startswith("."):
                 yield Path(here) / name
+            elif clean_temps and TEMP_NAME.fullmatch(name):
+                remove_stale_temp(Path(here) / name)
+
+
+def remove_stale_temp(path: Path, now: float | None = None) -> bool:
+    """Delete ``path`` if it is a regular file named like our temp files and older than
+    :data:`STALE_TEMP_SECONDS`; True when it was deleted. Never raises."""
+    if not TEMP_NAME.fullmatch(path.name):
+        return False
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or (now if now is not None else time.time()) - info.st_mtime < STALE_TEMP_SECONDS:
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def _clean_folder(folder: Path) -> None:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if TEMP_NAME.fullmatch(name):
+            remove_stale_temp(folder / name)
 
 
 def display(path: Path) -> str:
@@ -57,11 +102,14 @@ def display(path: Path) -> str:
 
 
 def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) -> list[Task]:
-    tasks = []
+    """Tasks for files and folders; a --write run first cleans stale temp files where it looks."""
+    tasks: list[Task] = []
     for path in paths:
         if path.is_dir():
-            tasks.extend(Task(os.fspath(p), os.fspath(p), options, True, write) for p in html_files(path))
+            tasks.extend(Task(os.fspath(p), os.fspath(p), options, True, write) for p in html_files(path, write))
         else:
+            if write:
+                _clean_folder(Path(os.path.realpath(path)).parent)
             tasks.append(Task(os.fspath(path), os.fspath(path), options, True, write))
     return tasks
 
@@ -71,28 +119,80 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
     registered = registered_pages(config)
     known = {p.resolve() for p in registered}
     tasks = [Task(os.fspath(p), display(p), config.options, True, write) for p in registered]
-    for path in html_files(config.root):
+    for path in html_files(config.root, write):
         if path.resolve() not in known:
             tasks.append(Task(os.fspath(path), display(path), config.options, False, False))
     return tasks
 
 
-def run(tasks: Sequence[Task], jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> list[FileResult]:
-    """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped)."""
-    results: list[FileResult] = []
+@dataclass
+class PageResult(FileResult):
+    """A page's result, and how many of its evidence slots this run wrote to disk."""
+
+    rewritten: int = 0
+
+
+@dataclass
+class Stats:
+    """How a run went: pages seen, pages actually read and checked, pages answered from the cache."""
+
+    pages: int = 0
+    checked: int = 0
+    cached: int = 0
+
+
+def run(
+    tasks: Sequence[Task],
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cache: Cache | None = None,
+    stats: Stats | None = None,
+) -> list[FileResult]:
+    """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped).
+
+    Workers get the pages in chunks, are set up once, and send back only results;
+    results stream in task order, so memory does not grow with page texts.
+    """
+    stats = stats if stats is not None else Stats()
+    stats.pages += len(tasks)
+    if len(tasks) >= FAST_SCAN_MIN_PAGES:
+        use_fast_scan()  # before forking, so workers inherit the compiled patterns
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            chunk = max(1, len(tasks) // (jobs * 8))
-            outcomes = pool.map(check_task, tasks, chunksize=chunk)
-            results = _collect(outcomes, len(tasks), progress)
-    else:
-        results = _collect(map(check_task, tasks), len(tasks), progress)
-    return results
+        workers = min(jobs, len(tasks))
+        chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(cache,)) as pool:
+            return _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
+    previous = _worker_cache()
+    _start_worker(cache)
+    try:
+        return _collect(map(_check, tasks), len(tasks), progress, stats)
+    finally:
+        _start_worker(previous)
 
 
-def _collect(outcomes: Iterator[FileResult | None], total: int, progress: Callable[[int, int], None] | None) -> list[FileResult]:
+_CACHE: list[Cache | None] = [None]
+
+
+def _start_worker(cache: Cache | None) -> None:
+    _CACHE[0] = cache
+
+
+def _worker_cache() -> Cache | None:
+    return _CACHE[0]
+
+
+def _collect(
+    outcomes: Iterator[tuple[FileResult | None, bool]],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+    stats: Stats,
+) -> list[FileResult]:
     results = []
-    for done, outcome in enumerate(outcomes, 1):
+    for done, (outcome, checked) in enumerate(outcomes, 1):
+        if checked:
+            stats.checked += 1
+        else:
+            stats.cached += 1
         if outcome is not None:
             results.append(outcome)
         if progress is not None:
@@ -100,18 +200,54 @@ def _collect(outcomes: Iterator[FileResult | None], total: int, progress: Callab
     return results
 
 
+def _check(task: Task) -> tuple[FileResult | None, bool]:
+    """``(result, whether the page was checked)``: from the cache when the same page passed before."""
+    cache = _CACHE[0]
+    if cache is None:
+        return check_task(task), True
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError:
+        return check_task(task), True  # check_task reports the problem
+    if len(data) > MAX_BYTES:
+        return check_task(task), True
+    key = cache.key(task.display, task.registered, data)
+    hit, found = cache.get(key, task.display)
+    if hit:
+        return found, False
+    result = check_task(task, data)
+    # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
+    if (result is None or result.outcome() == "pass") and not _rewrote(result):
+        cache.put(key, result)
+    return result, True
+
+
+def _rewrote(result: FileResult | None) -> bool:
+    return isinstance(result, PageResult) and result.rewritten > 0
+
+
+def rewritten_pages(results: Sequence[FileResult]) -> int:
+    return sum(1 for r in results if _rewrote(r))
+
+
 def exit_code(results: Sequence[FileResult]) -> int:
+    """2: unreadable input, write failure or internal error; 1: findings, or a page that
+    --write changed (as formatters do, so pre-commit shows the change); else 0."""
     outcomes = {r.outcome() for r in results}
     if outcomes & {"unreadable", "error"}:
         return 2
-    return 1 if outcomes - {"pass"} else 0
+    return 1 if outcomes - {"pass"} or any(_rewrote(r) for r in results) else 0
 
 
-def check_task(task: Task) -> FileResult | None:
-    """One page's result; never raises for a page's content or a file problem."""
+def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
+    """One page's result; never raises for a page's content or a file problem.
+
+    ``data``: the page's bytes when the caller has read them already.
+    """
     try:
         if not task.registered:
-            page = check_text(read_text(task.path), task.display, task.options)
+            page = check_text(_text(task, data), task.display, task.options)
             if not page.has_markup:
                 return None
             detail = "carries evidence markup but is not registered in claim-evidence.toml"
@@ -119,7 +255,7 @@ def check_task(task: Task) -> FileResult | None:
         if task.write:
             page, rewritten = write_page(task.path, task.options, task.display)
         else:
-            page, rewritten = check_text(read_text(task.path), task.display, task.options), 0
+            page, rewritten = check_text(_text(task, data), task.display, task.options), 0
     except InternalError as exc:
         return FileResult(task.display, [Diagnostic("SH009", str(exc), file=task.display)], status="error")
     except InputError as exc:
@@ -127,6 +263,10 @@ def check_task(task: Task) -> FileResult | None:
             return None  # a stray unreadable file that is not a page of the site
         return FileResult(task.display, [exc.diagnostic], status="unreadable")
     return _result(task, page, rewritten)
+
+
+def _text(task: Task, data: bytes | None) -> str:
+    return read_text(task.path) if data is None else decode_utf8(data, task.path)
 
 
 def _result(task: Task, page: Page, rewritten: int) -> FileResult:
@@ -137,7 +277,7 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
-    return FileResult(task.display, diagnostics, detail=detail)
+    return PageResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
 
 
 # --- writing ----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".
 _INTEGRATION = frozenset(
     "svg:foreignobject svg:desc svg:title math:mi math:mo math:mn math:ms math:mtext math:annotation-xml".split()
 )
+_MATH_TEXT = frozenset("math:mi math:mo math:mn math:ms math:mtext".split())  # mglyph/malignmark stay MathML there
 SCOPE = frozenset("applet caption html table td th marquee object template".split()) | _INTEGRATION
 TABLE_SCOPE = frozenset("html table template".split())
 _BUTTON_SCOPE = SCOPE | {"button"}
@@ -78,6 +79,8 @@ _BREAKOUT = frozenset(
     "menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
 )
 _IGNORED_END = frozenset({"body", "html", "br", "head"})
+_TABLE_PARTS = frozenset("caption table tbody tfoot thead tr td th".split())
+_CLOSES_SELECT = frozenset({"select", "input", "textarea"}) | _TABLE_PARTS
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -169,7 +172,7 @@ class TreeBuilder:
 
     def start(self, name: str, start: int, end: int, match: re.Match[str], self_closing: bool) -> bool:
         """Process a start tag; True when the element is an HTML one (raw text rules apply)."""
-        if self.foreign:
+        if self.foreign or ((name == "mglyph" or name == "malignmark") and self.names[-1] in _MATH_TEXT):
             if name in _BREAKOUT or (name == "font" and re.search(r"(?i)\b(?:color|face|size)\b", match.group(2))):
                 while self.foreign:
                     self._pop_to(len(self.names) - 1, start, start)
@@ -191,12 +194,22 @@ class TreeBuilder:
             return False
         if name in ("html", "head", "body"):
             return False
+        if name in _CLOSES_SELECT and self._close_select(name, start) and name == "select":
+            return False  # <select> inside a select only ends it
         self._implicit_ends(name, start)
         token = self.handler.opened(name, len(self.names), start, end, match)
         if name in VOID:
             self.handler.closed(name, token, end, end)
         else:
             self._push(name, token)
+        return True
+
+    def _close_select(self, name: str, at: int) -> bool:
+        """End an open select that ``name`` cannot go into (table parts only when the select is in a table)."""
+        depth = self._find_in_scope({"select"}, SCOPE)
+        if depth <= 0 or (name in _TABLE_PARTS and "table" not in self.names[:depth]):
+            return False
+        self._pop_to(depth, at, at)
         return True
 
     def _implicit_ends(self, name: str, at: int) -> None:
@@ -241,6 +254,10 @@ class TreeBuilder:
 
     def end(self, name: str, start: int, end: int) -> None:
         names = self.names
+        if self.foreign and (name == "p" or name == "br"):
+            # </p> and </br> break out of foreign content, then act as HTML end tags.
+            while self.foreign:
+                self._pop_to(len(names) - 1, start, start)
         if self.foreign or names[-1].startswith(("svg:", "math:")):
             for depth in range(len(names) - 1, 0, -1):
                 here = names[depth]
@@ -268,16 +285,21 @@ class TreeBuilder:
             if depth > 0:
                 self._pop_to(depth, start, end)
             return
+        if name in FORMATTING:
+            # Adoption agency: found in scope even below special elements; the blocks inside stay open
+            # and only the formatting element ends here.
+            depth = self._find_in_scope({name}, SCOPE)
+            if depth > 0 and any(n in SPECIAL for n in names[depth + 1 :]):
+                del names[depth]
+                token = self.tokens.pop(depth)
+                self.handler.closed(name, token, start, end)
+            elif depth > 0:
+                self._pop_to(depth, start, end)
+            return
         for depth in range(len(names) - 1, 0, -1):
             here = names[depth]
             if here == name:
-                if name in FORMATTING and depth != len(names) - 1 and any(n in SPECIAL for n in names[depth + 1 :]):
-                    # Adoption agency: the blocks inside stay open; only the formatting element ends here.
-                    del names[depth]
-                    token = self.tokens.pop(depth)
-                    self.handler.closed(name, token, start, end)
-                else:
-                    self._pop_to(depth, start, end)
+                self._pop_to(depth, start, end)
                 return
             if here in SPECIAL:
                 return

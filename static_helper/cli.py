@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -12,9 +13,10 @@ from claim_evidence import ClaimEvidenceError, InputError
 from claim_evidence._diagnostics import format_location
 from claim_evidence._report import REPORTERS
 
+from ._cache import CACHE_DIR_NAME, Cache, settings_fingerprint
 from ._config import CONFIG_NAME, Config, find_config, load_config
 from ._page import PageOptions
-from ._runner import display, exit_code, run, tasks_for_config, tasks_for_paths
+from ._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
 
 # Show progress only for runs long enough to wonder whether anything happens.
 PROGRESS_MIN_PAGES = 200
@@ -22,33 +24,91 @@ PROGRESS_MIN_PAGES = 200
 
 @click.command(name="static-helper", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--write", is_flag=True, help="Re-render stale evidence slots in place (only when nothing else is wrong).")
+@click.option("--write", is_flag=True, help="Re-render stale evidence slots in place (only when nothing else is wrong); exit 1 if a file changed.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
 @click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Check every page; neither read nor write the cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"Where passing results are cached (default: {CACHE_DIR_NAME}/ at the site root).",
+)
+@click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
 @click.pass_context
 def command(
-    ctx: click.Context, paths: tuple[Path, ...], write: bool, config_path: Path | None, output_format: str, jobs: int | None
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    write: bool,
+    config_path: Path | None,
+    output_format: str,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
+    stats: bool,
 ) -> None:
-    """Check pages against their embedded evidence records; --write re-renders stale evidence slots."""
+    """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
+
+    \b
+    Exit codes: 0 clean (with --write: nothing needed changing),
+    1 findings, or --write changed a file (as formatters do under pre-commit),
+    2 usage error, unreadable input, write failure or internal error.
+    """
     try:
-        code = execute(paths, write, config_path, output_format, jobs or os.cpu_count() or 1)
+        caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)
+        code = execute(paths, write, config_path, output_format, jobs or os.cpu_count() or 1, caching)
     except ClaimEvidenceError as exc:
         click.echo(f"static-helper: {_describe(exc)}", err=True)
         code = exc.exit_code
     ctx.exit(code)
 
 
-def execute(paths: Sequence[Path], write: bool, config_path: Path | None, output_format: str, jobs: int) -> int:
+@dataclass(frozen=True)
+class CacheChoice:
+    enabled: bool = True
+    folder: Path | None = None
+    report: bool = False
+
+
+def execute(
+    paths: Sequence[Path],
+    write: bool,
+    config_path: Path | None,
+    output_format: str,
+    jobs: int,
+    caching: CacheChoice = CacheChoice(enabled=False),
+) -> int:
     config = _config(config_path, required=not paths)
+    options = config.options if config else PageOptions()
     if paths:
-        tasks = tasks_for_paths(paths, config.options if config else PageOptions(), write)
+        tasks = tasks_for_paths(paths, options, write)
     else:
         assert config is not None
         tasks = tasks_for_config(config, write)
-    results = run(tasks, jobs, _progress_bar(len(tasks)))
+    stats = Stats()
+    results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats)
     click.echo(REPORTERS[output_format](results, False, "page"), nl=False)
+    changed = rewritten_pages(results)
+    if changed:
+        click.echo(f"static-helper: rewrote {changed} page{'' if changed == 1 else 's'} (exit 1: files changed)", err=True)
+    if caching.report:
+        click.echo(f"static-helper stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
     return exit_code(results)
+
+
+def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) -> Cache | None:
+    """The cache at ``--cache-dir``, or ``.claim-evidence-cache/`` beside the config (else in the cwd)."""
+    if not caching.enabled:
+        return None
+    config_bytes = None
+    if config is not None and config.path is not None:
+        try:
+            config_bytes = config.path.read_bytes()
+        except OSError:
+            return None  # the config was readable a moment ago; do not guess
+    folder = caching.folder or (config.root if config is not None else Path.cwd()) / CACHE_DIR_NAME
+    return Cache(folder, settings_fingerprint(options, config_bytes))
 
 
 def _config(config_path: Path | None, required: bool) -> Config | None:

@@ -102,3 +102,18 @@ def test_normalized_text_folds_unicode_whitespace(value: object, expected: str) 
 
 def test_canonical_exact_bytes() -> None:
     assert canonical({"b": [1, 2.5], "a": "é<"}) == '{"a":"é<","b":[1,2.5]}'.encode("utf-8")
+
+
+def test_fingerprint_ignores_malformed_source_entries(bundle: dict) -> None:
+    claim, sources = bundle["claims"][0], bundle["sources"]
+    expected = claim_fingerprint(claim, sources)
+    assert claim_fingerprint(claim, ["junk", 7, {"id": 5}, *sources]) == expected
+    assert claim_fingerprint(claim, {"not": "a list"}) == claim_fingerprint(claim, [])
+
+
+def test_fingerprint_source_refs_not_a_list_cover_no_sources(bundle: dict) -> None:
+    claim, sources = bundle["claims"][0], bundle["sources"]
+    empty = claim_fingerprint(dict(claim, source_refs=[]), sources)
+    assert claim_fingerprint(dict(claim, source_refs=None), sources) == empty
+    assert claim_fingerprint(dict(claim, source_refs="abc"), sources) == empty
+    assert empty != claim_fingerprint(claim, sources)

@@ -155,3 +155,92 @@ def test_render_corpus_slots_are_byte_identical(shared: Path) -> None:
             assert render_evidence(data, [claim["id"]]) == slot.group(1), (page.name, claim["id"])
             checked += 1
     assert checked == 57
+
+
+# --- shapes a broken record may take: never a crash, never a verified look ------------------
+
+
+def test_render_unknown_lang_lists_the_choices(bundle: dict) -> None:
+    with pytest.raises(ValueError) as caught:
+        render_evidence(bundle, lang="fr")
+    assert str(caught.value) == "unknown lang 'fr'; expected one of en, ja"
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("sources", None),
+        ("sources", "abc"),
+        ("sources", ["junk", {"id": 7}]),
+        ("source_refs", None),
+        ("source_refs", "abc"),
+        ("conditions", None),
+        ("conditions", "abc"),
+    ],
+)
+def test_render_malformed_lists_render_unverified(bundle: dict, where: str, value: Any) -> None:
+    target = bundle if where == "sources" else bundle["claims"][0]
+    target[where] = value
+    html = render_evidence(bundle)
+    assert f'<p class="claim-evidence-warning">{WARNING}</p>' in html
+    assert "資料との照合済み" not in html
+    assert "<p>対応する出典情報は未登録です。未登録は虚偽の判定ではありません。</p>" in html or where == "conditions"
+    if where == "conditions":
+        # only the uncertainty remains as a limit; a string is not split into characters
+        assert '<p class="claim-evidence-limits">適用・制限: 独立した再測定は未実施</p>' in html
+
+
+def test_render_missing_statement_and_basis_are_shown_missing(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    del claim["statement"], claim["basis"]
+    html = render_evidence(bundle)
+    assert '<p class="claim-evidence-statement">照合対象: </p>' in html
+    assert "<strong>架空の公表値</strong> <span>根拠の種類未登録</span>" in html
+
+
+def test_render_invalid_id_gets_no_anchor(bundle: dict) -> None:
+    bundle["claims"][0]["id"] = "two words"
+    html = render_evidence(bundle)
+    assert html.startswith('<aside class="claim-evidence" data-evidence-id="two words">')
+
+
+def test_render_impossible_as_of_is_shown_unrecorded(bundle: dict) -> None:
+    bundle["claims"][0]["as_of"] = "2026-02-30"
+    html = render_evidence(bundle)
+    assert "<p>対象時点: 未記録</p>" in html
+    assert "2026-02-30" not in html
+
+
+def test_render_site_template_sees_status_and_anchor(bundle: dict, tmp_path: Path) -> None:
+    (tmp_path / "evidence.html.j2").write_text("{{ c.status }}|{{ c.anchor }}|{{ c.invalid }}", encoding="utf-8")
+    assert render_evidence(bundle, template_dir=tmp_path) == "matched|fictional-rate|False"
+    bundle["claims"][0]["statement"] = "書き換えた文。"
+    assert render_evidence(bundle, template_dir=tmp_path) == "unverified|fictional-rate|True"
+
+
+# --- the in-process memo never serves one record's verdict for another ------------------------
+
+
+class _Record(dict):  # a dict subclass: validates like a dict, but gets no memo key
+    pass
+
+
+def test_render_memo_tampered_copy_of_unkeyable_bundle_is_unverified(bundle: dict) -> None:
+    assert "資料との照合済み" in render_evidence(_Record(bundle))
+    tampered = _Record(copy.deepcopy(bundle))
+    tampered["claims"][0]["statement"] = "書き換えた文。"
+    assert "資料との照合済み" not in render_evidence(_Record(tampered))
+
+
+def test_render_memo_unkeyable_subjects_are_not_confused(bundle: dict, subject: dict) -> None:
+    from types import MappingProxyType
+
+    assert WARNING not in render_evidence(bundle, subject=MappingProxyType(subject))
+    changed = dict(subject, summary="要約を変えた。")
+    assert WARNING in render_evidence(bundle, subject=MappingProxyType(changed))
+
+
+def test_render_memo_sees_in_place_edits(bundle: dict) -> None:
+    assert "資料との照合済み" in render_evidence(bundle)
+    bundle["claims"][0]["statement"] = "書き換えた文。"
+    assert "資料との照合済み" not in render_evidence(bundle)

@@ -206,6 +206,62 @@ def test_locate_page_without_markup_is_empty():
     assert (located.claims, located.slots, located.scripts, located.has_markup) == ([], [], [], False)
 
 
+
+# --- regressions found by the html5lib-tests corpus (tests/test_static_corpus.py) ----------------------------
+
+
+def test_locate_formatting_end_tag_below_a_block_ends_only_the_formatting_element():
+    # </a> with a <p> above it: the adoption agency ends the <a> there, so a later slot is not inside it.
+    text = '<a><p></a></p><div data-evidence-for="a"><a href="x">link</a> tail</div>'
+    assert spans(text, "slots") == ['<div data-evidence-for="a"><a href="x">link</a> tail</div>']
+
+
+def test_locate_p_end_tag_breaks_out_of_svg():
+    text = '<svg></p><foo><link rel="stylesheet" href="/s.css"><p data-claim-id="a">x</p>'
+    located = locate(text)
+    assert [e.name for e in located.links] == ["link"]
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+
+
+def test_locate_br_end_tag_breaks_out_of_math():
+    text = '<math></br><script type="application/json" id="claim-evidence-data">{}</script>'
+    assert len(locate(text).scripts) == 1
+
+
+def test_locate_mglyph_in_mathml_text_point_stays_mathml():
+    text = '<math><mi><mglyph><script type="application/json" id="claim-evidence-data">{}</script>'
+    assert locate(text).scripts == []
+
+
+def test_locate_select_content_is_never_evidence_markup():
+    text = '<select><p data-claim-id="a">x</p><div data-evidence-for="a"></div>'
+    located = locate(text)
+    assert (located.claims, located.slots, located.has_markup) == ([], [], False)
+    assert located.hidden == text.index("<p")
+
+
+@pytest.mark.parametrize("closer", ["<select>", "<input>", "<textarea></textarea>"])
+def test_locate_select_ends_at_a_tag_it_cannot_hold(closer):
+    text = f'<select><option>x{closer}<p data-claim-id="a">x</p>'
+    assert spans(text) == ['<p data-claim-id="a">x</p>']
+
+
+def test_locate_table_part_ends_a_select_only_inside_a_table():
+    assert spans('<table><select><tr><td><p data-claim-id="a">x</p>') == ['<p data-claim-id="a">x</p>']
+    assert spans('<select><tr><p data-claim-id="a">x</p>') == []
+
+
+@pytest.mark.parametrize("opener", ["<!--", "<script>", "<textarea>", "<template>", "<plaintext>", "<style>"])
+def test_locate_markup_swallowed_by_an_unclosed_opener_is_reported_hidden(opener):
+    text = f'{opener}<p data-claim-id="a">x</p>'
+    located = locate(text)
+    assert (located.has_markup, located.hidden) == (False, len(opener))
+
+
+def test_locate_markup_words_in_prose_are_not_hidden_markup():
+    located = locate("<p>Use the data-claim-id attribute; see &lt;div data-evidence-for=x&gt;.</p>")
+    assert (located.has_markup, located.hidden) == (False, None)
+
 # --- the corpus, with beautifulsoup4 (html.parser) as an independent oracle for start positions ---------------
 
 

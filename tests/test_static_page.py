@@ -239,3 +239,12 @@ def test_replace_bundle_changes_only_the_json():
 def test_replace_bundle_requires_exactly_one_script():
     with pytest.raises(InputError, match="SH101 exactly one script#claim-evidence-data is required"):
         replace_bundle("<p>x</p>", ONE)
+
+
+def test_check_markup_swallowed_by_an_unclosed_comment_is_an_error():
+    text = "<p>intro <!-- draft\n" + page(f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}', ONE)
+    assert codes(text) == [("SH104", 4, 1, (
+        "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
+        "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
+    ))]
+    assert render_static_page(text)[0] == text

@@ -42,3 +42,22 @@ def test_safe_http_url_accepts_direct_http_urls(url: str) -> None:
 )
 def test_safe_http_url_rejects_everything_else(url: object) -> None:
     assert safe_http_url(url) == ""
+
+
+@pytest.mark.parametrize("url", ["https://example.com/!x", "https://example.com/~a", "https://example.com/%20", "https://example.com/é"])
+def test_safe_http_url_accepts_printable_characters_above_space(url: str) -> None:
+    assert safe_http_url(url) == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/a\x9fb",  # the last C1 control
+        "https://example.com/a\x7fb",  # DEL
+        "https://example.com/a\\b",  # a backslash in the path
+        "https://example.com/\u2028",  # line separator alone
+        "https://example.com/\u2029",  # paragraph separator alone
+    ],
+)
+def test_safe_http_url_rejects_each_unsafe_character_alone(url: str) -> None:
+    assert safe_http_url(url) == ""

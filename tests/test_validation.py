@@ -286,3 +286,44 @@ def test_validation_corpus_bundles_validate_unchanged(shared: Any) -> None:
             found += 1
             assert validate_bundle(json.loads(match.group(1))) == [], page.name
     assert found == 3
+
+
+def test_validation_schema_findings_are_errors_with_contract_codes(bundle: dict) -> None:
+    claim = bundle["claims"][0]
+    del claim["statement"]
+    claim["as_of"] = 5
+    bundle["claims"].append(3)
+    found = [(d.code, d.path, d.message, d.severity, d.subject) for d in iter_diagnostics(bundle)]
+    assert found == [
+        ("CE307", "$.claims[0].as_of", "invalid as_of", "error", "claim fictional-rate"),
+        ("CE302", "$.claims[0].statement", "statement required", "error", "claim fictional-rate"),
+        ("CE403", "$.claims[0].verification.fingerprint",
+         "review fingerprint does not match current statement/conditions/sources", "error", "claim fictional-rate"),
+        ("CE300", "$.claims[1]", "object required", "error", "claim #1"),
+    ]
+
+
+def test_validation_findings_ordered_by_index_numerically(bundle: dict) -> None:
+    for index in range(1, 12):
+        extra = copy.deepcopy(bundle["claims"][0])
+        extra["id"] = f"c{index}"
+        bundle["claims"].append(extra)
+    bundle["claims"][2]["as_of"] = "2026-13-01"
+    bundle["claims"][10]["as_of"] = "2026-13-01"
+    paths = [d.path for d in iter_diagnostics(bundle) if d.code == "CE307"]
+    assert paths == ["$.claims[2].as_of", "$.claims[10].as_of"]
+
+
+def test_validation_source_findings_name_the_source(bundle: dict) -> None:
+    bundle["sources"][0]["url"] = "javascript:alert(1)"
+    bundle["sources"].append("not a source")
+    subjects = {(d.path, d.subject) for d in iter_diagnostics(bundle) if d.path.startswith("$.sources")}
+    assert ("$.sources[1]", "source #1") in subjects
+    assert any(s == "source fictional-vendor-doc" for p, s in subjects if p.startswith("$.sources[0]"))
+
+
+def test_validation_require_valid_evidence_checks_the_subject(bundle: dict, subject: dict) -> None:
+    require_valid_evidence(bundle, subject)
+    subject["title"] = "変えた見出し"
+    with pytest.raises(EvidenceValidationError):
+        require_valid_evidence(bundle, subject)

@@ -1,0 +1,138 @@
+"""The incremental cache: a page that passed, unchanged, under the same toolkit and settings, passes.
+
+An entry is keyed by SHA-256 over everything the result depends on: the page's
+bytes, its path as shown, whether it is registered, the toolkit (its version
+and the bytes of its code, templates, stylesheet and schema), the config file's
+bytes and the page options. Only passing results are stored (a failing page is
+always checked again). Entries are JSON files under ``.claim-evidence-cache/``
+(at the site root by default), written atomically; an entry that does not parse,
+has another format, names another key or holds anything but a pass is ignored
+and rebuilt, never trusted. Concurrent runs at worst write the same entry twice.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import claim_evidence
+from claim_evidence import Diagnostic, InputError
+from claim_evidence._atomic import atomic_write_bytes
+from claim_evidence._report import FileResult
+
+import static_helper
+
+from ._page import PageOptions
+
+CACHE_DIR_NAME = ".claim-evidence-cache"
+FORMAT = 1
+# A registered page without evidence markup, or an unregistered one: nothing to report.
+NOTHING = "nothing"
+_TOOLKIT_SUFFIXES = (".py", ".j2", ".css", ".json")
+
+
+@cache
+def toolkit_fingerprint() -> str:
+    """The installed version plus the bytes of the code, templates, stylesheet and schema that run."""
+    try:
+        version = metadata.version("claim-evidence")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout on sys.path
+        version = "unknown"
+    return folders_fingerprint(version, toolkit_folders())
+
+
+def toolkit_folders() -> list[Path]:
+    from claim_evidence._schema import schemas_folder
+
+    return [Path(claim_evidence.__file__).parent, Path(static_helper.__file__).parent, Path(str(schemas_folder()))]
+
+
+def folders_fingerprint(version: str, folders: list[Path]) -> str:
+    digest = hashlib.sha256(version.encode() + b"\0")
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in _TOOLKIT_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
+                digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def settings_fingerprint(options: PageOptions, config_bytes: bytes | None) -> str:
+    """What the settings contribute to every key: the config file's bytes and the page options."""
+    digest = hashlib.sha256(f"format {FORMAT}\0{toolkit_fingerprint()}\0".encode())
+    digest.update(b"config\0" + (config_bytes if config_bytes is not None else b"(none)") + b"\0")
+    digest.update(json.dumps([options.stylesheet, options.lang]).encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Entries under ``folder``; ``salt`` is :func:`settings_fingerprint` of the run."""
+
+    def __init__(self, folder: str | os.PathLike[str], salt: str) -> None:
+        self.folder = Path(folder)
+        self.salt = salt
+
+    def key(self, display: str, registered: bool, data: bytes) -> str:
+        digest = hashlib.sha256(f"{self.salt}\0{display}\0{int(registered)}\0".encode())
+        digest.update(hashlib.sha256(data).digest())
+        return digest.hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str, display: str) -> tuple[bool, FileResult | None]:
+        """``(True, cached result)`` (None: nothing to report), or ``(False, None)`` without a usable entry."""
+        try:
+            raw = json.loads(self._path(key).read_bytes())
+            return _decode(raw, key, display)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return False, None
+
+    def put(self, key: str, result: FileResult | None) -> None:
+        """Store a passing result (or nothing to report); anything else is not cached."""
+        if result is not None and (result.outcome() != "pass" or result.status):
+            return
+        entry: dict[str, Any] = {"format": FORMAT, "key": key}
+        if result is None:
+            entry["outcome"] = NOTHING
+        else:
+            entry["outcome"] = "pass"
+            entry["path"] = result.path
+            entry["detail"] = result.detail
+            entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
+        try:
+            path = self._path(key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+        except (OSError, InputError):
+            pass  # an unwritable cache only costs time
+
+
+_FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column")
+
+
+def _encode_diagnostic(d: Diagnostic) -> dict[str, Any]:
+    return {name: getattr(d, name) for name in _FIELDS}
+
+
+def _decode(raw: Any, key: str, display: str) -> tuple[bool, FileResult | None]:
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT or raw.get("key") != key:
+        return False, None
+    if raw.get("outcome") == NOTHING:
+        return True, None
+    if raw.get("outcome") != "pass" or raw.get("path") != display or not isinstance(raw.get("detail"), str):
+        return False, None
+    diagnostics = []
+    for item in raw["diagnostics"]:
+        values = {name: item[name] for name in _FIELDS}
+        if values["severity"] != "warning" or not all(isinstance(values[n], str) for n in _FIELDS[:5]):
+            return False, None  # only warnings can come with a pass
+        if not all(values[n] is None or isinstance(values[n], str if n == "file" else int) for n in _FIELDS[5:]):
+            return False, None
+        diagnostics.append(Diagnostic(**values))
+    result = FileResult(display, diagnostics, detail=raw["detail"])
+    return (True, result) if result.outcome() == "pass" else (False, None)

@@ -1,0 +1,156 @@
+"""The incremental cache of passing pages (``static_helper/_cache.py``), through the CLI."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import claim_evidence
+from static_helper import _cache
+from static_helper._cache import CACHE_DIR_NAME, folders_fingerprint, toolkit_folders
+from static_helper.cli import command
+
+DATA = Path(__file__).resolve().parent / "data" / "static"
+CONFIG = 'pages = ["pages/*.html"]\n'
+
+
+def run(*args: str) -> tuple[int, str, dict[str, int]]:
+    result = CliRunner().invoke(command, ["--stats", *args], catch_exceptions=False)
+    line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
+    stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+    return result.exit_code, result.stdout, stats
+
+
+def entries(site: Path) -> list[Path]:
+    return sorted((site / CACHE_DIR_NAME).rglob("*.json"))
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pages").mkdir()
+    shutil.copy(DATA / "basic_after.html", tmp_path / "pages" / "basic.html")
+    shutil.copy(DATA / "tricky_after.html", tmp_path / "pages" / "tricky.html")
+    (tmp_path / "claim-evidence.toml").write_text(CONFIG, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_cache_hit_gives_the_same_report_without_checking(site: Path) -> None:
+    first = run()
+    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0}
+    assert len(entries(site)) == 2
+    second = run()
+    assert second[:2] == first[:2]
+    assert second[2] == {"pages": 2, "checked": 0, "cached": 2}
+
+
+def test_cache_miss_when_page_bytes_change(site: Path) -> None:
+    run()
+    page = site / "pages" / "basic.html"
+    page.write_bytes(page.read_bytes() + b"<!-- edited -->\n")
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+
+
+def test_cache_miss_when_toolkit_changes(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run()
+    monkeypatch.setattr(_cache, "toolkit_fingerprint", lambda: "another version")
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_miss_when_config_changes(site: Path) -> None:
+    run()
+    (site / "claim-evidence.toml").write_text("# reviewed\n" + CONFIG, encoding="utf-8")
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
+    package_templates = Path(claim_evidence.__file__).parent / "templates"
+    assert any(folder in (package_templates, *package_templates.parents) for folder in toolkit_folders())
+    templates = tmp_path / "templates"
+    shutil.copytree(package_templates, templates)
+    before = folders_fingerprint("1", [templates])
+    template = templates / "evidence.html.j2"
+    template.write_text(template.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert folders_fingerprint("1", [templates]) != before
+
+
+def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(site: Path) -> None:
+    _, expected, _ = run()
+    first, second = entries(site)
+    first.write_bytes(b"\x00not json")
+    raw = json.loads(second.read_text(encoding="utf-8"))
+    raw["key"] = "0" * 64  # an entry copied from elsewhere
+    second.write_text(json.dumps(raw), encoding="utf-8")
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 2)
+    assert all(json.loads(p.read_text(encoding="utf-8"))["outcome"] == "pass" for p in entries(site))
+    assert run()[2]["cached"] == 2
+
+
+def test_cache_entry_claiming_a_failure_is_never_trusted(site: Path) -> None:
+    run()
+    for path in entries(site):
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw["diagnostics"] = [{"code": "SH140", "message": "x", "path": "$", "severity": "error",
+                               "subject": "page", "file": None, "line": None, "column": None}]
+        path.write_text(json.dumps(raw), encoding="utf-8")
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_failing_pages_are_not_cached(site: Path) -> None:
+    shutil.copy(DATA / "basic_before.html", site / "pages" / "basic.html")  # stale slots
+    code, _, stats = run()
+    assert (code, stats["checked"]) == (1, 2)
+    assert len(entries(site)) == 1
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+
+
+def test_cache_no_cache_neither_reads_nor_writes(site: Path) -> None:
+    assert run("--no-cache")[2]["checked"] == 2
+    assert not (site / CACHE_DIR_NAME).exists()
+    run()
+    assert run("--no-cache")[2]["checked"] == 2
+
+
+def test_cache_dir_option_and_paths_mode(site: Path, tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere"
+    run("--cache-dir", str(other), "pages")
+    assert len(list(other.rglob("*.json"))) == 2 and not (site / CACHE_DIR_NAME).exists()
+    assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
+
+
+def test_cache_folder_is_never_scanned_for_pages(site: Path) -> None:
+    run()
+    stray = site / CACHE_DIR_NAME / "stray.html"
+    stray.write_bytes((DATA / "basic_before.html").read_bytes())
+    code, out, stats = run()
+    assert code == 0 and CACHE_DIR_NAME not in out and stats["pages"] == 2
+    assert run(".")[2]["pages"] == 2
+
+
+def test_cache_write_after_a_cached_pass_changes_nothing(site: Path) -> None:
+    run()
+    before = {p: p.read_bytes() for p in (site / "pages").iterdir()}
+    code, out, stats = run("--write")
+    assert (code, stats["cached"]) == (0, 2)
+    assert {p: p.read_bytes() for p in (site / "pages").iterdir()} == before
+
+
+def test_cache_concurrent_runs_agree(site: Path) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "static_helper", "--stats"], cwd=site, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert outputs[0][0] == outputs[1][0]
+    assert all(json.loads(p.read_text(encoding="utf-8"))["outcome"] == "pass" for p in entries(site))
+    assert len(entries(site)) == 2
+    assert not [p for p in (site / CACHE_DIR_NAME).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
+    assert run()[2]["cached"] == 2
