@@ -66,3 +66,15 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"shared test data not found at {SHARED} (it sits beside the project in CI)")
     return SHARED
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_stays_untouched() -> Any:
+    """../shared is read-only test data (CI lays it without write bits, but runs as root)."""
+    if not SHARED.is_dir():
+        yield
+        return
+    before = sorted(str(p) for p in SHARED.rglob("*"))
+    yield
+    after = sorted(str(p) for p in SHARED.rglob("*"))
+    assert after == before, f"tests created or removed files under {SHARED}: {sorted(set(after) ^ set(before))[:5]}"

@@ -41,7 +41,8 @@ def corpus() -> Path:
 
 def test_cli_corpus_pages_pass_unchanged(monkeypatch):
     monkeypatch.chdir(corpus())
-    code, out, _ = invoke(*EVIDENCE_PAGES, "presentations/ai_coding_agents_guide.html")
+    # --no-cache: ../shared is read-only test data; nothing may be written there.
+    code, out, _ = invoke(*EVIDENCE_PAGES, "presentations/ai_coding_agents_guide.html", "--no-cache")
     assert code == 0
     assert out.splitlines()[0] == "PASS about.html: 6 claims bound"
     assert "PASS presentations/day_slides/day_slide_2026_09_04.html: 47 claims bound" in out

@@ -327,3 +327,22 @@ def test_validation_require_valid_evidence_checks_the_subject(bundle: dict, subj
     subject["title"] = "変えた見出し"
     with pytest.raises(EvidenceValidationError):
         require_valid_evidence(bundle, subject)
+
+
+def test_validation_non_object_bundle_is_ce100() -> None:
+    assert list(iter_diagnostics([1])) == [Diagnostic("CE100", "object required")]
+
+
+def test_validation_nesting_limit_is_exclusive(bundle: dict) -> None:
+    from claim_evidence._jsonio import MAX_DEPTH
+
+    def nested(levels: int) -> Any:
+        value: Any = "leaf"
+        for _ in range(levels):
+            value = [value]
+        return value
+
+    bundle["claims"][0]["measurement"] = {"deep": nested(MAX_DEPTH - 4)}  # the bundle is exactly MAX_DEPTH deep
+    assert all(d.code != "CE005" for d in iter_diagnostics(bundle))
+    bundle["claims"][0]["measurement"] = {"deep": nested(MAX_DEPTH - 3)}
+    assert list(iter_diagnostics(bundle)) == [Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")]
