@@ -108,10 +108,22 @@ class Cache:
             entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
         try:
             path = self._path(key)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.parent.is_dir():
+                self._create(path.parent)
             _replace(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache only costs time
+
+
+    def _create(self, subfolder: Path) -> None:
+        """Make the folder; a new cache root ignores itself in git (as pytest's cache does),
+        so a run at a repository root leaves nothing to commit by mistake."""
+        if not self.folder.is_dir():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():
+                _replace(ignore, b"# Created by static-helper: its cache of passing page checks.\n*\n")
+        subfolder.mkdir(parents=True, exist_ok=True)
 
 
 def _replace(path: Path, data: bytes) -> None:

@@ -299,3 +299,9 @@ def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: P
     code, out, _ = run("validate", str(path))
     assert code == 2
     assert out.splitlines()[0] == f"{path}:$: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
+
+
+def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:
+    """examples/site carries a copy made by `claim-evidence assets`; it must not drift."""
+    packaged = (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_bytes()
+    assert (ROOT / "examples" / "site" / "assets" / "claim-evidence.css").read_bytes() == packaged

@@ -154,3 +154,14 @@ def test_cache_concurrent_runs_agree(site: Path) -> None:
     assert len(entries(site)) == 2
     assert not [p for p in (site / CACHE_DIR_NAME).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
     assert run()[2]["cached"] == 2
+
+
+def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
+    from static_helper.cli import main
+
+    page = tmp_path / "page.html"
+    page.write_text("<p>no evidence here</p>", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["page.html"]) == 0
+    ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
+    assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its cache of passing page checks.\n*\n"
