@@ -346,3 +346,54 @@ def test_validation_nesting_limit_is_exclusive(bundle: dict) -> None:
     assert all(d.code != "CE005" for d in iter_diagnostics(bundle))
     bundle["claims"][0]["measurement"] = {"deep": nested(MAX_DEPTH - 3)}
     assert list(iter_diagnostics(bundle)) == [Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")]
+
+
+def test_validation_unknown_key_without_close_match_has_no_hint(bundle: dict) -> None:
+    bundle["claims"][0]["zzz"] = 1
+    found = [(d.code, d.path, d.message) for d in iter_diagnostics(bundle) if d.code == "CE900"]
+    assert found == [("CE900", "$.claims[0].zzz", "unknown key 'zzz'")]
+
+
+@pytest.mark.parametrize("claims", [_DELETE, "x", None, {}])
+def test_validation_claims_missing_or_not_a_list(bundle: dict, claims: Any) -> None:
+    if claims is _DELETE:
+        del bundle["claims"]
+    else:
+        bundle["claims"] = claims
+    assert validate_bundle(bundle) == ["claim_evidence: sources list and nonempty claims list required"]
+
+
+def test_validation_schema_node_without_contract_code_falls_back(bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema edit that forgets x-code degrades to CE000 with jsonschema's words, never a crash."""
+    import claim_evidence._validation as validation
+
+    schema = copy.deepcopy(bundle_schema())
+    for key in ("x-code", "x-message"):
+        del schema["properties"]["version"][key]
+        del schema["properties"]["sources"][key]
+    monkeypatch.setattr(validation, "bundle_validator", lambda: jsonschema.Draft202012Validator(schema))
+    bundle["claims"][0]["label"] = "fallback test"  # content the memo has not seen with the real schema
+    bundle["version"] = 2
+    found = [(d.code, d.path, d.message) for d in iter_diagnostics(copy.deepcopy(bundle))]
+    assert [f for f in found if f[0] != "CE403"] == [("CE000", "$.version", "1 was expected")]
+    del bundle["sources"]
+    found = [(d.code, d.path, d.message) for d in iter_diagnostics(bundle)]
+    assert ("CE000", "$.sources", "'sources' is a required property") in found
+
+
+def test_validation_each_distinct_bundle_is_checked_once(bundle: dict, subject: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many pages carry the same records: the schema pass runs once per distinct content."""
+    import claim_evidence._validation as validation
+
+    calls: list[int] = []
+    real = validation._schema_findings
+    monkeypatch.setattr(validation, "_schema_findings", lambda b: calls.append(1) or real(b))
+    bundle["claims"][0]["label"] = "memo test label"  # content no earlier test validated
+    first = list(iter_diagnostics(bundle))
+    assert list(iter_diagnostics(copy.deepcopy(bundle))) == first
+    assert len(calls) == 1
+    list(iter_diagnostics(bundle, subject))
+    assert len(calls) == 2  # a different subject is a different question
+    bundle["claims"][0]["label"] = "memo test label 2"
+    list(iter_diagnostics(bundle))
+    assert len(calls) == 3
