@@ -149,4 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.Abort:
         click.echo("static-helper: aborted", err=True)
         return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug: say so plainly, no traceback unless asked for
+        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+            raise
+        click.echo(f"static-helper: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
+        return 2
     return result if isinstance(result, int) else 0

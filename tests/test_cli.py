@@ -305,3 +305,15 @@ def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:
     """examples/site carries a copy made by `claim-evidence assets`; it must not drift."""
     packaged = (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_bytes()
     assert (ROOT / "examples" / "site" / "assets" / "claim-evidence.css").read_bytes() == packaged
+
+
+def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: Path, bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    import claim_evidence.cli as cli_module
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(cli_module, "check_file", broken)
+    monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)
+    path = _write(tmp_path / "b.json", bundle)
+    assert run("validate", str(path)) == (2, "", "claim-evidence: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n")

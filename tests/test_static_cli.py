@@ -231,3 +231,16 @@ def test_cli_write_then_restored_stale_page_is_stale_again(site):
     code, out, _ = invoke("basic.html")
     assert (code, out.splitlines()[-1]) == (1, "1 page: 0 passed, 1 failed")
     assert "SH140" in out
+
+
+def test_cli_unexpected_error_is_reported_without_traceback(tmp_path, monkeypatch, capsys):
+    import static_helper.cli as cli_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(cli_module, "execute", broken)
+    monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)
+    assert cli_module.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == "static-helper: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n"
