@@ -23,9 +23,15 @@ def parse_path(path: str) -> list[str | int]:
     return parts
 
 
+def _skip_ws(text: str, pos: int) -> int:
+    """Offset of the first non-whitespace character at or after ``pos``."""
+    found = _WS.match(text, pos)
+    return found.end() if found else pos
+
+
 def offset_of(text: str, path: str) -> int:
     """Offset in ``text`` of the deepest part of ``path`` found: a key, or an array element."""
-    pos = _WS.match(text, 0).end()
+    pos = _skip_ws(text, 0)
     best = pos
     try:
         for part in parse_path(path):
@@ -44,21 +50,21 @@ def _child(text: str, pos: int, part: str | int) -> tuple[int, int] | None:
     if (opener == "{") != isinstance(part, str) or opener not in "{[":
         return None
     closer = "}" if opener == "{" else "]"
-    pos = _WS.match(text, pos + 1).end()
+    pos = _skip_ws(text, pos + 1)
     index = 0
     while text[pos] != closer:
         at = pos
         if opener == "{":
             key, pos = _DECODER.raw_decode(text, pos)
-            pos = _WS.match(text, pos).end() + 1  # the colon
-            pos = _WS.match(text, pos).end()
+            pos = _skip_ws(text, pos) + 1  # the colon
+            pos = _skip_ws(text, pos)
             if key == part:
                 return at, pos
         elif index == part:
             return at, pos
         _, pos = _DECODER.raw_decode(text, pos)
-        pos = _WS.match(text, pos).end()
+        pos = _skip_ws(text, pos)
         if text[pos] == ",":
-            pos = _WS.match(text, pos + 1).end()
+            pos = _skip_ws(text, pos + 1)
         index += 1
     return None

@@ -33,7 +33,7 @@ def with_newlines(block: str, newline: str) -> str:
 def splice(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits, all at once against the original offsets."""
     ordered = sorted(edits)
-    pieces = []
+    pieces: list[str] = []
     pos = 0
     for start, end, replacement in ordered:
         if start < pos:
