@@ -92,9 +92,8 @@ def render_evidence(
     if lang not in LABELS:
         raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
     env = template_environment(None if template_dir is None else os.fspath(template_dir))
-    text = TEXT[lang]
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
-        return env.get_template(MALFORMED_TEMPLATE).render(t=text)
+        return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
     key = _memo_key(bundle, subject, lang) if template_dir is None else None
@@ -107,15 +106,33 @@ def render_evidence(
     template = env.get_template(TEMPLATE)
     blocks = []
     for index, claim in enumerate(bundle["claims"]):
-        if isinstance(claim, dict) and (wanted is None or claim.get("id") in wanted):
+        if isinstance(claim, dict) and (wanted is None or _wanted(claim.get("id"), wanted)):
             block = cached.blocks.get(index) if key is not None else None
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
-                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=text)
+                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=_phrases(lang))
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
     return "\n".join(blocks)
+
+
+def _wanted(cid: Any, wanted: set[Any]) -> bool:
+    return not isinstance(cid, (dict, list)) and cid in wanted  # an object or array id is wanted by no one
+
+
+def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja") -> dict[str, str]:
+    """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
+    (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
+    passes the outcome as ``invalid``: the page check, which must not validate twice."""
+    template = template_environment(None).get_template(TEMPLATE)
+    sources = _source_map(bundle.get("sources"))
+    phrases = _phrases(lang)
+    found: dict[str, list[str]] = {}
+    for claim in bundle["claims"]:
+        if isinstance(claim, dict) and isinstance(claim.get("id"), str):
+            found.setdefault(claim["id"], []).append(template.render(c=_claim_view(claim, sources, invalid, lang), t=phrases))
+    return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
 
 class _Rendered:
@@ -146,6 +163,22 @@ def _source_map(sources: Any) -> dict[str, dict[str, Any]]:
     }
 
 
+class _View(dict):  # type: ignore[type-arg]
+    """A dict whose keys are also its attributes: ``c.label`` in a template is then a plain attribute
+    read, where a dict makes jinja2 try (and fail) ``getattr`` before ``c["label"]`` on every use.
+    It stays a dict, so a site's template may use either spelling, or ``c.items()``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
+
+
+@cache
+def _phrases(lang: str) -> _View:
+    """The fixed phrases, escaped once as ``_escape_like_legacy`` would escape them on every use."""
+    return _View({key: _escape_like_legacy(value) for key, value in TEXT[lang].items()})
+
+
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -162,7 +195,7 @@ def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], inval
     if claim.get("uncertainty"):
         limits.append(_text(claim["uncertainty"]))
     cid = claim.get("id")
-    return {
+    return _View({
         "id": _text(cid),
         "anchor": cid if is_valid_id(cid) else None,
         "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
@@ -178,7 +211,7 @@ def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], inval
         "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
         "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
         "note": _text(verification.get("note")),
-    }
+    })
 
 
 def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -193,11 +226,11 @@ def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[di
 def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
     source = sources[_text(ref.get("source_id"))]
     published = source.get("published_at")
-    return {
+    return _View({
         "publisher": _text(source.get("publisher")),
         "title": _text(source.get("title")),
         "url": safe_http_url(source.get("url")) or None,
         "section": _text(ref.get("section")),
         "supports": _text(ref.get("supports")),
         "published_at": published if is_valid_date(published) else None,
-    }
+    })

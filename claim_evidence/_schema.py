@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -45,8 +47,136 @@ def bundle_validator() -> Draft202012Validator:
     return Draft202012Validator(bundle_schema(), format_checker=_FORMATS)
 
 
+@cache
 def known_keys(definition: str | None) -> frozenset[str]:
     """Property names the schema declares for the bundle (None) or a ``$defs`` entry."""
     schema = bundle_schema()
     node = schema if definition is None else schema["$defs"][definition]
     return frozenset(node.get("properties", {}))
+
+
+# --- a compiled conformance check --------------------------------------------------
+#
+# jsonschema walks the schema for every instance and builds an error object per
+# finding: about 2 ms for a ten-claim bundle, most of a page check. Nearly every
+# bundle a site checks is valid, so the schema is also compiled into closures
+# that only answer "does it conform?". They are used as a filter: True means
+# jsonschema would report nothing; False (or a keyword this compiler does not
+# know) means "ask jsonschema", which then names every finding. The filter can
+# make validation slower, never different; tests/test_schema.py compares the two
+# on random bundles. "Does not apply" guards use isinstance, as jsonschema does;
+# "type" and "enum" accept exact JSON types only (a subclass is left to jsonschema).
+
+Check = Callable[[Any], bool]
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default", "x-code", "x-message"})
+_TYPES: dict[str, Check] = {
+    "object": lambda v: type(v) is dict,
+    "array": lambda v: type(v) is list,
+    "string": lambda v: type(v) is str,
+    "boolean": lambda v: type(v) is bool,
+    "null": lambda v: v is None,
+    "number": lambda v: type(v) is int or type(v) is float,
+    "integer": lambda v: type(v) is int or (type(v) is float and v.is_integer()),
+}
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+class _Compiler:
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.refs: dict[str, Check] = {}
+        self.deferred: list[str] = []  # keywords (or forms) left to jsonschema
+
+    def ref(self, target: str) -> Check:
+        """A ``#/$defs/name`` reference, compiled once (recursion-safe through a late-bound cell)."""
+        if target not in self.refs:
+            if not target.startswith("#/$defs/") or target[8:] not in self.root.get("$defs", {}):
+                self.deferred.append(f"$ref {target}")
+                return _never
+            cell: list[Check] = [_never]
+            self.refs[target] = lambda v: cell[0](v)
+            cell[0] = self.node(self.root["$defs"][target[8:]])
+        return self.refs[target]
+
+    def node(self, schema: Any) -> Check:
+        if schema is True:
+            return lambda v: True
+        if not isinstance(schema, dict):
+            return _never
+        checks: list[Check] = []
+        for keyword, value in schema.items():
+            if keyword in _ANNOTATIONS:
+                continue
+            check = self.keyword(keyword, value, schema)
+            if check is None:
+                self.deferred.append(keyword)
+                return _never  # a keyword this compiler does not know: let jsonschema decide
+            checks.append(check)
+        if not checks:
+            return lambda v: True
+        if len(checks) == 1:
+            return checks[0]
+        return lambda v: all(check(v) for check in checks)
+
+    def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> Check | None:
+        if keyword == "type":
+            names = [value] if isinstance(value, str) else value
+            if not isinstance(names, list) or any(n not in _TYPES for n in names):
+                return None
+            tests = [_TYPES[n] for n in names]
+            return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
+        if keyword == "properties" and isinstance(value, dict):
+            props = [(name, self.node(sub)) for name, sub in value.items()]
+            return lambda v: not isinstance(v, dict) or all(check(v[name]) for name, check in props if name in v)
+        if keyword == "required" and isinstance(value, list):
+            return lambda v: not isinstance(v, dict) or all(name in v for name in value)
+        if keyword == "items" and not isinstance(value, list):
+            item = self.node(value)
+            return lambda v: not isinstance(v, list) or all(item(x) for x in v)
+        if keyword == "minItems" and type(value) is int:
+            return lambda v: not isinstance(v, list) or len(v) >= value
+        if keyword == "minLength" and type(value) is int:
+            return lambda v: not isinstance(v, str) or len(v) >= value
+        if keyword == "pattern" and isinstance(value, str):
+            search = re.compile(value).search
+            return lambda v: not isinstance(v, str) or search(v) is not None
+        if keyword == "format" and isinstance(value, str):
+            return lambda v: _FORMATS.conforms(v, value)
+        if keyword == "$ref" and isinstance(value, str):
+            return self.ref(value)
+        if keyword in ("enum", "const"):
+            options = value if keyword == "enum" else [value]
+            # Strings and plain numbers only: jsonschema's equality keeps 1, 1.0 and True apart this way too.
+            if not isinstance(options, list) or any(type(o) not in (str, int) for o in options):
+                return None
+            strings = frozenset(o for o in options if type(o) is str)
+            numbers = [o for o in options if type(o) is int]
+            return lambda v: (type(v) is str and v in strings) or (
+                (type(v) is int or type(v) is float) and any(v == n for n in numbers)
+            )
+        return None
+
+
+def compile_conformance(schema: dict[str, Any]) -> Check:
+    """A predicate that is True only when ``schema`` (a subset of draft 2020-12) accepts the value."""
+    return _Compiler(schema).node(schema)
+
+
+def deferred_keywords(schema: dict[str, Any]) -> list[str]:
+    """Keywords of ``schema`` the compiled check cannot decide (its subschemas then always defer)."""
+    compiler = _Compiler(schema)
+    compiler.node(schema)
+    return compiler.deferred
+
+
+@cache
+def _bundle_conforms() -> Check:
+    return compile_conformance(bundle_schema())
+
+
+def bundle_conforms(bundle: Any) -> bool:
+    """True when the bundle schema accepts ``bundle``, for sure; False means "ask jsonschema"."""
+    return _bundle_conforms()(bundle)

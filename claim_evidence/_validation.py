@@ -18,7 +18,7 @@ from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severi
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_DEPTH, nesting_depth
 from ._memo import Memo, content_key
-from ._schema import bundle_validator, known_keys
+from ._schema import bundle_conforms, bundle_validator, known_keys
 from ._urls import safe_http_url
 from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id
 
@@ -84,16 +84,24 @@ def iter_diagnostics(
     key = _memo_key(bundle, subject, duplicates)
     found = _MEMO.get(key) if key is not None else None
     if found is None:
-        context = _Context(bundle, subject)
-        findings: list[Finding] = list(_schema_findings(bundle))
-        for code in sorted(RULES):
-            findings.extend(RULES[code](context))
-        for path in duplicates:
-            findings.append(("CE901", path, "duplicate key in the JSON text: only the last value is kept", "warning"))
-        found = tuple(_finish(context, findings))
+        found = diagnose_loaded(bundle, subject, duplicates)
         if key is not None:
             _MEMO.put(key, found)
     yield from found
+
+
+def diagnose_loaded(
+    bundle: dict[str, Any], subject: Mapping[str, Any] | None, duplicates: list[PathParts]
+) -> tuple[Diagnostic, ...]:
+    """:func:`iter_diagnostics` for an object ``_jsonio.loads`` produced, which has kept the depth
+    limit: no depth walk and no memo (a page check memoizes by the JSON text instead)."""
+    context = _Context(bundle, subject)
+    findings: list[Finding] = list(_schema_findings(bundle))
+    for code in sorted(RULES):
+        findings.extend(RULES[code](context))
+    for path in duplicates:
+        findings.append(("CE901", path, "duplicate key in the JSON text: only the last value is kept", "warning"))
+    return tuple(_finish(context, findings))
 
 
 # Many pages carry the same records: validate each distinct (bundle, subject) once per process.
@@ -139,6 +147,8 @@ def evidence_review_pending(item: Any) -> bool:
 
 
 def _schema_findings(bundle: dict[str, Any]) -> Iterator[Finding]:
+    if bundle_conforms(bundle):  # the common case, answered without jsonschema's error objects
+        return
     for error in bundle_validator().iter_errors(bundle):
         yield from _from_schema_error(error)
 

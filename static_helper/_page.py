@@ -4,13 +4,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from claim_evidence import Diagnostic, InputError, iter_diagnostics, normalized_text, render_evidence
+from claim_evidence import Diagnostic, InputError, iter_diagnostics, normalized_text
 from claim_evidence._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from claim_evidence._memo import Memo
+from claim_evidence._render import render_blocks
+from claim_evidence._validation import diagnose_loaded
 
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, locate
@@ -205,7 +207,7 @@ class _BundleFacts:
 
     def __init__(self, findings: tuple[tuple[int, Diagnostic], ...]) -> None:
         self.findings = findings
-        self.blocks: dict[str, str] = {}
+        self.blocks: dict[str, str] | None = None  # every claim's block, rendered at the first slot
         self.offsets: dict[str, int] = {}
 
 
@@ -216,7 +218,11 @@ _FACTS: Memo[_BundleFacts] = Memo(256)
 def _facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
     facts = _FACTS.get((content, lang))
     if facts is None:
-        found = iter_diagnostics(loaded.value, None, duplicate_keys=loaded.duplicate_keys)
+        value = loaded.value
+        if isinstance(value, dict) and value:  # loads kept the depth limit; this memo is keyed by the text
+            found: Iterable[Diagnostic] = diagnose_loaded(value, None, loaded.duplicate_keys)
+        else:
+            found = iter_diagnostics(value, None, duplicate_keys=loaded.duplicate_keys)
         facts = _FACTS.put((content, lang), _BundleFacts(tuple((offset_of(content, d.path), d) for d in found)))
     return facts
 
@@ -279,7 +285,9 @@ def _binding(page: Page) -> Iterator[Finding]:
                 message = f'body/slot references unregistered claim "{cid}" ({attr}); the bundle has no such claim'
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
-    facts = _FACTS.get((content, page.options.lang)) or _BundleFacts(())
+    facts = _FACTS.get((content, page.options.lang))
+    if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
+        facts = _facts(content, page.options.lang, _load(content, page.name, 0, 0))
     for cid, index in registered.items():
         path = f"$.claims[{index}]"
         subject = f"claim {cid}"
@@ -301,10 +309,10 @@ def _binding(page: Page) -> Iterator[Finding]:
             yield at, Diagnostic("SH111", message, path=path, subject=subject)
         elif _ownable(found_slots[0]):
             slot = found_slots[0]
-            block = facts.blocks.get(cid)
-            if block is None:
-                block = facts.blocks[cid] = render_evidence(bundle, [cid], lang=page.options.lang)
-            wanted = with_newlines(block, newline)
+            if facts.blocks is None:
+                invalid = any(d.is_error for _, d in facts.findings)
+                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.options.lang)
+            wanted = with_newlines(facts.blocks[cid], newline)
             if page.text[slot.open_end : slot.close_start] != wanted:
                 page.rendered.append((slot, wanted))
                 message = "evidence display is stale (run --write after reviewing source data)"
