@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -99,18 +101,30 @@ def loads(text: str, name: str | None = None, *, line_offset: int = 0, column_of
         raise _fail("CE003", f"invalid JSON: {exc}", name, line_offset + 1 if line_offset else None) from None
     except RecursionError:
         raise _fail("CE005", f"JSON nested deeper than {MAX_DEPTH} levels", name) from None
-    depth = nesting_depth(value)
+    depth = text_depth(text)
     if depth > MAX_DEPTH:
         raise _fail("CE005", f"JSON nested {depth} levels deep, over the limit of {MAX_DEPTH}", name)
     duplicates = [
         (*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]
-    ]
+    ] if seen_twice else []
     return LoadedJSON(value, duplicates)
 
 
 def load_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> LoadedJSON:
     name = os.fspath(path)
     return loads(read_text(name, max_bytes), name)
+
+
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def text_depth(text: str) -> int:
+    """:func:`nesting_depth` of the value that valid JSON ``text`` parses to, read off the text:
+    strings dropped, then the running sum of the brackets (all in C; walking the value costs ~5x)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 def nesting_depth(value: Any) -> int:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
 from ._fingerprint import article_fingerprint, claim_fingerprint
@@ -21,6 +19,9 @@ from ._memo import Memo, content_key
 from ._schema import bundle_conforms, bundle_validator, known_keys
 from ._urls import safe_http_url
 from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 # (code, path parts, message, severity) as yielded by rules before _finish.
 Finding = tuple[str, PathParts, str, Severity]

@@ -6,6 +6,7 @@ presentation and may be overridden by a site's templates.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Final
 
 BASES: Final = (
@@ -94,8 +95,6 @@ def is_valid_date(value: object) -> bool:
     """Strict calendar date: ``YYYY-MM-DD`` in ASCII digits that exists."""
     if not isinstance(value, str) or DATE_RE.fullmatch(value) is None:
         return False
-    from datetime import date
-
     try:
         date.fromisoformat(value)
     except ValueError:

@@ -94,11 +94,14 @@ def _clean_folder(folder: Path) -> None:
             remove_stale_temp(folder / name)
 
 
-def display(path: Path) -> str:
-    try:
-        return os.fspath(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return os.fspath(path)
+def display(path: Path, cwd: str | None = None) -> str:
+    """``path`` relative to the working folder (``cwd``: its real path, when the caller has it), as is if outside."""
+    here = cwd if cwd is not None else os.path.realpath(os.getcwd())
+    real = os.path.realpath(path)
+    if real == here:
+        return "."
+    prefix = here if here.endswith(os.sep) else here + os.sep
+    return real[len(prefix) :] if real.startswith(prefix) else os.fspath(path)
 
 
 def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) -> list[Task]:
@@ -117,11 +120,14 @@ def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) ->
 def tasks_for_config(config: Config, write: bool) -> list[Task]:
     """Registered pages, then every other ``*.html`` under the site root (reported only if it has markup)."""
     registered = registered_pages(config)
-    known = {p.resolve() for p in registered}
-    tasks = [Task(os.fspath(p), display(p), config.options, True, write) for p in registered]
+    cwd = os.path.realpath(os.getcwd())
+    listed = set(registered)
+    known = {os.path.realpath(p) for p in registered}
+    tasks = [Task(os.fspath(p), display(p, cwd), config.options, True, write) for p in registered]
     for path in html_files(config.root, write):
-        if path.resolve() not in known:
-            tasks.append(Task(os.fspath(path), display(path), config.options, False, False))
+        # The walk and the globs spell a registered page the same way; only other paths need resolving.
+        if path not in listed and os.path.realpath(path) not in known:
+            tasks.append(Task(os.fspath(path), display(path, cwd), config.options, False, False))
     return tasks
 
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claim_evidence import InputError
-from claim_evidence._jsonio import dumps_for_script, loads
+from claim_evidence._jsonio import dumps_for_script, loads, nesting_depth, text_depth
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -48,3 +48,27 @@ def test_loads_lists_duplicate_key_paths() -> None:
     loaded = loads('{"a": [{"k": 1, "k": 2}], "a": [{"k": 3}], "b": {"x": 1, "x": 1}}')
     assert loaded.value == {"a": [{"k": 3}], "b": {"x": 1}}
     assert sorted(loaded.duplicate_keys) == [("a",), ("b", "x")]
+
+
+DEEP_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\[]{}ab \u3042\n', max_size=6),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(alphabet='"\\[]{}k', max_size=4), children, max_size=3),
+    max_leaves=25,
+)
+
+
+@given(DEEP_JSON, st.sampled_from([None, 2]), st.booleans())
+def test_text_depth_equals_the_depth_of_the_parsed_value(value: object, indent: int | None, ascii_only: bool) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    assert text_depth(text) == nesting_depth(json.loads(text))
+
+
+def test_loads_enforces_the_depth_limit_from_the_text() -> None:
+    from claim_evidence._jsonio import MAX_DEPTH
+
+    assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH).value is not None
+    deeper = '{"a": "[[[[", "b": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}"
+    with pytest.raises(InputError, match=f"nested {MAX_DEPTH + 1} levels deep"):
+        loads(deeper)
+    # Brackets inside strings do not count.
+    assert loads('["' + "[" * 200 + '"]').value == ["[" * 200]

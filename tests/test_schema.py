@@ -151,3 +151,21 @@ def test_the_bundle_schema_compiles_without_deferring() -> None:
     """A keyword added to the schema that the compiler does not know would quietly disable the filter."""
     assert deferred_keywords(bundle_schema()) == []
     assert deferred_keywords({"type": "object", "properties": {"n": {"maximum": 3}}}) == ["maximum"]
+
+
+def test_checking_a_valid_page_never_imports_jsonschema(tmp_path: Path) -> None:
+    """jsonschema is a quarter of the start-up of a one-page check; valid bundles must not need it."""
+    import subprocess
+    import sys
+
+    page = ROOT / "examples" / "site" / "articles" / "kumo-engine-3.html"
+    code = (
+        "import sys; from static_helper import load_page; "
+        f"page = load_page({str(page)!r}); "
+        "print(len(page.diagnostics), 'jsonschema' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert out.stdout.split() == ["0", "False"]
+    invalid = "from claim_evidence import validate_bundle; import sys; validate_bundle({'version': 2}); print('jsonschema' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", invalid], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert out.stdout.split() == ["True"]
