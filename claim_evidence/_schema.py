@@ -105,8 +105,8 @@ class _Compiler:
                 self.deferred.append(f"$ref {target}")
                 return _never
             cell: list[Check] = [_never]
-            self.refs[target] = lambda v: cell[0](v)
-            cell[0] = self.node(self.root["$defs"][target[8:]])
+            self.refs[target] = lambda v: cell[0](v)  # what a recursive reference sees
+            cell[0] = self.refs[target] = self.node(self.root["$defs"][target[8:]])
         return self.refs[target]
 
     def node(self, schema: Any) -> Check:
@@ -125,9 +125,7 @@ class _Compiler:
             checks.append(check)
         if not checks:
             return lambda v: True
-        if len(checks) == 1:
-            return checks[0]
-        return lambda v: all(check(v) for check in checks)
+        return checks[0] if len(checks) == 1 else _all_of(checks)
 
     def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> Check | None:
         if keyword == "type":
@@ -137,13 +135,11 @@ class _Compiler:
             tests = [_TYPES[n] for n in names]
             return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
         if keyword == "properties" and isinstance(value, dict):
-            props = [(name, self.node(sub)) for name, sub in value.items()]
-            return lambda v: not isinstance(v, dict) or all(check(v[name]) for name, check in props if name in v)
+            return _properties({name: self.node(sub) for name, sub in value.items()})
         if keyword == "required" and isinstance(value, list):
-            return lambda v: not isinstance(v, dict) or all(name in v for name in value)
+            return _required(value)
         if keyword == "items" and not isinstance(value, list):
-            item = self.node(value)
-            return lambda v: not isinstance(v, list) or all(item(x) for x in v)
+            return _items(self.node(value))
         if keyword == "minItems" and type(value) is int:
             return lambda v: not isinstance(v, list) or len(v) >= value
         if keyword == "minLength" and type(value) is int:
@@ -167,6 +163,51 @@ class _Compiler:
                 (type(v) is int or type(v) is float) and any(v == n for n in numbers)
             )
         return None
+
+
+# Plain loops, not all() over generators: these run for every node of every bundle.
+def _all_of(checks: list[Check]) -> Check:
+    def check(v: Any) -> bool:
+        for one in checks:
+            if not one(v):
+                return False
+        return True
+
+    return check
+
+
+def _properties(props: dict[str, Check]) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, dict):
+            for key, value in v.items():
+                one = props.get(key)
+                if one is not None and not one(value):
+                    return False
+        return True
+
+    return check
+
+
+def _required(names: list[str]) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, dict):
+            for name in names:
+                if name not in v:
+                    return False
+        return True
+
+    return check
+
+
+def _items(item: Check) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, list):
+            for value in v:
+                if not item(value):
+                    return False
+        return True
+
+    return check
 
 
 def compile_conformance(schema: dict[str, Any]) -> Check:
