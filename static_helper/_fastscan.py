@@ -6,12 +6,14 @@ tags such as ``<br>``, and small balanced fragments such as ``<b>…</b>``,
 ``<p>…</p>``, ``<li><a href=…>…</a></li>`` or a table row, whose start tags end
 nothing (checked once against the builder's stack of open elements) and whose
 end tags close exactly what the fragment opened. Feeding such a fragment to the
-builder pushes and pops the same elements and leaves the stack as it was, and
-the locator records nothing inside it (no evidence attribute, no script, no
-link). So a compiled pattern consumes runs of them in C, and every other token
-(comments, raw text, templates, any tag that is not in the plain standard shape,
-any tag near an evidence keyword, every structural tag) goes through the
-reference tokenizer (``_tokens._markup``) and the reference builder, unchanged.
+builder pushes and pops the same elements and leaves the stack as it was (and
+its list of active ``<a>``: an ``<a>…</a>`` is skipped only while no ``<a>`` is
+listed, a cell's marker goes as it came), and the locator records nothing
+inside it (no evidence attribute, no script, no link). So a compiled pattern
+consumes runs of them in C, and every other token (comments, raw text,
+templates, any tag that is not in the plain standard shape, any tag near an
+evidence keyword, every structural tag) goes through the reference tokenizer
+(``_tokens._markup``) and the reference builder, unchanged.
 
 Two things keep the skipping exact:
 
@@ -159,7 +161,9 @@ def warm() -> None:
 
 def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
     """The pattern of what is neutral on top of the builder's current stack (None: skip nothing)."""
-    key = tuple(builder.names)
+    active = builder.active
+    # An <a> on the builder's list changes what is neutral: such stacks get their own key ("" is no tag name).
+    key = tuple(builder.names) if not active or active[-1] is None else (*builder.names, "")
     if key in _FLAGS:
         return _FLAGS[key]
     if len(_FLAGS) >= _FLAGS_MAX:
@@ -172,7 +176,8 @@ def _flags(builder: TreeBuilder) -> re.Pattern[str] | None:
     names = builder.names
     if builder.foreign or builder.templates or "select" in names or any(":" in n for n in names):
         return None
-    anchors = _in_scope(names, "a", SCOPE) < 0
+    # An <a> start tag is neutral only if no <a> is in scope nor listed as active (open or to be re-opened).
+    anchors = _in_scope(names, "a", SCOPE) < 0 and builder.listed_link() is None
     p_ok = _in_scope(names, "p", SCOPE | {"button"}) < 0
     li_ok = True
     for here in reversed(names[1:]):

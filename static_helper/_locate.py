@@ -1,4 +1,10 @@
-"""Find claim elements, evidence slots, the bundle script and stylesheet links, to the character."""
+"""Find claim elements, evidence slots, the bundle script and stylesheet links, to the character.
+
+Besides the elements, :class:`Located` keeps what the browser's parser would do to them that their spans
+do not show: a ``<frameset>`` it accepts (the whole body is dropped) and slots that would sit inside an
+``<a>`` left open or re-opened there (the block's own links tear the slot apart). :func:`foreign_markup`
+finds a bundle script or stylesheet link that SVG or MathML content turned into a foreign element.
+"""
 from __future__ import annotations
 
 import html
@@ -7,7 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ._fastscan import fast_scan, warm
-from ._tokens import Handler, TreeBuilder, iter_attributes, scan
+from ._tokens import MARKERS, Handler, TreeBuilder, iter_attributes, scan
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"
@@ -54,6 +60,10 @@ class Located:
     # Offset of evidence markup written as a tag that is no element (swallowed by an unclosed comment,
     # raw text, <template>, <select> or <plaintext>), when nothing else was found.
     hidden: int | None = None
+    # Offset of a <frameset> start tag the standard accepts: browsers then drop the whole body.
+    frameset: int | None = None
+    # Slots the browser would put inside a link, each with the offset of that <a> start tag.
+    linked: list[tuple[Element, int]] = field(default_factory=list)
     _lines: list[int] | None = field(default=None, repr=False)
 
     @property
@@ -104,7 +114,7 @@ def parse_attributes(source: str) -> dict[str, str]:
 
 
 class _Pending:
-    __slots__ = ("name", "attrs", "start", "open_end", "self_closing", "kind")
+    __slots__ = ("name", "attrs", "start", "open_end", "self_closing", "kind", "link")
 
     def __init__(self, name: str, attrs: dict[str, str], start: int, open_end: int, self_closing: bool, kind: str) -> None:
         self.name = name
@@ -113,6 +123,7 @@ class _Pending:
         self.open_end = open_end
         self.self_closing = self_closing
         self.kind = kind
+        self.link: int | None = None
 
 
 class _Locator(Handler):
@@ -141,6 +152,8 @@ class _Locator(Handler):
             return None
         self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
         pending = _Pending(name, attrs, start, end, self_closing, kind)
+        if SLOT_ATTR in attrs and name not in MARKERS:  # (content after a marker is out of reach of a link)
+            pending.link = self.builder.open_link()
         self.order.append(pending)
         return pending
 
@@ -165,6 +178,8 @@ class _Locator(Handler):
                 located.claims.append(element)
             if SLOT_ATTR in element.attrs:
                 located.slots.append(element)
+                if pending.link is not None:
+                    located.linked.append((element, pending.link))
 
 
 FAST_AFTER_CHARS = 1_000_000
@@ -200,7 +215,53 @@ def _locate(text: str, fast: bool) -> Located:
     else:
         scan(text, builder)
     locator.collect()
+    located.frameset = builder.frameset
     if not located.has_markup:
         hidden = _TAG_SHAPED.search(text)
         located.hidden = hidden.start() if hidden else None
     return located
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """A bundle script (``kind="script"``) or stylesheet link (``"link"``) that SVG or MathML content
+    turned into a foreign element; ``root`` is ``"svg"`` or ``"math"``, opened at ``root_start``."""
+
+    kind: str
+    start: int
+    root: str
+    root_start: int
+
+
+class _ForeignFinder(Handler):
+    def __init__(self) -> None:
+        self.builder: TreeBuilder | None = None
+        self.found: list[Foreign] = []
+
+    def opened(self, name: str, index: int, start: int, end: int, match: re.Match[str]) -> object:
+        if name == "svg:svg" or name == "math:math":
+            return start
+        local = name.partition(":")[2]
+        assert self.builder is not None
+        if (local != "script" and local != "link") or self.builder.templates:
+            return None
+        attrs = parse_attributes(match.group(2))
+        if (local == "script" and attrs.get("id") == BUNDLE_ID) or (
+            local == "link" and "stylesheet" in attrs.get("rel", "").lower().split()
+        ):
+            names, tokens = self.builder.names, self.builder.tokens
+            roots = [d for d in range(len(names)) if names[d] in ("svg:svg", "math:math")]
+            root_start = tokens[roots[-1]] if roots else None
+            if isinstance(root_start, int):  # (the innermost <svg> or <math> around it)
+                self.found.append(Foreign(local, start, names[roots[-1]].partition(":")[0], root_start))
+        return None
+
+
+def foreign_markup(text: str) -> list[Foreign]:
+    """Bundle scripts and stylesheet links that HTML parses as SVG or MathML elements, in document order
+    (a second scan: for explaining a missing script or link, not for every page)."""
+    finder = _ForeignFinder()
+    builder = TreeBuilder(finder)
+    finder.builder = builder
+    scan(text, builder)
+    return finder.found

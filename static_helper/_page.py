@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from claim_evidence._render import render_blocks
 from claim_evidence._validation import diagnose_loaded
 
 from ._jsonpos import offset_of
-from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, locate
+from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
 from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from ._text import visible_text
 from ._tokens import RAWTEXT, RCDATA, VOID
@@ -25,6 +26,24 @@ STALE = "SH140"
 HIDDEN_MARKUP = (
     "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
     "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
+)
+FRAMESET_MARKUP = (
+    "evidence markup is written here but is not an element: the <frameset> at line {line} makes this a frameset "
+    "document, and HTML parsers drop the whole body with it, claim, evidence slot and bundle included; remove the "
+    "<frameset>"
+)
+FOREIGN_MARKUP = (
+    "evidence markup is written here but is not an element: {what} is inside the <{root}> opened at line {line}, "
+    "so HTML parsers read it as {language}, not as HTML; close the <{root}> before it ({hint})"
+)
+_FOREIGN = {
+    "math": ("MathML", 'inside <math>, only <annotation-xml encoding="text/html"> holds HTML'),
+    "svg": ("SVG", "inside <svg>, only <foreignObject>, <desc> and <title> hold HTML"),
+}
+LINKED = "SH116"
+LINKED_SLOT = (
+    'evidence slot for "{cid}" would be inside a link: the <a> opened at line {line} is still open where the slot '
+    "starts (browsers re-open a link closed only implicitly, without its own </a>); close it with </a> before the slot"
 )
 # Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
 _NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
@@ -131,11 +150,37 @@ def check_text(text: str, name: str | None = None, options: PageOptions | None =
     """Locate and check a page's text; never raises for page content, only returns findings."""
     page = Page(text, name, locate(text), options or PageOptions())
     if page.has_markup:
-        found = sorted(_checks(page), key=lambda pair: pair[0])
-        page.diagnostics = [_placed(page, offset, d) for offset, d in found]
+        found = list(_checks(page))
+        found += _parsing(page, {d.code for _, d in found})
+        page.diagnostics = [_placed(page, offset, d) for offset, d in sorted(found, key=lambda pair: pair[0])]
     elif page.located.hidden is not None:
         page.diagnostics = [_placed(page, page.located.hidden, Diagnostic("SH104", HIDDEN_MARKUP, subject="page"))]
     return page
+
+
+def _parsing(page: Page, codes: set[str]) -> list[tuple[int, Diagnostic]]:
+    """What the browser's parser does to markup whose spans look right: a ``<frameset>`` it accepts, slots
+    it puts inside a link, and (when one is missing) a bundle script or stylesheet link it reads as SVG/MathML."""
+    located = page.located
+    found: list[tuple[int, Diagnostic]] = []
+    if located.frameset is not None:
+        first = min(e.start for e in (*located.claims, *located.slots, *located.scripts))
+        message = FRAMESET_MARKUP.format(line=located.position(located.frameset)[0])
+        found.append((first, Diagnostic("SH104", message, subject="page")))
+    for slot, link in located.linked:
+        cid = slot.attrs[SLOT_ATTR]
+        message = LINKED_SLOT.format(cid=cid, line=located.position(link)[0])
+        found.append((slot.start, Diagnostic(LINKED, message, subject=f"claim {cid}")))
+    if not located.scripts or "SH130" in codes:
+        for foreign in foreign_markup(page.text):
+            if located.scripts if foreign.kind == "script" else "SH130" not in codes:
+                continue  # only what explains a missing bundle script or stylesheet link
+            what = f"script#{BUNDLE_ID}" if foreign.kind == "script" else "the stylesheet <link>"
+            language, hint = _FOREIGN[foreign.root]
+            line = located.position(foreign.root_start)[0]
+            message = FOREIGN_MARKUP.format(what=what, root=foreign.root, line=line, language=language, hint=hint)
+            found.append((foreign.start, Diagnostic("SH104", message, subject="page")))
+    return found
 
 
 Finding = tuple[int, Diagnostic]
@@ -241,6 +286,8 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
 def _shapes(page: Page) -> Iterator[Finding]:
     """Slots the helper cannot own safely, and slots or claims nested where --write would destroy text."""
     claims, slots = page.located.claims, page.located.slots
+    in_markup = _Containment((*claims, *slots))
+    in_slot = _Containment(slots)
     for slot in slots:
         cid = slot.attrs[SLOT_ATTR]
         if slot.name in _NOT_CONTAINERS or ":" in slot.name or not slot.has_end_tag:
@@ -252,7 +299,7 @@ def _shapes(page: Page) -> Iterator[Finding]:
                 f'e.g. <div {SLOT_ATTR}="{cid}"></div> (it {why})'
             )
             yield slot.start, Diagnostic("SH114", message, subject=f"claim {cid}")
-        for outer in (*claims, *slots):
+        for outer in in_markup.candidates(slot):
             if outer is not slot and outer.contains(slot):
                 kind = "claim element" if CLAIM_ATTR in outer.attrs and outer in claims else "evidence slot"
                 owner = outer.attrs.get(CLAIM_ATTR) if kind == "claim element" else outer.attrs.get(SLOT_ATTR)
@@ -260,12 +307,30 @@ def _shapes(page: Page) -> Iterator[Finding]:
                 yield slot.start, Diagnostic("SH113", message, subject=f"claim {cid}")
                 break
     for claim in claims:
-        for slot in slots:
+        for slot in in_slot.candidates(claim):
             if slot is not claim and slot.contains(claim):
                 cid, owner = claim.attrs[CLAIM_ATTR], slot.attrs[SLOT_ATTR]
                 message = f'claim element "{cid}" is inside the evidence slot for "{owner}", which --write replaces'
                 yield claim.start, Diagnostic("SH115", message, subject=f"claim {cid}")
                 break
+
+
+class _Containment:
+    """Which of ``elements`` might contain a given element, without comparing every pair: pages
+    with hundreds of claims would pay n² for a check that finds nothing on almost every page."""
+
+    def __init__(self, elements: tuple[Element, ...] | list[Element]) -> None:
+        self.elements = elements
+        ordered = sorted(elements, key=lambda e: e.open_end)
+        self.open_ends = [e.open_end for e in ordered]
+        self.widest: list[int] = []  # the furthest close_start among the first i+1 by open_end
+        for e in ordered:
+            self.widest.append(max(e.close_start, self.widest[-1]) if self.widest else e.close_start)
+
+    def candidates(self, inner: Element) -> tuple[Element, ...] | list[Element]:
+        """All elements, in their order, when one of them contains ``inner``; else none."""
+        k = bisect_right(self.open_ends, inner.start)
+        return self.elements if k and self.widest[k - 1] >= inner.end else ()
 
 
 def _binding(page: Page) -> Iterator[Finding]:

@@ -3,14 +3,29 @@
 Only the parts of the HTML standard that decide *where an element ends* are
 modelled: comments and bogus comments, CDATA in foreign content, raw text and
 RCDATA elements (with script's escaped states), attribute quoting, void
-elements, ``<template>``, SVG/MathML self-closing, and the implicit end tags
-of the tree builder (``<p>``, ``<li>``, ``<dd>``/``<dt>``, table cells and rows,
-ruby, options). Misnested formatting elements are approximated (the element
-ends at its end tag). Every position is an index into the original text, so
-spans are exact whatever the line endings, BOM, case or quoting.
+elements, ``<template>``, SVG/MathML self-closing (``<annotation-xml>`` holds
+HTML only with ``encoding="text/html"``), and the implicit end tags of the tree
+builder (``<p>``, ``<li>``, ``<dd>``/``<dt>``, table cells and rows, ruby,
+options; a table part outside any table is no element). Misnested formatting
+elements are approximated (the element ends at its end tag, unless eight or
+more blocks are nested in it: then the standard keeps a copy of it open).
+Every position is an index into the original text, so spans are exact whatever
+the line endings, BOM, case or quoting.
+
+Two more parts of the standard are modelled because they decide whether the
+evidence markup survives, not where it ends:
+
+- the list of active formatting elements, for ``<a>`` only (and its markers):
+  an ``<a>`` closed without its ``</a>`` stays on that list and the browser
+  re-opens it around later content (``TreeBuilder.open_link``);
+- the frameset-ok flag: a ``<frameset>`` start tag that the standard accepts
+  drops the whole body (``TreeBuilder.frameset``). It is decided when such a tag
+  is met, by replaying the text before it (:func:`frameset_accepted`), so pages
+  without one pay nothing.
 """
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -81,6 +96,22 @@ _BREAKOUT = frozenset(
 _IGNORED_END = frozenset({"body", "html", "br", "head"})
 _TABLE_PARTS = frozenset("caption table tbody tfoot thead tr td th".split())
 _CLOSES_SELECT = frozenset({"select", "input", "textarea"}) | _TABLE_PARTS
+# The list of active formatting elements gets a marker when one of these is pushed, and is cleared back to
+# the last marker when a cell, caption or template is closed, or an applet, marquee or object by its own end
+# tag (else its marker stays); only <a> entries are kept between markers (the block's links meet them).
+MARKERS = frozenset("applet caption marquee object td th template".split())
+_OWN_END_CLEARS = frozenset({"applet", "marquee", "object"})
+_TRACKED = MARKERS | {"a", "math:annotation-xml"}
+# The adoption agency runs its outer loop at most eight times: an element with eight or more special
+# elements open inside it is not closed by its end tag, a copy of it stays open after the eighth.
+_ADOPTION_LIMIT = 8
+# Start tags after which the frameset-ok flag is "not ok" (input: unless type=hidden).
+_FRAMESET_NOT_OK = frozenset(
+    "applet area br button dd dt embed hr iframe image img keygen li listing marquee object pre select table "
+    "textarea wbr xmp".split()
+)
+# Start tags a parser puts in the head while the body has not started (a <frameset> there is always taken).
+_HEAD_ONLY = frozenset("base basefont bgsound link meta noframes noscript script style template title".split())
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -111,9 +142,15 @@ class Handler:
 
 
 class TreeBuilder:
-    """A stack of open elements fed by :func:`scan`; tells a handler about pushes and pops."""
+    """A stack of open elements fed by :func:`scan`; tells a handler about pushes and pops.
 
-    __slots__ = ("names", "tokens", "handler", "foreign", "templates")
+    ``active`` is the list of active formatting elements reduced to ``<a>``: ``None`` is a marker, an entry
+    is ``(start of the <a> tag, still on the stack)``; there is at most one entry after the last marker.
+    ``frameset`` is the offset of a ``<frameset>`` start tag the standard accepts (documents only).
+    """
+
+    __slots__ = ("names", "tokens", "handler", "foreign", "templates", "active", "plain_xml", "document",
+                 "frameset", "frameset_seen")
 
     def __init__(self, handler: Handler, context: str = "html") -> None:
         self.names: list[str] = [context]
@@ -121,15 +158,61 @@ class TreeBuilder:
         self.handler = handler
         self.foreign = context.startswith(("svg:", "math:")) and context not in _INTEGRATION
         self.templates = 0
+        self.active: list[tuple[int, bool] | None] = []
+        # For each math:annotation-xml on the stack: True when it is no HTML integration point.
+        self.plain_xml: list[bool] = [False] if context == "math:annotation-xml" else []
+        self.document = context == "html"
+        self.frameset: int | None = None
+        self.frameset_seen = False
+
+    def listed_link(self) -> tuple[int, bool] | None:
+        """The ``<a>`` on the list of active formatting elements after its last marker, if any."""
+        return self.active[-1] if self.active else None
+
+    def open_link(self) -> int | None:
+        """Where the ``<a>`` starts that the browser keeps or re-opens around content inserted now, if any:
+        one closed without its ``</a>``, or one still open in scope (one beyond a table is dropped by the
+        next ``<a>`` without touching what lies between)."""
+        entry = self.listed_link()
+        if entry is None or (entry[1] and self._find_in_scope({"a"}, SCOPE) < 0):
+            return None
+        return entry[0]
 
     # --- stack primitives -------------------------------------------------------
 
-    def _push(self, name: str, token: object) -> None:
+    def _push(self, name: str, token: object, at: int = -1) -> None:
         self.names.append(name)
         self.tokens.append(token)
-        if name == "template":
-            self.templates += 1
+        if name in _TRACKED:
+            if name == "a":
+                self.active.append((at, True))
+            elif name != "math:annotation-xml":
+                self.active.append(None)
+                if name == "template":
+                    self.templates += 1
         self._update_foreign()
+
+    def _popped(self, name: str) -> None:
+        """Bookkeeping for a tracked element popped off the stack (not by the adoption agency's removal)."""
+        active = self.active
+        if name == "a":
+            for i in range(len(active) - 1, -1, -1):  # the latest open one (maybe behind a leftover marker)
+                entry = active[i]
+                if entry is not None and entry[1]:
+                    active[i] = (entry[0], False)  # closed without </a>: the browser will re-open it
+                    break
+        elif name == "math:annotation-xml":
+            self.plain_xml.pop()
+        elif name not in _OWN_END_CLEARS:
+            if name == "template":
+                self.templates -= 1
+            while active and active.pop() is not None:
+                pass  # clear the list up to the last marker (as _clear_to_marker, inlined: every cell passes here)
+
+    def _clear_to_marker(self) -> None:
+        active = self.active
+        while active and active.pop() is not None:
+            pass
 
     def _pop_to(self, depth: int, content_end: int, end: int) -> None:
         """Pop every element at ``depth`` and above; the one at ``depth`` ends at ``end``."""
@@ -137,8 +220,8 @@ class TreeBuilder:
         while len(names) > depth:
             name = names.pop()
             token = tokens.pop()
-            if name == "template":
-                self.templates -= 1
+            if name in _TRACKED:
+                self._popped(name)
             if len(names) == depth:
                 closed(name, token, content_end, end)
             else:
@@ -147,7 +230,9 @@ class TreeBuilder:
 
     def _update_foreign(self) -> None:
         top = self.names[-1]
-        self.foreign = (top.startswith("svg:") or top.startswith("math:")) and top not in _INTEGRATION
+        self.foreign = (top.startswith("svg:") or top.startswith("math:")) and (
+            top not in _INTEGRATION or (top == "math:annotation-xml" and self.plain_xml[-1])
+        )
 
     def _find_in_scope(self, targets: frozenset[str] | set[str], boundary: frozenset[str]) -> int:
         names = self.names
@@ -172,7 +257,9 @@ class TreeBuilder:
 
     def start(self, name: str, start: int, end: int, match: re.Match[str], self_closing: bool) -> bool:
         """Process a start tag; True when the element is an HTML one (raw text rules apply)."""
-        if self.foreign or ((name == "mglyph" or name == "malignmark") and self.names[-1] in _MATH_TEXT):
+        if (self.foreign and not (name == "svg" and self.names[-1] == "math:annotation-xml")) or (
+            (name == "mglyph" or name == "malignmark") and self.names[-1] in _MATH_TEXT
+        ):
             if name in _BREAKOUT or (name == "font" and re.search(r"(?i)\b(?:color|face|size)\b", match.group(2))):
                 while self.foreign:
                     self._pop_to(len(self.names) - 1, start, start)
@@ -183,6 +270,8 @@ class TreeBuilder:
                 if self_closing:
                     self.handler.closed(qualified, token, end, end)
                 else:
+                    if qualified == "math:annotation-xml":
+                        self.plain_xml.append(not _holds_html(match.group(2)))
                     self._push(qualified, token)
                 return False
         if name in ("svg", "math"):
@@ -196,13 +285,23 @@ class TreeBuilder:
             return False
         if name in _CLOSES_SELECT and self._close_select(name, start) and name == "select":
             return False  # <select> inside a select only ends it
-        self._implicit_ends(name, start)
+        if self._implicit_ends(name, start, match):
+            return False
         token = self.handler.opened(name, len(self.names), start, end, match)
         if name in VOID:
             self.handler.closed(name, token, end, end)
         else:
-            self._push(name, token)
+            self._push(name, token, start)
         return True
+
+    def _frameset(self, at: int, match: re.Match[str]) -> None:
+        """An HTML ``<frameset>`` is never pushed: the standard ignores it (in a template, or once the
+        frameset-ok flag says "not ok", which lasts), or takes it and drops the body."""
+        if self.templates or not self.document or self.frameset_seen:
+            return
+        self.frameset_seen = True
+        if frameset_accepted(match.string, at):
+            self.frameset = at
 
     def _close_select(self, name: str, at: int) -> bool:
         """End an open select that ``name`` cannot go into (table parts only when the select is in a table)."""
@@ -212,7 +311,8 @@ class TreeBuilder:
         self._pop_to(depth, at, at)
         return True
 
-    def _implicit_ends(self, name: str, at: int) -> None:
+    def _implicit_ends(self, name: str, at: int, match: re.Match[str]) -> bool:
+        """End what the start tag ``name`` ends; True when the standard ignores the tag itself."""
         names = self.names
         if name in CLOSES_P:
             if name == "li" or name == "dd" or name == "dt":
@@ -228,7 +328,7 @@ class TreeBuilder:
             self._close_p(at)
             if name in HEADINGS and names[-1] in HEADINGS:
                 self._pop_to(len(names) - 1, at, at)
-            return
+            return False
         closes = _TABLE_CLOSES.get(name)
         if closes is not None:
             lowest = -1
@@ -237,6 +337,9 @@ class TreeBuilder:
                     break
                 if names[depth] in closes:
                     lowest = depth
+            else:
+                if self.document:
+                    return True  # a table part outside any table (or template): no element, no marker
             if lowest > 0:
                 self._pop_to(lowest, at, at)
         elif name == "option" or name == "optgroup":
@@ -249,8 +352,16 @@ class TreeBuilder:
                 self._implied(at, keep="rtc" if name in ("rp", "rt") else "")
         elif name == "a" or name == "nobr" or name == "button":
             depth = self._find_in_scope({name}, SCOPE)
-            if depth > 0:
+            if depth > 0 and name == "button":
                 self._pop_to(depth, at, at)
+            elif depth > 0:
+                self._adopt(depth, at, at)
+            if name == "a" and self.listed_link() is not None:
+                self.active.pop()  # the adoption agency takes the earlier <a> off the list
+        elif name == "frameset":
+            self._frameset(at, match)
+            return True
+        return False
 
     def end(self, name: str, start: int, end: int) -> None:
         names = self.names
@@ -284,17 +395,21 @@ class TreeBuilder:
             depth = self._find_in_scope({name}, boundary)
             if depth > 0:
                 self._pop_to(depth, start, end)
+                if name in _OWN_END_CLEARS:
+                    self._clear_to_marker()
             return
         if name in FORMATTING:
             # Adoption agency: found in scope even below special elements; the blocks inside stay open
-            # and only the formatting element ends here.
+            # and only the formatting element ends here (with eight or more, a copy of it stays open).
             depth = self._find_in_scope({name}, SCOPE)
-            if depth > 0 and any(n in SPECIAL for n in names[depth + 1 :]):
-                del names[depth]
-                token = self.tokens.pop(depth)
-                self.handler.closed(name, token, start, end)
-            elif depth > 0:
-                self._pop_to(depth, start, end)
+            entry = self.active[-1] if name == "a" and self.active else None
+            if entry is not None and not entry[1]:
+                self.active.pop()  # an <a> closed before only leaves the list
+                return
+            if depth <= 0:
+                return  # (an open <a> out of scope stays listed: the standard ignores its end tag)
+            if not self._adopt(depth, start, end) and entry is not None:
+                self.active.pop()
             return
         for depth in range(len(names) - 1, 0, -1):
             here = names[depth]
@@ -304,8 +419,113 @@ class TreeBuilder:
             if here in SPECIAL:
                 return
 
+    def _adopt(self, depth: int, content_end: int, end: int) -> bool:
+        """The adoption agency, approximated: the formatting element at ``depth`` ends, the blocks opened
+        inside it stay open. True when eight or more did: the standard then keeps a copy of it open after
+        the eighth."""
+        names = self.names
+        blocks = [i for i in range(depth + 1, len(names)) if names[i] in SPECIAL]
+        if not blocks:
+            self._pop_to(depth, content_end, end)
+            return False
+        name = names.pop(depth)
+        self.handler.closed(name, self.tokens.pop(depth), content_end, end)
+        if len(blocks) < _ADOPTION_LIMIT:
+            return False
+        names.insert(blocks[_ADOPTION_LIMIT - 1], name)
+        self.tokens.insert(blocks[_ADOPTION_LIMIT - 1], None)
+        self._update_foreign()
+        return True
+
     def finish(self, at: int) -> None:
         self._pop_to(1, at, at)
+
+
+def _holds_html(attributes: str) -> bool:
+    """Whether a MathML ``<annotation-xml>`` with these attributes is an HTML integration point."""
+    for name, raw in iter_attributes(attributes):
+        if name == "encoding":
+            value = raw[1:-1] if raw and raw[:1] in ("'", '"') else raw or ""
+            return lower(html.unescape(value)) in ("text/html", "application/xhtml+xml")
+    return False
+
+
+def frameset_accepted(text: str, at: int) -> bool:
+    """Whether the standard takes the ``<frameset>`` start tag at ``text[at]`` (not in a template): yes
+    while the body has not started, else only if its frameset-ok flag is still "ok". Replays ``text[:at]``."""
+    probe = _FramesetProbe(text)
+    builder = _FramesetBuilder(probe)
+    probe.builder = builder
+    scan(text, builder, 0, at)
+    return probe.ok or not probe.body
+
+
+class _FramesetProbe(Handler):
+    """Follows the frameset-ok flag and whether the body has started. Where the model is unsure it leaves
+    the flag "ok" and the body unstarted: a frameset taken by mistake is reported, never passed silently."""
+
+    def __init__(self, text: str) -> None:
+        self.source = text
+        self.builder: TreeBuilder | None = None
+        self.ok = True
+        self.body = False
+
+    def opened(self, name: str, index: int, start: int, end: int, match: re.Match[str]) -> object:
+        assert self.builder is not None
+        if name in _FRAMESET_NOT_OK or (name == "input" and not _hidden_input(match.group(2))):
+            self.ok = False
+        if name not in _HEAD_ONLY and not self.builder.templates:
+            self.body = True
+        return None
+
+    def text(self, start: int, end: int, raw: bool) -> None:
+        builder = self.builder
+        assert builder is not None
+        if raw and not builder.foreign:
+            return  # script, style and other raw text: never characters of the body (CDATA in SVG is)
+        if not raw and builder.names[-1] in RCDATA:
+            return  # a <title>'s text (a <textarea> already said "not ok")
+        chunk = self.source[start:end]
+        if not raw and "&" in chunk:
+            chunk = html.unescape(chunk)
+        if chunk.strip(_WS + "\0"):  # a NULL is dropped, whitespace is kept: neither changes the flag
+            self.ok = False
+            if not builder.templates:
+                self.body = True
+
+
+def _hidden_input(attributes: str) -> bool:
+    for name, raw in iter_attributes(attributes):
+        if name == "type":
+            value = raw[1:-1] if raw and raw[:1] in ("'", '"') else raw or ""
+            return lower(html.unescape(value)) == "hidden"
+    return False
+
+
+class _FramesetBuilder(TreeBuilder):
+    """The tree builder of :func:`frameset_accepted`: it also sees the tags the plain builder skips."""
+
+    __slots__ = ("probe",)
+
+    def __init__(self, probe: _FramesetProbe) -> None:
+        super().__init__(probe)
+        self.probe = probe
+
+    def _frameset(self, at: int, match: re.Match[str]) -> None:
+        pass  # one before the frameset being decided was ignored
+
+    def start(self, name: str, start: int, end: int, match: re.Match[str], self_closing: bool) -> bool:
+        if name == "body" and not self.templates:
+            self.probe.ok = False
+            self.probe.body = True
+        return super().start(name, start, end, match, self_closing)
+
+    def end(self, name: str, start: int, end: int) -> None:
+        if not self.templates and name in ("br", "body", "html"):
+            self.probe.body = True
+            if name == "br":
+                self.probe.ok = False  # </br> is a <br>
+        super().end(name, start, end)
 
 
 def scan(text: str, builder: TreeBuilder, pos: int = 0, stop: int | None = None) -> None:

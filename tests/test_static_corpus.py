@@ -49,24 +49,14 @@ PLACEMENTS = ("before", "between-body-slot", "between-slot-bundle", "after")
 
 # Pages the helper passes although the oracle calls the trio broken, each with the reason. Keep this list
 # short and honest: a new entry is a helper bug until shown otherwise.
-_REOPENED_A = ("adoption01.dat:11 adoption01.dat:14 tests1.dat:80 tests19.dat:103 tests22.dat:2 tests22.dat:3 "
-               "tests22.dat:4 tests_innerHTML_1.dat:12 tests_innerHTML_1.dat:18 tests_innerHTML_1.dat:19 "
-               "tests_innerHTML_1.dat:46 tricky01.dat:7").split()
 KNOWN_GAPS: dict[tuple[str, str], str] = {
-    **{(case, where): "helper gap: an <a> left open before the trio is re-opened by the parser inside the slot, "
-       "and the block's own links then restructure it (the helper does not model the list of active formatting "
-       "elements)" for case in _REOPENED_A for where in ("before", "between-body-slot")},
-    **{(f"{name}.dat:{n}", where): "oracle deviation: justhtml lets a table-part start tag inside an integration "
-       "point close foreign tr/td ancestors; the standard ignores it in body (html5lib agrees with the helper)"
-       for name in ("math", "svg") for n in range(1, 6) for where in ("before", "between-slot-bundle")},
-    **{(f"tests20.dat:{n}", where): "helper gap: a MathML annotation-xml without encoding=\"text/html\" is no "
-       "HTML integration point" for n in (62, 63) for where in ("before", "between-slot-bundle")},
+    (f"{name}.dat:{n}", where): "oracle deviation: justhtml lets a table-part start tag inside an integration "
+    "point close foreign tr/td ancestors; the standard ignores it in body (html5lib agrees with the helper)"
+    for name in ("math", "svg") for n in range(1, 6) for where in ("before", "between-slot-bundle")
 }
 
 
 def known_gap(case: str, placement: str, fragment: str) -> str | None:
-    if placement == "before" and "<frameset" in fragment.lower():
-        return "helper gap: an accepted <frameset> drops the whole body; the helper does not model frameset documents"
     return KNOWN_GAPS.get((case, placement))
 
 
@@ -284,6 +274,12 @@ def test_static_corpus_never_passes_a_broken_trio(inputs, outcomes):
     fragments = dict(inputs)
     wrong = [(o.case, o.placement) for o in outcomes if o.placement != "bare" and o.helper_pass and o.oracle == "broken"]
     assert [w for w in wrong if known_gap(*w, fragments[w[0]]) is None] == []
+
+
+def test_static_corpus_known_gaps_are_still_gaps(outcomes):
+    # An entry the helper now diagnoses (or the oracle now calls intact) must leave the list.
+    still = {(o.case, o.placement) for o in outcomes if o.helper_pass and o.oracle == "broken"}
+    assert sorted(set(KNOWN_GAPS) - still) == []
 
 
 def test_static_corpus_intact_trio_passes(outcomes):

@@ -20,13 +20,16 @@ WRAPS = (
     '<p data-claim-id="a">{}</p><div data-evidence-for="a"></div>',
     '<div data-evidence-for="a">{}</div><script type="application/json" id="claim-evidence-data">{{}}</script>',
     '<ul><li>x<b>y</b></li></ul>{}<span data-claim-id="b">z</span>',
+    '<div><a href="/x">{}</div><p>t <a href="/y">y</a></p><div data-evidence-for="c"><a href="/z">z</a></div>',
 )
 
 
 def _shape(located: Located) -> tuple[object, ...]:
     elements = [*located.claims, *located.slots, *located.scripts, *located.links]
     spans = [(e.name, e.attrs, e.start, e.open_end, e.close_start, e.end, e.self_closing) for e in elements]
-    return tuple(spans), len(located.claims), len(located.slots), len(located.scripts), located.hidden
+    linked = [(slot.start, link) for slot, link in located.linked]
+    counts = len(located.claims), len(located.slots), len(located.scripts)
+    return tuple(spans), counts, located.hidden, located.frameset, linked
 
 
 def _same(text: str) -> None:
@@ -77,6 +80,7 @@ _PIECES = st.sampled_from([
     '<script type="application/json" id="claim-evidence-data">{}</script>', '<link rel="stylesheet" href="/x.css">',
     "<p title = \"a>b\">", "<p title='x\" y'>", "<code>", "</code>", "<em>", "</em>", "<time>", "</time>", "\n",
     "<plaintext>", "<!DOCTYPE html>", "<html>", "<body>", "</body>", "<P DATA-CLAIM-ID=u>", "<xmp>", "</xmp>",
+    "<frameset>", "<object>", "</object>", "<caption>", "<math><annotation-xml>", '<div data-evidence-for="d">',
 ])
 
 
@@ -106,3 +110,12 @@ def test_fastscan_skipped_names_have_no_tree_builder_side_effects() -> None:
     assert not (_fastscan.INLINE & special)
     assert _fastscan.CONTAINERS <= CLOSES_P and _fastscan.CONTAINERS <= set(_SCOPED_END)
     assert not (_fastscan.CONTAINERS & SCOPE)
+
+
+def test_fastscan_does_not_skip_the_link_that_takes_a_re_opened_one_off_the_list() -> None:
+    # </div> leaves the first <a> on the list of active formatting elements; the <a> in the next paragraph
+    # takes it off (the adoption agency), so the slot is not inside a link. A fast scan that skipped that
+    # paragraph as a neutral fragment would still see the first <a> listed at the slot.
+    text = '<div><a href="/x">x</div><p>see <a href="/y">y</a></p><div data-evidence-for="a"><a href="/z">z</a></div>'
+    assert _shape(_locate(text, fast=True)) == _shape(_locate(text, fast=False))
+    assert _locate(text, fast=True).linked == []

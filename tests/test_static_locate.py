@@ -7,7 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from static_helper import locate
-from static_helper._locate import Element
+from static_helper._locate import Element, Foreign, foreign_markup
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SITE = SHARED / "corpora" / "ai-news-site"
@@ -294,3 +294,109 @@ def test_locate_corpus_every_span_is_one_balanced_element(relative):
         top = [child for child in soup.children if getattr(child, "name", None)]
         assert len(top) == 1 and str(soup).count("data-") >= 1
         assert element.has_end_tag
+
+
+# --- what the browser's parser does to markup whose spans look right (issue #7) -------------------------------
+
+SLOT = '<div data-evidence-for="a">text <a href="/src">source</a></div>'
+
+
+def linked(text: str) -> list[tuple[str, str]]:
+    """Each slot the browser would put inside a link, with the start tag of that link."""
+    located = locate(text)
+    return [(text[s.start : s.open_end], text[a : text.index(">", a) + 1]) for s, a in located.linked]
+
+
+def test_locate_slot_after_a_link_closed_only_by_its_parent_is_linked():
+    # </div> pops the <a> without its </a>: it stays on the list of active formatting elements and the
+    # browser re-opens it inside the slot.
+    text = f'<div><a href="/more">more</div>\n{SLOT}'
+    assert linked(text) == [('<div data-evidence-for="a">', '<a href="/more">')]
+
+
+def test_locate_slot_after_a_closed_link_is_not_linked():
+    assert linked(f'<div><a href="/more">more</a></div>\n{SLOT}') == []
+
+
+def test_locate_slot_inside_an_open_link_is_linked_and_keeps_its_span():
+    text = f'<a href="/more">more {SLOT}'
+    assert linked(text) == [('<div data-evidence-for="a">', '<a href="/more">')]
+    assert spans(text, "slots") == [SLOT]  # the block's own link does not end the slot
+
+
+@pytest.mark.parametrize("before", [
+    '<table><tr><td><a href="/x">cell</table>',  # the cell's marker: closing it drops the link
+    '<p><a href="/x">x<a href="/y">y</a></p>',  # the second <a> ended the first, its own </a> the second
+    '<div><a href="/x">x</div><a href="/y">y</a>',  # the next <a> takes the re-opened one off the list
+    '<div><a href="/x">x</div></a>',  # a stray </a> takes it off the list too
+    '<a href="/x">x<table>',  # open beyond a table: the block's <a> takes it off the list, the slot stays whole
+    '<object><a href="/x">x</object>',  # </object> clears the list back to the object's marker
+    '<table><a href="/x">x<object></table>',  # the object's marker stays (no </object>) and hides the link
+])
+def test_locate_slot_after_a_link_the_standard_has_dropped_is_not_linked(before):
+    assert linked(before + SLOT) == []
+
+
+@pytest.mark.parametrize(("blocks", "expected"), [(7, []), (8, [('<div data-evidence-for="a">', "<a>")])])
+def test_locate_link_end_tag_below_eight_blocks_leaves_a_copy_open(blocks, expected):
+    # The adoption agency gives up after eight rounds: with eight blocks inside the <a>, </a> does not close it.
+    text = "<a>" + "<div>" * blocks + "x</a>" + "</div>" * blocks + SLOT
+    assert linked(text) == expected
+
+
+def test_locate_table_part_outside_a_table_is_ignored():
+    # A stray <td> makes no element (and no marker that would hide the open link).
+    text = f'<a href="/x"><td data-claim-id="t">cell {SLOT}'
+    located = locate(text)
+    assert (located.claims, linked(text)) == ([], [('<div data-evidence-for="a">', '<a href="/x">')])
+
+
+@pytest.mark.parametrize(("before", "accepted"), [
+    ("", True),
+    ('<meta charset="utf-8"><title>T</title><script>x()</script>', True),  # head content, script text
+    ("<div> \n<p>", True),  # elements and whitespace keep the frameset-ok flag "ok"
+    ('<input type="HIDDEN"><div>&#32;</div>', True),
+    ("<template>text</template>", True),  # the body has not started: a frameset is always taken
+    ("<div><template>text</template>", False),  # in the body, template text said "not ok"
+    ("text", False),
+    ("<p>text", False),
+    ("<div>&amp;</div>", False),
+    ("<input>", False),
+    ("<img>", False),
+    ("<body>", False),
+    ("</br>", False),
+    ("<svg><![CDATA[x]]></svg>", False),
+    ("<svg> </svg>", True),
+    ("<template>", False),  # inside a template a frameset is ignored
+])
+def test_locate_frameset_is_accepted_only_while_the_frameset_ok_flag_is_ok(before, accepted):
+    text = before + '<frameset><frame src="nav.html"></frameset><p data-claim-id="a">x</p>'
+    assert locate(text).frameset == (text.index("<frameset") if accepted else None)
+
+
+def test_locate_frameset_in_foreign_content_is_no_frameset():
+    assert locate('<svg><frameset></frameset></svg><p data-claim-id="a">x</p>').frameset is None
+
+
+@pytest.mark.parametrize(("encoding", "links"), [
+    ("", 0), (' encoding="text/plain"', 0), (' encoding="text/html"', 1), (' encoding="Application/XHTML+XML"', 1),
+])
+def test_locate_annotation_xml_holds_html_only_with_an_html_encoding(encoding, links):
+    text = f'<math><annotation-xml{encoding}><link rel="stylesheet" href="/s.css"></annotation-xml></math>'
+    assert len(locate(text + '<p data-claim-id="a">x</p>').links) == links
+
+
+def test_locate_svg_in_annotation_xml_is_svg():
+    text = '<math><annotation-xml><svg><text data-claim-id="a">x</text></svg></annotation-xml></math>'
+    assert [e.name for e in locate(text).claims] == ["svg:text"]
+
+
+def test_locate_foreign_markup_finds_bundle_and_stylesheet_read_as_svg_or_mathml():
+    text = (
+        '<svg><link rel="stylesheet" href="/s.css"></svg>\n<math><annotation-xml>'
+        '<script type="application/json" id="claim-evidence-data">{}</script></annotation-xml></math>'
+        '<math><annotation-xml encoding="text/html"><script id="claim-evidence-data">{}</script>'
+    )
+    assert foreign_markup(text) == [
+        Foreign("link", 5, "svg", 0), Foreign("script", text.index("<script"), "math", text.index("<math")),
+    ]

@@ -5,6 +5,8 @@ import copy
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claim_evidence import InputError, render_evidence
 from claim_evidence._jsonio import dumps_for_script
@@ -248,3 +250,85 @@ def test_check_markup_swallowed_by_an_unclosed_comment_is_an_error():
         "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
     ))]
     assert render_static_page(text)[0] == text
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 5), st.integers(0, 40), st.integers(0, 5)), max_size=25), st.data())
+def test_containment_index_finds_a_container_exactly_when_one_exists(spans, data):
+    from static_helper._locate import Element
+    from static_helper._page import _Containment
+
+    elements = [Element("div", {}, a, a + tag, a + tag + inner, a + tag + inner + end) for a, tag, inner, end in spans]
+    probe = data.draw(st.sampled_from(elements)) if elements else Element("p", {}, 3, 4, 5, 6)
+    expected = [e for e in elements if e is not probe and e.contains(probe)]
+    found = [e for e in _Containment(elements).candidates(probe) if e is not probe and e.contains(probe)]
+    assert found == expected
+
+
+def test_nesting_checks_on_a_page_with_many_claims():
+    claims = [claim(f"C-{i}", f"statement {i}") for i in range(150)]
+    data = bundle(*claims)
+    parts = [f'<p data-claim-id="C-{i}">statement {i}</p><div data-evidence-for="C-{i}"></div>' for i in range(150)]
+    parts[70] = '<div data-claim-id="C-70">statement 70<div data-evidence-for="C-70"></div></div>'
+    parts[120] = '<div data-evidence-for="C-120"><span data-claim-id="C-120">statement 120</span></div>'
+    found = [c[0] for c in codes(page("".join(parts), data)) if c[0] in ("SH113", "SH115")]
+    assert found == ["SH113", "SH115"]
+
+
+# --- what the browser's parser does to markup whose spans look right (issue #7) -------------------------------
+
+CLAIM_AND_SLOT = f'<p data-claim-id="C-1">The sky is blue.</p>\n{slot("C-1")}'
+FRAMESET = '<frameset><frame src="nav.html"></frameset>'
+IN_MATH = (
+    'is inside the <math> opened at line 2, so HTML parsers read it as MathML, not as HTML; close the <math> '
+    'before it (inside <math>, only <annotation-xml encoding="text/html"> holds HTML)'
+)
+
+
+def test_check_frameset_that_drops_the_body_is_an_error():
+    text = page(CLAIM_AND_SLOT, ONE, head=f"{CSS}\n{FRAMESET}")
+    assert codes(text) == [("SH104", 4, 1, (
+        "evidence markup is written here but is not an element: the <frameset> at line 3 makes this a frameset "
+        "document, and HTML parsers drop the whole body with it, claim, evidence slot and bundle included; remove "
+        "the <frameset>"
+    ))]
+    assert render_static_page(text)[0] == text
+
+
+def test_check_frameset_after_body_text_is_ignored_by_parsers():
+    assert codes(page(f"{CLAIM_AND_SLOT}\n{FRAMESET}", ONE)) == []
+
+
+def test_check_slot_after_a_link_closed_only_implicitly_is_an_error():
+    text = page(f'<p data-claim-id="C-1">The sky is blue.</p>\n<div><a href="/more">more</div>\n{slot("C-1")}', ONE)
+    assert codes(text) == [("SH116", 24, 1, (
+        'evidence slot for "C-1" would be inside a link: the <a> opened at line 23 is still open where the slot '
+        "starts (browsers re-open a link closed only implicitly, without its own </a>); close it with </a> before "
+        "the slot"
+    ))]
+    assert render_static_page(text)[0] == text
+
+
+def test_check_slot_after_a_closed_link_is_clean():
+    text = page(f'<p data-claim-id="C-1">The sky is blue.</p>\n<div><a href="/more">more</a></div>\n{slot("C-1")}', ONE)
+    assert codes(text) == []
+
+
+def test_check_stylesheet_link_in_annotation_xml_without_html_encoding_is_mathml():
+    text = page(CLAIM_AND_SLOT, ONE, head=f"<math><annotation-xml>\n{CSS}</annotation-xml></math>")
+    assert codes(text) == [
+        ("SH104", 3, 1, f"evidence markup is written here but is not an element: the stylesheet <link> {IN_MATH}"),
+        ("SH130", 4, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">'),
+    ]
+
+
+def test_check_stylesheet_link_in_annotation_xml_with_html_encoding_is_html():
+    head = f'<math><annotation-xml encoding="text/html">\n{CSS}</annotation-xml></math>'
+    assert codes(page(CLAIM_AND_SLOT, ONE, head=head)) == []
+
+
+def test_check_bundle_script_in_mathml_is_explained():
+    text = page(CLAIM_AND_SLOT, ONE, head=f"{CSS}<math>\n<mi>x</mi>")
+    assert codes(text) == [
+        ("SH104", 4, 1, f"evidence markup is written here but is not an element: script#claim-evidence-data {IN_MATH}"),
+        ("SH101", 23, 1, "exactly one script#claim-evidence-data is required (found 0)"),
+    ]
