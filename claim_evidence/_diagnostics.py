@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -11,6 +12,19 @@ Severity = Literal["error", "warning"]
 PathParts = tuple[str | int, ...]
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A line ends at CRLF, a bare CR or LF, as in HTML and in editors (a CRLF counts once).
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where the second and later lines of ``text`` start (for :func:`line_column`)."""
+    return [m.end() for m in _LINE_END.finditer(text)]
+
+
+def line_column(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based ``(line, column)`` of a character offset, given :func:`line_starts` of the text."""
+    line = bisect_right(starts, offset)
+    return line + 1, offset - (starts[line - 1] if line else 0) + 1
 
 
 def json_path(parts: Iterable[str | int]) -> str:

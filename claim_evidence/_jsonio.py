@@ -14,7 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ._diagnostics import Diagnostic, InputError, PathParts
+from ._diagnostics import Diagnostic, InputError, PathParts, line_column, line_starts
 
 # A bundle of a few thousand claims is well under 1 MiB; 32 MiB leaves ample
 # room while keeping memory bounded (json + validation need ~10x the size).
@@ -95,8 +95,9 @@ def loads(text: str, name: str | None = None, *, line_offset: int = 0, column_of
     try:
         value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=reject_constant)
     except json.JSONDecodeError as exc:
-        column = exc.colno + (column_offset if exc.lineno == 1 else 0)
-        raise _fail("CE003", f"invalid JSON: {exc.msg}", name, exc.lineno + line_offset, column) from None
+        line, column = line_column(line_starts(text), exc.pos)  # (json counts only LF as a line end)
+        column += column_offset if line == 1 else 0
+        raise _fail("CE003", f"invalid JSON: {exc.msg}", name, line + line_offset, column) from None
     except ValueError as exc:
         raise _fail("CE003", f"invalid JSON: {exc}", name, line_offset + 1 if line_offset else None) from None
     except RecursionError:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import html
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
+
+from claim_evidence._diagnostics import line_column, line_starts
 
 from ._fastscan import fast_scan, warm
 from ._tokens import MARKERS, Handler, TreeBuilder, iter_attributes, scan
@@ -71,12 +72,10 @@ class Located:
         return bool(self.claims or self.slots or self.scripts)
 
     def position(self, offset: int) -> tuple[int, int]:
-        """1-based ``(line, column)`` of a character offset; lines end at ``\\n`` (CRLF counts once)."""
+        """1-based ``(line, column)`` of a character offset; lines end at CRLF, CR or LF."""
         if self._lines is None:
-            self._lines = [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._lines, offset)
-        start = self._lines[line - 1] if line else 0
-        return line + 1, offset - start + 1
+            self._lines = line_starts(self.text)
+        return line_column(self._lines, offset)
 
 
 def keyword_offsets(text: str) -> list[int]:

@@ -72,3 +72,11 @@ def test_loads_enforces_the_depth_limit_from_the_text() -> None:
         loads(deeper)
     # Brackets inside strings do not count.
     assert loads('["' + "[" * 200 + '"]').value == ["[" * 200]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_loads_counts_lines_the_same_for_every_line_ending(newline: str) -> None:
+    text = newline.join(['{', '  "a": 1,', '  "b": ]', '}'])
+    with pytest.raises(InputError) as caught:
+        loads(text, "x.json")
+    assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (3, 8)

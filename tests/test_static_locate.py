@@ -400,3 +400,14 @@ def test_locate_foreign_markup_finds_bundle_and_stylesheet_read_as_svg_or_mathml
     assert foreign_markup(text) == [
         Foreign("link", 5, "svg", 0), Foreign("script", text.index("<script"), "math", text.index("<math")),
     ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_positions_count_every_kind_of_line_ending(newline: str) -> None:
+    from static_helper._locate import locate
+
+    text = newline.join(["<!DOCTYPE html>", "<p>intro</p>", '  <p data-claim-id="C-1">x</p>', '<div data-evidence-for="C-1"></div>'])
+    located = locate(text)
+    assert located.position(located.claims[0].start) == (3, 3)
+    assert located.position(located.slots[0].start) == (4, 1)
+    assert located.position(len(text)) == (4, 36)
