@@ -244,3 +244,40 @@ def test_cli_unexpected_error_is_reported_without_traceback(tmp_path, monkeypatc
     assert cli_module.main([str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err == "static-helper: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n"
+
+
+class _Terminal:
+    """A stand-in for stderr on a terminal: records what is written."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.written: list[str] = []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal_for_big_runs(monkeypatch):
+    from static_helper import cli
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    terminal = _Terminal(tty=True)
+    monkeypatch.setattr(cli.sys, "stderr", terminal)
+    assert cli._progress_bar(cli.PROGRESS_MIN_PAGES - 1) is None
+    show = cli._progress_bar(cli.PROGRESS_MIN_PAGES)
+    assert show is not None
+    show(1, 200)
+    show(200, 200)
+    assert terminal.written == ["\r1/200 pages checked", "\r200/200 pages checked\n"]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli._progress_bar(1000) is None
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr(cli.sys, "stderr", _Terminal(tty=False))
+    assert cli._progress_bar(1000) is None
