@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence import claim_fingerprint, render_evidence
+from claim_evidence import claim_fingerprint, render_evidence, validate_bundle
 
 SEED_BLOCK = (
     '<aside class="claim-evidence" id="evidence-fictional-rate" data-evidence-id="fictional-rate">'
@@ -244,3 +244,49 @@ def test_render_memo_sees_in_place_edits(bundle: dict) -> None:
     assert "資料との照合済み" in render_evidence(bundle)
     bundle["claims"][0]["statement"] = "書き換えた文。"
     assert "資料との照合済み" not in render_evidence(bundle)
+
+
+def test_render_memo_renders_each_distinct_bundle_once(bundle: dict, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """The memo is what makes a site whose pages share records fast: a second render of equal content
+    builds no view, one with other content, a subject or a site template does."""
+    from claim_evidence import _render
+
+    built: list[str] = []
+    real = _render._claim_view
+
+    def counting(claim: dict, *args: object) -> object:
+        built.append(claim["id"])
+        return real(claim, *args)
+
+    monkeypatch.setattr(_render, "_claim_view", counting)
+    _render._MEMO.items.clear()
+    first = render_evidence(bundle)
+    assert len(built) == len(bundle["claims"])
+    assert render_evidence(copy.deepcopy(bundle)) == first and len(built) == len(bundle["claims"])
+    ids = [c["id"] for c in bundle["claims"]]
+    assert render_evidence(bundle, [ids[0]]) == first.split("\n")[0] and len(built) == len(ids)
+    changed = copy.deepcopy(bundle)
+    changed["claims"][0]["label"] = "別のラベル"
+    render_evidence(changed)
+    assert len(built) == 2 * len(ids)
+    (tmp_path / "evidence.html.j2").write_text("{{ c.id }}", encoding="utf-8")
+    assert render_evidence(bundle, template_dir=tmp_path) == "\n".join(ids)
+    assert render_evidence(bundle, template_dir=tmp_path) == "\n".join(ids)
+    assert len(built) == 4 * len(ids)  # a site's templates may change on disk: never memoized
+
+
+def test_render_blocks_equals_render_evidence_per_id(bundle: dict) -> None:
+    from claim_evidence._render import render_blocks
+
+    twin = copy.deepcopy(bundle["claims"][0])
+    twin["label"] = "同じIDの二つ目"
+    bundle["claims"].append(twin)
+    bundle["claims"].append({"id": ["not", "a", "string"]})
+    invalid = bool(validate_bundle(bundle))
+    blocks = render_blocks(bundle, invalid=invalid)
+    ids = [c["id"] for c in bundle["claims"] if isinstance(c.get("id"), str)]
+    assert list(blocks) == list(dict.fromkeys(ids))
+    for cid in blocks:
+        assert blocks[cid] == render_evidence(bundle, [cid])
+    assert blocks[ids[0]].count("<aside") == 2
+    assert render_blocks(bundle, invalid=invalid, lang="en")[ids[0]] == render_evidence(bundle, [ids[0]], lang="en")

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import validate_bundle
+from claim_evidence._vocabulary import is_valid_date
 from claim_evidence._schema import bundle_conforms, bundle_schema, bundle_validator, compile_conformance, deferred_keywords
 
 from .test_properties import sealed_bundles
@@ -31,6 +32,12 @@ JSON_VALUES = st.recursive(
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=8,
 )
+
+
+def conforms(value: Any) -> bool:
+    """The check compiled afresh: ``bundle_conforms`` caches its compiled form for the process, so a
+    test that only called it would exercise the compiler once per session, whatever it asserts."""
+    return compile_conformance(bundle_schema())(value)
 
 
 def schema_accepts(value: Any) -> bool:
@@ -73,13 +80,13 @@ def edited_bundles(draw: Any) -> Any:
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(edited_bundles())
 def test_conformance_agrees_with_jsonschema_on_edited_bundles(bundle: Any) -> None:
-    assert bundle_conforms(bundle) == schema_accepts(bundle)
+    assert conforms(bundle) == schema_accepts(bundle)
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(JSON_VALUES)
 def test_conformance_agrees_with_jsonschema_on_any_json_value(value: Any) -> None:
-    assert bundle_conforms(value) == schema_accepts(value)
+    assert conforms(value) == schema_accepts(value)
 
 
 def _example_bundles() -> list[Any]:
@@ -90,13 +97,14 @@ def _example_bundles() -> list[Any]:
 @pytest.mark.parametrize("index", [0, 1])
 def test_conformance_agrees_on_the_example_bundles(index: int) -> None:
     bundle = _example_bundles()[index]
-    assert bundle_conforms(bundle) == schema_accepts(bundle)
+    assert conforms(bundle) == schema_accepts(bundle) == bundle_conforms(bundle)
 
 
 def test_conformance_accepts_the_valid_example_so_the_filter_does_work() -> None:
     bundle = _example_bundles()[0]
     assert validate_bundle(bundle) == []
     assert bundle_conforms(bundle) is True
+    assert conforms(bundle) is True
 
 
 @pytest.mark.parametrize(
@@ -142,9 +150,9 @@ def test_an_unknown_keyword_or_form_always_defers_to_jsonschema(schema: dict[str
 
 def test_subclasses_are_left_to_jsonschema() -> None:
     bundle = _example_bundles()[0]
-    assert bundle_conforms(OrderedDict(bundle)) is False  # not exact JSON types: jsonschema decides
+    assert conforms(OrderedDict(bundle)) is False  # not exact JSON types: jsonschema decides
     broken = OrderedDict(bundle, version="1")
-    assert schema_accepts(broken) is False and bundle_conforms(broken) is False
+    assert schema_accepts(broken) is False and conforms(broken) is False
 
 
 def test_the_bundle_schema_compiles_without_deferring() -> None:
@@ -169,3 +177,61 @@ def test_checking_a_valid_page_never_imports_jsonschema(tmp_path: Path) -> None:
     invalid = "from claim_evidence import validate_bundle; import sys; validate_bundle({'version': 2}); print('jsonschema' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", invalid], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert out.stdout.split() == ["True"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "accepted", "refused"),
+    [
+        (True, [1, None, "x"], []),
+        ({}, [1, None], []),
+        ({"title": "annotations only", "x-code": "CE1"}, [1, "x"], []),
+        ({"type": "string", "minLength": 2, "pattern": "^a"}, ["ab"], ["a", "ba", 3]),
+        ({"type": ["integer", "null"]}, [None, 3], ["3", 1.5]),
+        ({"format": "date"}, ["2026-01-31", 5], ["2026-02-30"]),
+        ({"format": "email"}, ["not checked"], []),
+        ({"items": {"type": "string"}, "minItems": 2}, [["a", "b"], "not a list"], [["a"], ["a", 1]]),
+        ({"properties": {"a": {"const": 1}, "b": {"type": "string"}}, "required": ["a"]},
+         [{"a": 1}, {"a": 1, "b": "x", "c": 2}, []], [{"b": "x"}, {"a": 2}, {"a": 1, "b": 2}]),
+        ({"$defs": {"d": {"enum": ["x", 2]}}, "items": {"$ref": "#/$defs/d"}}, [["x", 2, 2.0]], [["y"], [True]]),
+        ({"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}, [[[[]]]], [[[1]]]),
+    ],
+)
+def test_compiled_keywords_accept_and_refuse_like_the_standard(schema: Any, accepted: list[Any], refused: list[Any]) -> None:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    checker = FormatChecker(formats=())
+    checker.checks("date")(lambda v: not isinstance(v, str) or is_valid_date(v))
+    check = compile_conformance(schema)
+    for value in accepted:
+        assert Draft202012Validator(schema, format_checker=checker).is_valid(value), value
+        assert check(value) is True, value
+    for value in refused:
+        assert not Draft202012Validator(schema, format_checker=checker).is_valid(value), value
+        assert check(value) is False, value
+
+
+def test_a_reference_the_compiler_cannot_follow_defers() -> None:
+    assert deferred_keywords({"$ref": "#/$defs/missing"}) == ["$ref #/$defs/missing"]
+    assert deferred_keywords({"$ref": "other.json#/x"}) == ["$ref other.json#/x"]
+    assert deferred_keywords({"type": ["string", "decimal"]}) == ["type"]
+    assert deferred_keywords({"enum": ["a", None]}) == ["enum"]
+    assert compile_conformance({"$ref": "#/$defs/missing"})("x") is False
+
+
+def test_the_schema_is_read_from_the_installed_package_or_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import resources
+
+    from claim_evidence import _schema
+
+    packaged = _schema.schemas_folder()
+    assert packaged == resources.files("claim_evidence.schemas")
+    text = _schema.schema_text()
+    assert json.loads(text)["$id"] == "urn:claim-evidence:schema:bundle:v1"
+
+    def missing(name: str) -> Any:
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(_schema.resources, "files", missing)
+    folder = _schema.schemas_folder()
+    assert folder == ROOT / "schemas"
+    assert _schema.schema_text() == text
