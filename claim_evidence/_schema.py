@@ -1,4 +1,5 @@
-"""The JSON Schema of bundle v1, loaded from the installed package and compiled once."""
+"""The JSON Schema of bundle v1, loaded from the installed package: jsonschema's validator for the
+findings, and the same schema compiled into a fast conformance check for the common, valid case."""
 from __future__ import annotations
 
 import json
