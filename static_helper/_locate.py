@@ -7,14 +7,13 @@ finds a bundle script or stylesheet link that SVG or MathML content turned into 
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 
 from claim_evidence._diagnostics import line_column, line_starts
 
 from ._fastscan import fast_scan, warm
-from ._tokens import MARKERS, Handler, TreeBuilder, iter_attributes, scan
+from ._tokens import MARKERS, Handler, TreeBuilder, attribute_value, iter_attributes, scan
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"
@@ -93,14 +92,6 @@ def keyword_offsets(text: str) -> list[int]:
 def might_have_markup(text: str) -> bool:
     """A cheap filter: pages without these words cannot carry evidence markup."""
     return _INTERESTING.search(text) is not None
-
-
-def attribute_value(raw: str | None) -> str:
-    if raw is None:
-        return ""
-    if raw[:1] in ("'", '"'):
-        raw = raw[1:-1]
-    return html.unescape(raw) if "&" in raw else raw
 
 
 def parse_attributes(source: str) -> dict[str, str]:

@@ -443,11 +443,7 @@ class TreeBuilder:
 
 def _holds_html(attributes: str) -> bool:
     """Whether a MathML ``<annotation-xml>`` with these attributes is an HTML integration point."""
-    for name, raw in iter_attributes(attributes):
-        if name == "encoding":
-            value = raw[1:-1] if raw and raw[:1] in ("'", '"') else raw or ""
-            return lower(html.unescape(value)) in ("text/html", "application/xhtml+xml")
-    return False
+    return lower(attribute(attributes, "encoding")) in ("text/html", "application/xhtml+xml")
 
 
 def frameset_accepted(text: str, at: int) -> bool:
@@ -495,11 +491,7 @@ class _FramesetProbe(Handler):
 
 
 def _hidden_input(attributes: str) -> bool:
-    for name, raw in iter_attributes(attributes):
-        if name == "type":
-            value = raw[1:-1] if raw and raw[:1] in ("'", '"') else raw or ""
-            return lower(html.unescape(value)) == "hidden"
-    return False
+    return lower(attribute(attributes, "type")) == "hidden"
 
 
 class _FramesetBuilder(TreeBuilder):
@@ -648,3 +640,20 @@ def iter_attributes(source: str) -> Iterator[tuple[str, str | None]]:
     """``(lowercased name, raw value or None)`` for an attribute string, duplicates included."""
     for match in ATTR.finditer(source):
         yield lower(match.group(1)), match.group(2)
+
+
+def attribute_value(raw: str | None) -> str:
+    """An attribute's value as written by :func:`iter_attributes` (quoted or not, or absent), decoded."""
+    if raw is None:
+        return ""
+    if raw[:1] in ("'", '"'):
+        raw = raw[1:-1]
+    return html.unescape(raw) if "&" in raw else raw
+
+
+def attribute(attributes: str, wanted: str) -> str:
+    """The decoded value of the first attribute named ``wanted`` (lowercase) in a tag's attribute text."""
+    for name, raw in iter_attributes(attributes):
+        if name == wanted:
+            return attribute_value(raw)
+    return ""
