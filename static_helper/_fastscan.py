@@ -154,11 +154,6 @@ class _Builder:
         return rf"(?>(?:{'|'.join(items)})*)"
 
 
-def warm() -> None:
-    """Compile the pattern most pages use (a body without open p, a, li, heading or cell)."""
-    _pattern(True, True, True, True, True, True)
-
-
 def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
     """The pattern of what is neutral on top of the builder's current stack (None: skip nothing)."""
     active = builder.active

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from claim_evidence._diagnostics import line_column, line_starts
 
-from ._fastscan import fast_scan, warm
+from ._fastscan import fast_scan
 from ._tokens import MARKERS, Handler, TreeBuilder, attribute_value, iter_attributes, scan
 
 CLAIM_ATTR = "data-claim-id"
@@ -176,18 +176,12 @@ FAST_AFTER_CHARS = 1_000_000
 _scanned = 0
 
 
-def use_fast_scan() -> None:
-    """Scan with the bulk patterns from now on (a run over many pages knows it will pay)."""
-    global _scanned
-    _scanned = max(_scanned, FAST_AFTER_CHARS + 1)
-    warm()
-
-
 def locate(text: str) -> Located:
     """Locate claim elements, slots, bundle scripts and ``<link>`` elements in ``text``."""
     global _scanned
     _scanned += len(text)
-    # The bulk patterns take ~0.1 s to compile: worth it for a site, not for a page or two.
+    # The bulk patterns take ~0.1 s to compile: worth it once a process has scanned a site's worth of
+    # text, not for the page or two a run mostly answered from the cache still has to check.
     return _locate(text, fast=_scanned > FAST_AFTER_CHARS)
 
 

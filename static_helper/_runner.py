@@ -18,7 +18,6 @@ from claim_evidence._report import FileResult
 
 from ._cache import CACHE_DIR_NAME, Cache
 from ._config import Config, registered_pages
-from ._locate import use_fast_scan
 from ._page import Page, PageOptions, check_text
 from ._splice import InternalError
 
@@ -33,8 +32,6 @@ _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME
 MIN_PARALLEL = 64
 # Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load.
 CHUNKS_PER_WORKER = 4
-# From this many pages on, compiling the fast scan's patterns pays for itself.
-FAST_SCAN_MIN_PAGES = 20
 WRITE_ATTEMPTS = 5
 # What atomic_write_bytes names its temp files (tempfile.mkstemp's random part between).
 TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
@@ -161,8 +158,6 @@ def run(
     """
     stats = stats if stats is not None else Stats()
     stats.pages += len(tasks)
-    if len(tasks) >= FAST_SCAN_MIN_PAGES:
-        use_fast_scan()  # before forking, so workers inherit the compiled patterns
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
