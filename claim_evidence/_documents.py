@@ -6,7 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, PathParts
-from ._jsonio import MAX_BYTES, load_file, loads, read_text
+from ._jsonio import MAX_BYTES, load_file, read_text
+from ._page import read_page_bundle
 from ._report import FileResult
 from ._validation import iter_diagnostics
 
@@ -65,17 +66,7 @@ def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> B
 
 
 def _page_document(name: str, max_bytes: int) -> BundleDocument:
-    from static_helper import locate  # the page reader builds on this package
-
-    text = read_text(name, max_bytes)
-    scripts = locate(text).scripts
-    if len(scripts) != 1:
-        message = f"exactly one script#claim-evidence-data is required (found {len(scripts)})"
-        raise InputError(Diagnostic("SH101", message, file=name))
-    start, end = scripts[0].open_end, scripts[0].close_start
-    line = text.count("\n", 0, start)
-    column = start - (text.rfind("\n", 0, start) + 1)
-    loaded = loads(text[start:end], name, line_offset=line, column_offset=column)
+    loaded = read_page_bundle(read_text(name, max_bytes), name)
     return BundleDocument(name, loaded.value, loaded.duplicate_keys)
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from ._diagnostics import InputError
 from ._report import FileResult
+from ._runner import display, run, tasks_for_config
+from ._site import expand, find_config, load_config
 
 
 def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[FileResult]:
@@ -18,11 +20,6 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
 
     Raises :class:`InputError` for a config that cannot be used (exit code 2).
     """
-    # The static path lives in static_helper, which itself builds on this
-    # package: import it here, not at module level, to keep the layering one-way.
-    from static_helper._config import expand, load_config
-    from static_helper._runner import display, run, tasks_for_config
-
     config = load_config(config_path)
     results = run(tasks_for_config(config, write=False), jobs) if config.pages else []
     if config.news is None:
@@ -54,6 +51,4 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
 
 
 def find_site_config(start: Path) -> Path | None:
-    from static_helper._config import find_config
-
     return find_config(start)

@@ -17,6 +17,7 @@ from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationErro
 from ._documents import ARTICLE_KEY, is_page
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import decode_utf8, loads
+from ._page import replace_bundle
 from ._validation import iter_diagnostics
 from ._vocabulary import METHODS, STATUSES, is_valid_date
 
@@ -105,8 +106,6 @@ def write_bundle_file(path: str | os.PathLike[str], bundle: dict[str, Any]) -> b
         raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=name)) from None
     original = decode_utf8(data, name)
     if is_page(name):
-        from static_helper import replace_bundle
-
         text = replace_bundle(original, bundle)
     else:
         value = loads(original, name).value

@@ -3,10 +3,12 @@
 It locates claim elements (``data-claim-id``), evidence slots
 (``data-evidence-for``) and the bundle (``script#claim-evidence-data``) with
 exact positions, checks that they agree, and re-renders only the inside of the
-slots. The public API is what ``__all__`` lists.
+slots. The page reader and the checks are the library's (``claim_evidence``);
+this package adds the rewriting (``--write``), its cache and its command line.
+The public API is what ``__all__`` lists.
 """
-from ._locate import Element, Located, locate
-from ._page import (
+from claim_evidence._locate import Element, Located, locate
+from claim_evidence._page import (
     DEFAULT_STYLESHEET,
     Page,
     PageOptions,
@@ -16,8 +18,9 @@ from ._page import (
     render_static_page,
     replace_bundle,
 )
-from ._runner import write_page
-from ._splice import InternalError
+from claim_evidence._splice import InternalError
+
+from ._write import write_page
 
 __all__ = [
     "DEFAULT_STYLESHEET",

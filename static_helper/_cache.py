@@ -24,13 +24,12 @@ from typing import Any
 import claim_evidence
 from claim_evidence import Diagnostic
 from claim_evidence._atomic import TEMP_PREFIX
+from claim_evidence._page import PageOptions
 from claim_evidence._report import FileResult
+from claim_evidence._site import CACHE_DIR_NAME
 
 import static_helper
 
-from ._page import PageOptions
-
-CACHE_DIR_NAME = ".claim-evidence-cache"
 FORMAT = 1
 # A registered page without evidence markup, or an unregistered one: nothing to report.
 NOTHING = "nothing"

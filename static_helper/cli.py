@@ -13,10 +13,12 @@ from claim_evidence import ClaimEvidenceError, InputError
 from claim_evidence._diagnostics import format_location
 from claim_evidence._report import REPORTERS
 
-from ._cache import CACHE_DIR_NAME, Cache, settings_fingerprint
-from ._config import CONFIG_NAME, Config, find_config, load_config
-from ._page import PageOptions
-from ._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
+from claim_evidence._page import PageOptions
+from claim_evidence._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
+from claim_evidence._site import CACHE_DIR_NAME, CONFIG_NAME, Config, find_config, load_config
+
+from ._cache import Cache, settings_fingerprint
+from ._write import write_page
 
 # Show progress only for runs long enough to wonder whether anything happens.
 PROGRESS_MIN_PAGES = 200
@@ -87,7 +89,7 @@ def execute(
         assert config is not None
         tasks = tasks_for_config(config, write)
     stats = Stats()
-    results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats)
+    results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
     click.echo(REPORTERS[output_format](results, False, "page"), nl=False)
     changed = rewritten_pages(results)
     if changed:

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 import claim_evidence
 from static_helper import _cache
-from static_helper._cache import CACHE_DIR_NAME, folders_fingerprint, toolkit_folders
+from claim_evidence._site import CACHE_DIR_NAME
+from static_helper._cache import folders_fingerprint, toolkit_folders
 from static_helper.cli import command
 
 DATA = Path(__file__).resolve().parent / "data" / "static"

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import InputError
-from static_helper._config import find_config, load_config, registered_pages
-from static_helper._page import PageOptions
+from claim_evidence._site import find_config, load_config, registered_pages
+from claim_evidence._page import PageOptions
 
 
 def write(tmp_path: Path, text: str) -> Path:

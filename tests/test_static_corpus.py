@@ -22,7 +22,7 @@ from justhtml import JustHTML
 
 from claim_evidence import claim_fingerprint, dumps_for_script, normalized_text, render_evidence
 from static_helper import InternalError, check_text, render_static_page
-from static_helper._splice import newline_style, with_newlines
+from claim_evidence._splice import newline_style, with_newlines
 
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from static_helper import _fastscan
-from static_helper._locate import Located, _locate, keyword_offsets, _INTERESTING
-from static_helper._tokens import (
+from claim_evidence import _fastscan
+from claim_evidence._locate import Located, _locate, keyword_offsets, _INTERESTING
+from claim_evidence._tokens import (
     CLOSES_P, HEADINGS, IMPLIED_END, RAWTEXT, RCDATA, SCOPE, SPECIAL, VOID, _SCOPED_END, _TABLE_CLOSES,
 )
 

@@ -22,7 +22,7 @@ import pytest
 
 from claim_evidence._atomic import TEMP_PREFIX
 from static_helper import render_static_page
-from static_helper import _runner
+from claim_evidence import _runner
 from static_helper.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "static"

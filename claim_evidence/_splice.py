@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from claim_evidence import ClaimEvidenceError
+from ._diagnostics import ClaimEvidenceError
 
 Edit = tuple[int, int, str]  # (start, end, replacement) in the original text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import html
 import re
 
-from claim_evidence import normalized_text
+from ._fingerprint import normalized_text
 
 from ._locate import Element
 from ._tokens import RAWTEXT, RCDATA, Handler, TreeBuilder, scan

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claim_evidence import Diagnostic, InputError
-from claim_evidence._vocabulary import LABELS
+from ._diagnostics import Diagnostic, InputError
+from ._vocabulary import LABELS
 
 from ._page import DEFAULT_STYLESHEET, PageOptions
 
 CONFIG_NAME = "claim-evidence.toml"
+# static-helper's cache of passing results, beside the config; the site walk skips it.
+CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = ("pages", "stylesheet", "lang", "news")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -9,11 +9,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from claim_evidence import Diagnostic, InputError, iter_diagnostics, normalized_text
-from claim_evidence._jsonio import LoadedJSON, dumps_for_script, loads, read_text
-from claim_evidence._memo import Memo
-from claim_evidence._render import render_blocks
-from claim_evidence._validation import diagnose_loaded
+from ._diagnostics import Diagnostic, InputError
+from ._fingerprint import normalized_text
+from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
+from ._memo import Memo
+from ._render import render_blocks
+from ._validation import diagnose_loaded, iter_diagnostics
 
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
@@ -199,7 +200,7 @@ def _checks(page: Page) -> Iterator[Finding]:
     first = min(e.start for e in (*located.claims, *located.slots, *scripts))
     if len(scripts) != 1:
         at = scripts[1].start if scripts else first
-        yield at, Diagnostic("SH101", f"exactly one script#{BUNDLE_ID} is required (found {len(scripts)})", subject="page")
+        yield at, Diagnostic("SH101", _one_script(len(scripts)), subject="page")
     else:
         yield from _bundle(page, scripts[0])
     yield from _stylesheet(page, scripts[0].start if scripts else first)
@@ -228,6 +229,27 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     for offset, d in _facts(content, page.options.lang, loaded).findings:
         yield script.open_end + offset, d
+
+
+def _one_script(found: int) -> str:
+    return f"exactly one script#{BUNDLE_ID} is required (found {found})"
+
+
+def the_bundle_script(located: Located, name: str | None) -> Element:
+    """The page's one bundle script; :class:`InputError` (SH101) when there is none or more than one."""
+    if len(located.scripts) != 1:
+        raise InputError(Diagnostic("SH101", _one_script(len(located.scripts)), file=name))
+    return located.scripts[0]
+
+
+def read_page_bundle(text: str, name: str | None = None) -> LoadedJSON:
+    """The JSON of a page's bundle script, for readers that need only the records (``validate``,
+    ``review record``); positions in its errors are the page's. :class:`InputError` when it cannot
+    be read. The page check reads it the same way (:func:`_bundle`)."""
+    located = locate(text)
+    script = the_bundle_script(located, name)
+    line, column = located.position(script.open_end)
+    return _load(text[script.open_end : script.close_start], name, line - 1, column - 1)
 
 
 def _load(content: str, name: str | None, line_offset: int, column_offset: int) -> LoadedJSON:
@@ -443,10 +465,7 @@ def replace_bundle(text: str, bundle: object) -> str:
     unless the page has exactly one bundle script.
     """
     located = locate(text)
-    if len(located.scripts) != 1:
-        found = len(located.scripts)
-        raise InputError(Diagnostic("SH101", f"exactly one script#{BUNDLE_ID} is required (found {found})"))
-    script = located.scripts[0]
+    script = the_bundle_script(located, None)
     content = text[script.open_end : script.close_start]
     stripped = content.strip(" \t\n\r\f")
     lead = content[: len(content) - len(content.lstrip(" \t\n\r\f"))] if stripped else content

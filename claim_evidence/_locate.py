@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from claim_evidence._diagnostics import line_column, line_starts
+from ._diagnostics import line_column, line_starts
 
 from ._fastscan import fast_scan
 from ._tokens import MARKERS, Handler, TreeBuilder, attribute_value, iter_attributes, scan

@@ -1,38 +1,35 @@
-"""Run the page check over files, folders or a registered site, in parallel, and write safely."""
+"""Run the page check over files, folders or a registered site, in parallel.
+
+Both command lines use it: ``claim-evidence prepublish`` to check, ``static-helper``
+to check and (through the ``writer`` it passes in) to re-render stale slots. One
+page's failure, even a bug, is that page's result: the run goes on.
+"""
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from claim_evidence import Diagnostic, InputError
-from claim_evidence._atomic import TEMP_PREFIX, atomic_write_bytes
-from claim_evidence._jsonio import MAX_BYTES, decode_utf8, read_text
-from claim_evidence._report import FileResult
-
-from ._cache import CACHE_DIR_NAME, Cache
-from ._config import Config, registered_pages
+from ._atomic import TEMP_PREFIX
+from ._diagnostics import Diagnostic, InputError
+from ._jsonio import MAX_BYTES, decode_utf8, read_text
 from ._page import Page, PageOptions, check_text
+from ._report import FileResult
+from ._site import CACHE_DIR_NAME, Config, registered_pages
 from ._splice import InternalError
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows
-    fcntl = None  # type: ignore[assignment]
-
-_BOM = b"\xef\xbb\xbf"
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
 # Below this many pages, starting worker processes costs more than it saves.
 MIN_PARALLEL = 64
 # Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load.
 CHUNKS_PER_WORKER = 4
-WRITE_ATTEMPTS = 5
 # What atomic_write_bytes names its temp files (tempfile.mkstemp's random part between).
 TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
 # A temp file lives from mkstemp to os.replace: one page's write and fsync, well under a
@@ -144,42 +141,64 @@ class Stats:
     cached: int = 0
 
 
+class ResultCache(Protocol):
+    """What the runner needs of a cache of passing results (static-helper's ``Cache``)."""
+
+    def key(self, display: str, registered: bool, data: bytes) -> str: ...
+
+    def get(self, key: str, display: str) -> tuple[bool, FileResult | None]: ...
+
+    def put(self, key: str, result: FileResult | None) -> None: ...
+
+
+# Re-renders a page's stale slots in place: ``(page as checked, slots rewritten)``.
+Writer = Callable[[str, PageOptions, str], tuple[Page, int]]
+
+
 def run(
     tasks: Sequence[Task],
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    cache: Cache | None = None,
+    cache: ResultCache | None = None,
     stats: Stats | None = None,
+    writer: Writer | None = None,
 ) -> list[FileResult]:
     """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped).
 
     Workers get the pages in chunks, are set up once, and send back only results;
     results stream in task order, so memory does not grow with page texts.
+    ``writer`` (a module-level function, so workers can receive it) handles tasks
+    marked ``write``; without one such a task fails as an internal error.
     """
     stats = stats if stats is not None else Stats()
     stats.pages += len(tasks)
+    worker = _Worker(cache, writer)
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(cache,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(worker,)) as pool:
             return _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
-    previous = _worker_cache()
-    _start_worker(cache)
+    previous = _WORKER[0]
+    _start_worker(worker)
     try:
         return _collect(map(_check, tasks), len(tasks), progress, stats)
     finally:
         _start_worker(previous)
 
 
-_CACHE: list[Cache | None] = [None]
+@dataclass(frozen=True)
+class _Worker:
+    """What each worker process is set up with once."""
+
+    cache: ResultCache | None = None
+    writer: Writer | None = None
 
 
-def _start_worker(cache: Cache | None) -> None:
-    _CACHE[0] = cache
+_WORKER: list[_Worker] = [_Worker()]
 
 
-def _worker_cache() -> Cache | None:
-    return _CACHE[0]
+def _start_worker(worker: _Worker) -> None:
+    _WORKER[0] = worker
 
 
 def _collect(
@@ -203,7 +222,7 @@ def _collect(
 
 def _check(task: Task) -> tuple[FileResult | None, bool]:
     """``(result, whether the page was checked)``: from the cache when the same page passed before."""
-    cache = _CACHE[0]
+    cache = _WORKER[0].cache
     if cache is None:
         return check_task(task), True
     try:
@@ -242,10 +261,27 @@ def exit_code(results: Sequence[FileResult]) -> int:
 
 
 def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
-    """One page's result; never raises for a page's content or a file problem.
+    """One page's result; never raises, not even for a bug: that becomes this page's ``error`` result.
 
     ``data``: the page's bytes when the caller has read them already.
     """
+    try:
+        return _check_page(task, data)
+    except Exception as exc:  # a bug must cost this page, not the run (nor a worker pool)
+        return FileResult(task.display, [internal_error(exc, task.display)], status="error")
+
+
+def internal_error(exc: BaseException, file: str) -> Diagnostic:
+    """``internal error: Type: message`` on ``file``; the traceback too when CLAIM_EVIDENCE_DEBUG is set."""
+    message = f"internal error: {type(exc).__name__}: {exc}"
+    if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+        message += "\n" + "".join(traceback.format_exception(exc)).rstrip()
+    else:
+        message += " (set CLAIM_EVIDENCE_DEBUG=1 for details)"
+    return Diagnostic("CE999", message, file=file, subject="page")
+
+
+def _check_page(task: Task, data: bytes | None) -> FileResult | None:
     try:
         if not task.registered:
             page = check_text(_text(task, data), task.display, task.options)
@@ -254,7 +290,10 @@ def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
             detail = "carries evidence markup but is not registered in claim-evidence.toml"
             return FileResult(task.display, status="unregistered", detail=detail)
         if task.write:
-            page, rewritten = write_page(task.path, task.options, task.display)
+            writer = _WORKER[0].writer
+            if writer is None:
+                raise InternalError("a --write task reached a run without a writer")
+            page, rewritten = writer(task.path, task.options, task.display)
         else:
             page, rewritten = check_text(_text(task, data), task.display, task.options), 0
     except InternalError as exc:
@@ -279,55 +318,3 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
     return PageResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
-
-
-# --- writing ----------------------------------------------------------------------------
-
-
-def write_page(path: str, options: PageOptions, name: str | None = None) -> tuple[Page, int]:
-    """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
-
-    Writes only when nothing but staleness is wrong, and only when the file is
-    still what was read (checked under a lock on the file, just before the
-    atomic replace); a page edited meanwhile is read and checked again.
-    """
-    shown = name or path
-    for _ in range(WRITE_ATTEMPTS):
-        text, bom = read_text(path), _has_bom(path)
-        page = check_text(text, shown, options)
-        if page.errors or not page.stale:
-            return page, 0
-        new_text = page.rendered_text()
-        with _locked(path):
-            if read_text(path) != text or _has_bom(path) != bom:
-                continue
-            atomic_write_bytes(path, (_BOM if bom else b"") + new_text.encode("utf-8"))
-        return page, len(page.stale)
-    message = f"page changed {WRITE_ATTEMPTS} times while --write ran; nothing written, run it again"
-    raise InputError(Diagnostic("SH005", message, file=shown))
-
-
-def _has_bom(path: str) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(3) == _BOM
-    except OSError:
-        return False  # read_text reports the problem
-
-
-@contextlib.contextmanager
-def _locked(path: str) -> Iterator[None]:
-    """Hold an exclusive lock on the page file itself (no lock files are left in the site)."""
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    try:
-        fd = os.open(os.path.realpath(path), os.O_RDONLY)
-    except OSError as exc:
-        raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=path)) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-

@@ -1,0 +1,73 @@
+"""``--write``: re-render a page's stale evidence slots in place, safely.
+
+The check itself is the library's (``claim_evidence``); what this module adds is
+the one thing only the helper does: replacing the file, under a lock, only when
+it is still the text that was checked, atomically.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+from claim_evidence import Diagnostic, InputError
+from claim_evidence._atomic import atomic_write_bytes
+from claim_evidence._jsonio import read_text
+from claim_evidence._page import Page, PageOptions, check_text
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
+
+_BOM = b"\xef\xbb\xbf"
+WRITE_ATTEMPTS = 5
+
+
+def write_page(path: str, options: PageOptions, name: str | None = None) -> tuple[Page, int]:
+    """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
+
+    Writes only when nothing but staleness is wrong, and only when the file is
+    still what was read (checked under a lock on the file, just before the
+    atomic replace); a page edited meanwhile is read and checked again.
+    """
+    shown = name or path
+    for _ in range(WRITE_ATTEMPTS):
+        text, bom = read_text(path), _has_bom(path)
+        page = check_text(text, shown, options)
+        if page.errors or not page.stale:
+            return page, 0
+        new_text = page.rendered_text()
+        with _locked(path):
+            if read_text(path) != text or _has_bom(path) != bom:
+                continue
+            atomic_write_bytes(path, (_BOM if bom else b"") + new_text.encode("utf-8"))
+        return page, len(page.stale)
+    message = f"page changed {WRITE_ATTEMPTS} times while --write ran; nothing written, run it again"
+    raise InputError(Diagnostic("SH005", message, file=shown))
+
+
+def _has_bom(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(3) == _BOM
+    except OSError:
+        return False  # read_text reports the problem
+
+
+@contextlib.contextmanager
+def _locked(path: str) -> Iterator[None]:
+    """Hold an exclusive lock on the page file itself (no lock files are left in the site)."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    try:
+        fd = os.open(os.path.realpath(path), os.O_RDONLY)
+    except OSError as exc:
+        raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=path)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+

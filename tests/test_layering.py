@@ -1,0 +1,40 @@
+"""One-way layering: ``static_helper`` builds on ``claim_evidence``, never the other way round."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_layering_claim_evidence_never_imports_static_helper() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(m for m in _imported_modules(path) if m.split(".")[0] == "static_helper")
+        for path in sorted((ROOT / "claim_evidence").rglob("*.py"))
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_layering_prepublish_runs_without_static_helper(tmp_path: Path) -> None:
+    """The gate over the example site (static pages included) loads no module of the helper."""
+    code = (
+        "import sys; from claim_evidence.cli import main; "
+        f"code = main(['prepublish', '--config', {str(ROOT / 'examples/site/claim-evidence.toml')!r}, '--jobs', '1']); "
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'static_helper'); "
+        "print('LOADED', loaded, 'EXIT', code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert done.stdout.splitlines()[-1] == "LOADED [] EXIT 0", done.stdout + done.stderr
