@@ -21,7 +21,7 @@ import markupsafe
 from ._memo import Memo, content_key
 from ._urls import safe_http_url
 from ._validation import validate_bundle
-from ._vocabulary import LABELS, TEXT, is_valid_date, is_valid_id
+from ._vocabulary import LABELS, TEXT, is_valid_date, is_valid_id, str_or_none
 
 TEMPLATE = "evidence.html.j2"
 MALFORMED_TEMPLATE = "malformed.html.j2"
@@ -186,7 +186,7 @@ def _text(value: Any) -> str:
 def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], invalid: bool, lang: str) -> dict[str, Any]:
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
-    status = "unverified" if invalid else claim.get("status")
+    status = "unverified" if invalid else str_or_none(claim.get("status"))
     verification = None if invalid else claim.get("verification")
     verification = verification if isinstance(verification, dict) else {}
     checked_at = verification.get("checked_at")
@@ -219,12 +219,12 @@ def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[di
     return [
         ref
         for ref in (refs if isinstance(refs, list) else [])
-        if isinstance(ref, dict) and _text(ref.get("source_id")) in sources
+        if isinstance(ref, dict) and str_or_none(ref.get("source_id")) in sources
     ]
 
 
 def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    source = sources[_text(ref.get("source_id"))]
+    source = sources[str(ref.get("source_id"))]
     published = source.get("published_at")
     return _View({
         "publisher": _text(source.get("publisher")),

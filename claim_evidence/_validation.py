@@ -18,7 +18,7 @@ from ._jsonio import MAX_DEPTH, nesting_depth
 from ._memo import Memo, content_key
 from ._schema import bundle_conforms, bundle_validator, known_keys
 from ._urls import safe_http_url
-from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id
+from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -203,14 +203,14 @@ def _unique_ids(records: Iterator[tuple[int, dict[str, Any]]], key: str, code: s
 def _references_exist(ctx: _Context) -> Iterator[Finding]:
     for i, claim in ctx.claim_dicts():
         for j, ref in _refs(claim):
-            if isinstance(ref, dict) and ref.get("source_id") not in ctx.source_ids:
+            if isinstance(ref, dict) and str_or_none(ref.get("source_id")) not in ctx.source_ids:
                 yield "CE309", ("claims", i, "source_refs", j, "source_id"), "missing referenced source", "error"
 
 
 @rule("CE311")
 def _stated_verification(ctx: _Context) -> Iterator[Finding]:
     for i, claim in ctx.claim_dicts():
-        if claim.get("status") in VERIFIED_STATUSES and (
+        if str_or_none(claim.get("status")) in VERIFIED_STATUSES and (
             not _refs(claim) or not isinstance(claim.get("verification"), dict)
         ):
             yield "CE311", ("claims", i), "stated verification requires sources and a review record", "error"
@@ -220,7 +220,7 @@ def _stated_verification(ctx: _Context) -> Iterator[Finding]:
 def _checked_at(ctx: _Context) -> Iterator[Finding]:
     for i, claim in ctx.claim_dicts():
         verification = claim.get("verification")
-        if isinstance(verification, dict) and claim.get("status") in VERIFIED_STATUSES:
+        if isinstance(verification, dict) and str_or_none(claim.get("status")) in VERIFIED_STATUSES:
             if not is_valid_date(verification.get("checked_at")):
                 yield "CE401", ("claims", i, "verification", "checked_at"), "valid checked_at required", "error"
 
@@ -278,7 +278,7 @@ def _unknown_keys(ctx: _Context) -> Iterator[Finding]:
 
 @rule("CE902")
 def _uncited_sources(ctx: _Context) -> Iterator[Finding]:
-    cited = {ref.get("source_id") for _, claim in ctx.claim_dicts() for _, ref in _refs(claim) if isinstance(ref, dict)}
+    cited = {str_or_none(ref.get("source_id")) for _, claim in ctx.claim_dicts() for _, ref in _refs(claim) if isinstance(ref, dict)}
     for sid, index in ctx.source_ids.items():
         if sid not in cited:
             yield "CE902", ("sources", index), f"source {sid!r} is not cited by any claim", "warning"

@@ -87,6 +87,12 @@ LABELS: Final[dict[str, dict[str, dict[str, str]]]] = {
 LOCALES: Final = tuple(LABELS)
 
 
+def str_or_none(value: object) -> str | None:
+    """``value`` if it is a string, else None: for lookups in sets and dicts of contract words, which
+    must not assume that a JSON value the schema has not vouched for is hashable (``[]``, ``{}``)."""
+    return value if isinstance(value, str) else None
+
+
 def is_valid_id(value: object) -> bool:
     return isinstance(value, str) and ID_RE.fullmatch(value) is not None
 
