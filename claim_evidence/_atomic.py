@@ -33,7 +33,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     # Mode bits first: root may write anything, but a page marked read-only was
     # marked so on purpose.
     if info is not None and (not info.st_mode & 0o222 or not os.access(target, os.W_OK)):
-        raise InputError(Diagnostic("CE010", "file is read-only; make it writable or skip --write", file=str(path)))
+        raise InputError(Diagnostic("CE010", "file is read-only; nothing was written: make it writable (chmod u+w) and run the command again", file=str(path)))
     fd, temp = _mkstemp(target)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -84,6 +84,18 @@ class InputError(ClaimEvidenceError):
         self.diagnostic = diagnostic
 
 
+class MalformedInput(InputError):
+    """The file was read, but what it holds is not a bundle the checks can read: invalid or
+    empty JSON, JSON nested too deep, a page without exactly one bundle script.
+
+    That is the editor's content to fix, like any finding, so it exits 1 wherever it is found
+    (a bundle file, an article, a page's script), while a file that cannot be read at all
+    (missing, unreadable, not UTF-8, over the size limit) is an :class:`InputError`, exit 2.
+    """
+
+    exit_code = 1
+
+
 class EvidenceValidationError(ClaimEvidenceError, ValueError):
     """A bundle failed validation; carries the diagnostics (exit code 1)."""
 
@@ -95,11 +107,26 @@ class EvidenceValidationError(ClaimEvidenceError, ValueError):
 
 
 def format_location(d: Diagnostic) -> str:
-    """``file:line:col`` when a position is known, else ``file:$.json.path``."""
+    """``file:line:col`` when a position is known, else ``file:$.json.path``, else (a finding about
+    the whole file) ``file``."""
     where = d.file or "<input>"
     if d.line is not None:
         return f"{where}:{d.line}:{d.column or 1}"
-    return f"{where}:{d.path}"
+    return where if d.path == "$" else f"{where}:{d.path}"
+
+
+def internal_error(exc: BaseException, file: str | None) -> Diagnostic:
+    """A bug met while checking ``file``, as that file's finding (CE999): ``internal error: Type: message``,
+    with the traceback when CLAIM_EVIDENCE_DEBUG is set. One file's bug must not stop the others."""
+    import os
+    import traceback
+
+    message = f"internal error: {type(exc).__name__}: {exc}"
+    if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+        message += "\n" + "".join(traceback.format_exception(exc)).rstrip()
+    else:
+        message += " (set CLAIM_EVIDENCE_DEBUG=1 for details)"
+    return Diagnostic("CE999", message, file=file, subject="file")
 
 
 def errors_only(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:

@@ -5,10 +5,11 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ._diagnostics import Diagnostic, InputError, PathParts
-from ._jsonio import MAX_BYTES, load_file, read_text
+from ._diagnostics import Diagnostic, InputError, PathParts, internal_error, line_column, line_starts
+from ._jsonio import MAX_BYTES, loads, read_text
+from ._jsonpos import offset_of
 from ._page import read_page_bundle
-from ._report import FileResult
+from ._report import FileResult, input_error_result
 from ._validation import iter_diagnostics
 
 ARTICLE_KEY = "claim_evidence"
@@ -27,6 +28,8 @@ class BundleDocument:
     path: str
     value: Any
     duplicate_keys: list[PathParts]
+    text: str | None = None  # the JSON text, to place each finding at its line and column
+    origin: tuple[int, int] = (1, 1)  # where that text starts in the file (a page's script)
 
     @property
     def is_article(self) -> bool:
@@ -48,8 +51,17 @@ class BundleDocument:
     def diagnostics(self) -> list[Diagnostic]:
         length = len(self.prefix)
         inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
-        found = iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner)
-        return [replace(d, path=_prefixed(d.path, self.prefix), file=self.path) for d in found]
+        found = [replace(d, path=_prefixed(d.path, self.prefix), file=self.path) for d in iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner)]
+        if self.text is None or not found:
+            return found
+        starts = line_starts(self.text)
+        return [self._placed(d, self.text, starts) for d in found]
+
+    def _placed(self, d: Diagnostic, text: str, starts: list[int]) -> Diagnostic:
+        """``d`` with the line and column of the JSON value its path names (of the file, not the script)."""
+        line, column = line_column(starts, offset_of(text, d.path))
+        first_line, first_column = self.origin
+        return replace(d, line=line + first_line - 1, column=column + (first_column - 1 if line == 1 else 0))
 
 
 def _prefixed(path: str, prefix: PathParts) -> str:
@@ -61,20 +73,24 @@ def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> B
     name = os.fspath(path)
     if is_page(name):
         return _page_document(name, max_bytes)
-    loaded = load_file(name, max_bytes)
-    return BundleDocument(name, loaded.value, loaded.duplicate_keys)
+    text = read_text(name, max_bytes)
+    loaded = loads(text, name)
+    return BundleDocument(name, loaded.value, loaded.duplicate_keys, text)
 
 
 def _page_document(name: str, max_bytes: int) -> BundleDocument:
-    loaded = read_page_bundle(read_text(name, max_bytes), name)
-    return BundleDocument(name, loaded.value, loaded.duplicate_keys)
+    found = read_page_bundle(read_text(name, max_bytes), name)
+    return BundleDocument(name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column))
 
 
 def check_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> FileResult:
-    """Validate one file; unreadable input becomes an ``unreadable`` result, not an exception."""
+    """Validate one file; never raises: unreadable input, malformed content and even a bug
+    become this file's result."""
     name = os.fspath(path)
     try:
         document = load_document(name, max_bytes)
+        return FileResult(name, document.diagnostics())
     except InputError as exc:
-        return FileResult(name, [exc.diagnostic], status="unreadable")
-    return FileResult(name, document.diagnostics())
+        return input_error_result(name, exc)
+    except Exception as exc:  # a bug: this file's result; the other files are still checked
+        return FileResult(name, [internal_error(exc, name)], status="error")

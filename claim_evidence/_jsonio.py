@@ -14,7 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ._diagnostics import Diagnostic, InputError, PathParts, line_column, line_starts
+from ._diagnostics import Diagnostic, InputError, MalformedInput, PathParts, line_column, line_starts
 
 # A bundle of a few thousand claims is well under 1 MiB; 32 MiB leaves ample
 # room while keeping memory bounded (json + validation need ~10x the size).
@@ -24,6 +24,10 @@ MAX_DEPTH = 64
 
 def _fail(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> InputError:
     return InputError(Diagnostic(code, message, file=file, line=line, column=column))
+
+
+def _malformed(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> MalformedInput:
+    return MalformedInput(Diagnostic(code, message, file=file, line=line, column=column))
 
 
 def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
@@ -70,12 +74,19 @@ class LoadedJSON:
         self.duplicate_keys = duplicate_keys
 
 
-def loads(text: str, name: str | None = None, *, line_offset: int = 0, column_offset: int = 0) -> LoadedJSON:
+def loads(
+    text: str, name: str | None = None, *, line_offset: int = 0, column_offset: int = 0, empty: str = "empty file"
+) -> LoadedJSON:
     """Parse JSON text strictly (no NaN/Infinity), noting duplicate keys.
 
     ``line_offset``/``column_offset`` shift reported positions, for JSON embedded
-    in a larger file (a page's ``<script>``).
+    in a larger file (a page's ``<script>``); ``empty`` names what holds no value.
+    Malformed text raises :class:`MalformedInput` (a finding, exit 1).
     """
+    if not text.strip(" \t\n\r"):
+        message = f'{empty}: no JSON value (a bundle is an object: {{"version": 1, "sources": [], "claims": []}})'
+        embedded = bool(line_offset or column_offset)  # then point at where the script's text starts
+        raise _malformed("CE003", message, name, line_offset + 1 if embedded else None, column_offset + 1 if embedded else None)
     seen_twice: dict[int, list[str]] = {}
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -97,14 +108,14 @@ def loads(text: str, name: str | None = None, *, line_offset: int = 0, column_of
     except json.JSONDecodeError as exc:
         line, column = line_column(line_starts(text), exc.pos)  # (json counts only LF as a line end)
         column += column_offset if line == 1 else 0
-        raise _fail("CE003", f"invalid JSON: {exc.msg}", name, line + line_offset, column) from None
+        raise _malformed("CE003", f"invalid JSON: {exc.msg}", name, line + line_offset, column) from None
     except ValueError as exc:
-        raise _fail("CE003", f"invalid JSON: {exc}", name, line_offset + 1 if line_offset else None) from None
+        raise _malformed("CE003", f"invalid JSON: {exc}", name, line_offset + 1 if line_offset else None) from None
     except RecursionError:
-        raise _fail("CE005", f"JSON nested deeper than {MAX_DEPTH} levels", name) from None
+        raise _malformed("CE005", f"JSON nested deeper than {MAX_DEPTH} levels", name) from None
     depth = text_depth(text)
     if depth > MAX_DEPTH:
-        raise _fail("CE005", f"JSON nested {depth} levels deep, over the limit of {MAX_DEPTH}", name)
+        raise _malformed("CE005", f"JSON nested {depth} levels deep, over the limit of {MAX_DEPTH}", name)
     duplicates = [
         (*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]
     ] if seen_twice else []

@@ -7,9 +7,9 @@ import os
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from ._diagnostics import Diagnostic, InputError
+from ._diagnostics import Diagnostic, InputError, MalformedInput
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
@@ -54,8 +54,9 @@ _NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
 class PageOptions:
     """Site settings a page is checked against (from ``claim-evidence.toml``)."""
 
-    stylesheet: str = DEFAULT_STYLESHEET
+    stylesheet: str | None = DEFAULT_STYLESHEET  # None: the site ships the evidence CSS its own way (no SH130)
     lang: str = "ja"
+    stylesheet_configured: bool = False  # False: the default href, and SH130 says so
 
 
 @dataclass
@@ -238,18 +239,28 @@ def _one_script(found: int) -> str:
 def the_bundle_script(located: Located, name: str | None) -> Element:
     """The page's one bundle script; :class:`InputError` (SH101) when there is none or more than one."""
     if len(located.scripts) != 1:
-        raise InputError(Diagnostic("SH101", _one_script(len(located.scripts)), file=name))
+        raise MalformedInput(Diagnostic("SH101", _one_script(len(located.scripts)), file=name))
     return located.scripts[0]
 
 
-def read_page_bundle(text: str, name: str | None = None) -> LoadedJSON:
-    """The JSON of a page's bundle script, for readers that need only the records (``validate``,
+class PageBundle(NamedTuple):
+    """A page's bundle: the parsed JSON, its text, and the line and column where that text starts."""
+
+    loaded: LoadedJSON
+    text: str
+    line: int
+    column: int
+
+
+def read_page_bundle(text: str, name: str | None = None) -> PageBundle:
+    """The bundle script of a page, for readers that need only the records (``validate``,
     ``review record``); positions in its errors are the page's. :class:`InputError` when it cannot
     be read. The page check reads it the same way (:func:`_bundle`)."""
     located = locate(text)
     script = the_bundle_script(located, name)
     line, column = located.position(script.open_end)
-    return _load(text[script.open_end : script.close_start], name, line - 1, column - 1)
+    content = text[script.open_end : script.close_start]
+    return PageBundle(_load(content, name, line - 1, column - 1), content, line, column)
 
 
 def _load(content: str, name: str | None, line_offset: int, column_offset: int) -> LoadedJSON:
@@ -258,7 +269,7 @@ def _load(content: str, name: str | None, line_offset: int, column_offset: int) 
     duplicates = _LOADED.get(content)
     if duplicates is not None:
         return LoadedJSON(json.loads(content), list(duplicates))
-    loaded = loads(content, name, line_offset=line_offset, column_offset=column_offset)
+    loaded = loads(content, name, line_offset=line_offset, column_offset=column_offset, empty="empty bundle script")
     _LOADED.put(content, tuple(loaded.duplicate_keys))
     return loaded
 
@@ -296,12 +307,19 @@ def _facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
 
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
     wanted = page.options.stylesheet
+    if wanted is None:
+        return
     for link in page.located.links:
         rel = link.attrs.get("rel", "").lower().split()
         href = link.attrs.get("href", "").strip().split("#")[0].split("?")[0]
         if "stylesheet" in rel and href == wanted:
             return
     message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{wanted}">'
+    if not page.options.stylesheet_configured:
+        message += (
+            " (the default href: set stylesheet = \"…\" in claim-evidence.toml for your site's path, or "
+            "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
+        )
     yield at, Diagnostic("SH130", message, subject="page")
 
 
@@ -402,8 +420,34 @@ def _binding(page: Page) -> Iterator[Finding]:
             wanted = with_newlines(facts.blocks[cid], newline)
             if page.text[slot.open_end : slot.close_start] != wanted:
                 page.rendered.append((slot, wanted))
-                message = "evidence display is stale (run --write after reviewing source data)"
-                yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
+                yield slot.start, Diagnostic(STALE, _stale_message(facts, path, page.name), path=path, subject=subject)
+
+
+def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:
+    """Why the slot differs from its block, and what to do first: ``--write`` only when the record is valid."""
+    errors = [d for _, d in facts.findings if d.is_error]
+    if not errors:
+        return "evidence display is stale (run --write after reviewing source data)"
+    own = [d for d in errors if d.path == path or d.path.startswith((path + ".", path + "["))]
+    cid = own[0].subject.partition(" ")[2] if own else ""
+    if any(d.code == "CE403" for d in own):
+        return (
+            "evidence display is stale and would now show the claim as unverified: its review no longer covers "
+            f"its record (CE403). Read the sources again, then record the review with `claim-evidence review record "
+            f"{name or 'PAGE'} --claim {cid} --method … --checked-at …`, then run --write"
+        )
+    if own:
+        return f"evidence display is stale and would now show the claim as unverified: its record has errors ({_codes(own)}); fix them, then run --write"
+    others = sorted({d.subject for d in errors})
+    return (
+        "evidence display is stale and would now show this claim as unverified although its own record is fine: "
+        f"the bundle has errors elsewhere ({_codes(errors)} in {', '.join(others)}), and one invalid record shows "
+        "every claim of the bundle as unverified; fix those, then run --write"
+    )
+
+
+def _codes(diagnostics: list[Diagnostic]) -> str:
+    return ", ".join(sorted({d.code for d in diagnostics}))
 
 
 def _ownable(slot: Element) -> bool:

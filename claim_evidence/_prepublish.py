@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ._diagnostics import InputError
-from ._report import FileResult
+from ._diagnostics import Diagnostic, InputError
+from ._report import FileResult, input_error_result
 from ._runner import display, run, tasks_for_config
 from ._site import expand, find_config, load_config
 
@@ -21,6 +21,9 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
     Raises :class:`InputError` for a config that cannot be used (exit code 2).
     """
     config = load_config(config_path)
+    if not config.pages and config.news is None:
+        message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
+        raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
     results = run(tasks_for_config(config, write=False), jobs) if config.pages else []
     if config.news is None:
         return results
@@ -34,7 +37,7 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
     except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
         return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
     except InputError as exc:
-        return [*results, FileResult(display(registry_path), [exc.diagnostic], status="unreadable")]
+        return [*results, input_error_result(display(registry_path), exc)]
 
     def files(patterns: tuple[str, ...], key: str) -> list[str]:
         return [display(p) for p in expand(config, patterns, f"news.{key}")]

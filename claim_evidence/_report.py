@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._diagnostics import Diagnostic, format_location
+from ._diagnostics import Diagnostic, InputError, MalformedInput, format_location
 
 
 @dataclass
@@ -17,7 +17,7 @@ class FileResult:
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    status: str = ""  # "pass", "fail", "unregistered", "unreadable"; derived when empty
+    status: str = ""  # "pass", "fail", "unregistered", "unreadable", "error" (a bug); derived when empty
     detail: str = ""
 
     def failed(self, strict: bool = False) -> bool:
@@ -27,6 +27,22 @@ class FileResult:
         if self.status:
             return self.status
         return "fail" if self.failed(strict) else "pass"
+
+
+def input_error_result(path: str, error: InputError) -> FileResult:
+    """A file that could not be checked: ``unreadable`` (exit 2), or, when it was read but holds
+    malformed content (:class:`MalformedInput`), an ordinary failure (exit 1)."""
+    status = "" if isinstance(error, MalformedInput) else "unreadable"
+    return FileResult(path, [error.diagnostic], status=status)
+
+
+def exit_code(results: Sequence[FileResult], strict: bool = False) -> int:
+    """The one exit-code policy of every checking command: 2 when any file was unreadable or met an
+    internal error (the others are still reported), 1 on any finding, else 0."""
+    outcomes = {r.outcome(strict) for r in results}
+    if outcomes & {"unreadable", "error"}:
+        return 2
+    return 1 if outcomes - {"pass"} else 0
 
 
 Reporter = Callable[[Sequence[FileResult], bool, str], str]
@@ -56,9 +72,19 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
         for d in result.diagnostics:
             where = format_location(d if d.file else _with_file(d, result.path))
             message = d.message.replace("\n", "\n    ")  # continuation lines stay visibly attached
-            lines.append(f"{where}: {d.code} {message}" + (f" ({d.severity})" if not d.is_error else ""))
+            lines.append(f"{where}: {d.code} {record_tag(d)}{message}" + (f" ({d.severity})" if not d.is_error else ""))
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+def record_tag(d: Diagnostic) -> str:
+    """``[ID] `` for a finding about a claim, ``[source ID] `` for a source: which record to open."""
+    kind, _, rid = d.subject.partition(" ")
+    if kind == "claim" and rid:
+        return f"[{rid}] "
+    if kind == "source" and rid:
+        return f"[source {rid}] "
+    return ""
 
 
 def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
@@ -157,7 +183,10 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
                     "locations": [location],
                 }
             )
-    rules = [{"id": code, "helpUri": "SCHEMA.md"} for code in sorted(codes)]
+    # No helpUri: it must be an absolute URI and the project has none to give (a relative
+    # "SCHEMA.md" fails the SARIF schema's "uri" format). No shortDescription either: the
+    # codes have no description text to draw on other than the prose tables in SCHEMA.md.
+    rules = [{"id": code} for code in sorted(codes)]
     index = {code: i for i, code in enumerate(sorted(codes))}
     for item in sarif_results:
         item["ruleIndex"] = index[str(item["ruleId"])]

@@ -10,7 +10,6 @@ import os
 import re
 import stat
 import time
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -18,10 +17,11 @@ from pathlib import Path
 from typing import Protocol
 
 from ._atomic import TEMP_PREFIX
-from ._diagnostics import Diagnostic, InputError
+from ._diagnostics import Diagnostic, InputError, internal_error
 from ._jsonio import MAX_BYTES, decode_utf8, read_text
 from ._page import Page, PageOptions, check_text
-from ._report import FileResult
+from ._report import FileResult, input_error_result
+from ._report import exit_code as report_exit_code
 from ._site import CACHE_DIR_NAME, Config, registered_pages
 from ._splice import InternalError
 
@@ -99,11 +99,18 @@ def display(path: Path, cwd: str | None = None) -> str:
 
 
 def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) -> list[Task]:
-    """Tasks for files and folders; a --write run first cleans stale temp files where it looks."""
+    """Tasks for files and folders; a --write run first cleans stale temp files where it looks.
+
+    A folder without a page is an :class:`InputError` (SH006): a mistyped path must not pass a CI run.
+    """
     tasks: list[Task] = []
     for path in paths:
         if path.is_dir():
-            tasks.extend(Task(os.fspath(p), os.fspath(p), options, True, write) for p in html_files(path, write))
+            found = [Task(os.fspath(p), os.fspath(p), options, True, write) for p in html_files(path, write)]
+            if not found:
+                message = "no pages found under this folder (looked for *.html; hidden folders are skipped)"
+                raise InputError(Diagnostic("SH006", message, file=os.fspath(path)))
+            tasks.extend(found)
         else:
             if write:
                 _clean_folder(Path(os.path.realpath(path)).parent)
@@ -254,10 +261,8 @@ def rewritten_pages(results: Sequence[FileResult]) -> int:
 def exit_code(results: Sequence[FileResult]) -> int:
     """2: unreadable input, write failure or internal error; 1: findings, or a page that
     --write changed (as formatters do, so pre-commit shows the change); else 0."""
-    outcomes = {r.outcome() for r in results}
-    if outcomes & {"unreadable", "error"}:
-        return 2
-    return 1 if outcomes - {"pass"} or any(_rewrote(r) for r in results) else 0
+    code = report_exit_code(results)
+    return 1 if code == 0 and any(_rewrote(r) for r in results) else code
 
 
 def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
@@ -269,16 +274,6 @@ def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
         return _check_page(task, data)
     except Exception as exc:  # a bug must cost this page, not the run (nor a worker pool)
         return FileResult(task.display, [internal_error(exc, task.display)], status="error")
-
-
-def internal_error(exc: BaseException, file: str) -> Diagnostic:
-    """``internal error: Type: message`` on ``file``; the traceback too when CLAIM_EVIDENCE_DEBUG is set."""
-    message = f"internal error: {type(exc).__name__}: {exc}"
-    if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
-        message += "\n" + "".join(traceback.format_exception(exc)).rstrip()
-    else:
-        message += " (set CLAIM_EVIDENCE_DEBUG=1 for details)"
-    return Diagnostic("CE999", message, file=file, subject="page")
 
 
 def _check_page(task: Task, data: bytes | None) -> FileResult | None:
@@ -301,7 +296,7 @@ def _check_page(task: Task, data: bytes | None) -> FileResult | None:
     except InputError as exc:
         if not task.registered:
             return None  # a stray unreadable file that is not a page of the site
-        return FileResult(task.display, [exc.diagnostic], status="unreadable")
+        return input_error_result(task.display, exc)
     return _result(task, page, rewritten)
 
 
@@ -311,6 +306,8 @@ def _text(task: Task, data: bytes | None) -> str:
 
 def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     diagnostics = [d for d in page.diagnostics if not (rewritten and d.code == "SH140")]
+    if task.write and page.errors and page.stale:
+        diagnostics.append(not_rewritten(page, task.display))
     if not page.has_markup:
         return FileResult(task.display, diagnostics, detail="no evidence markup")
     claims = len(page.claims)
@@ -318,3 +315,13 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
     return PageResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
+
+
+def not_rewritten(page: Page, display: str) -> Diagnostic:
+    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
+    first = page.errors[0]
+    gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
+    others = sorted({d.code for d in page.errors} - {first.code})
+    also = f" (and {', '.join(others)})" if others else ""
+    message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
+    return Diagnostic("SH150", message, file=display, subject="page")

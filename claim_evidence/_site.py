@@ -120,13 +120,15 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
         raise _error("SH003", "pages must be a list of glob strings, e.g. pages = [\"articles/*.html\"]", name)
     stylesheet = data.get("stylesheet", DEFAULT_STYLESHEET)
-    if not isinstance(stylesheet, str) or not stylesheet.strip():
-        raise _error("SH003", "stylesheet must be the href of the shared evidence stylesheet", name)
+    if stylesheet is not False and (not isinstance(stylesheet, str) or not stylesheet.strip()):
+        message = 'stylesheet must be the href of the shared evidence stylesheet, or false to skip SH130 (e.g. stylesheet = "/assets/claim-evidence.css")'
+        raise _error("SH003", message, name)
     lang = data.get("lang", "ja")
     if lang not in LABELS:
         raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
     news = _news(data["news"], name) if "news" in data else None
-    return Config(root, tuple(pages), PageOptions(stylesheet.strip(), lang), path, news)
+    options = PageOptions(stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data)
+    return Config(root, tuple(pages), options, path, news)
 
 
 def registered_pages(config: Config) -> list[Path]:

@@ -20,7 +20,7 @@ from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
-from ._report import REPORTERS, text_report
+from ._report import REPORTERS, exit_code, text_report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
 from ._schema import schema_text
 from ._render import render_evidence
@@ -44,7 +44,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=str))
 @FORMAT
 @click.option("--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True, help="Refuse larger files.")
@@ -53,13 +53,20 @@ def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int) -> in
 
     An article (an object with a `claim_evidence` key) is checked against its
     own title/tldr/summary as the reviewed subject. Exit 0 when every file is
-    valid, 1 when any has findings, 2 when any cannot be read.
+    valid, 1 when any has findings (malformed JSON too), 2 when any cannot be
+    read. A folder is not taken: name the files (e.g. `site/*.html`), or check a
+    whole site with `static-helper DIR` or `claim-evidence prepublish`.
     """
+    folders = [f for f in files if os.path.isdir(f)]
+    if folders:
+        raise click.UsageError(
+            f"{folders[0]} is a folder; validate takes files: bundle JSON, article JSON (with claim_evidence) or "
+            "static pages (.html), e.g. `claim-evidence validate site/*.html`. For a whole site use "
+            "`static-helper DIR` or `claim-evidence prepublish`"
+        )
     results = [check_file(f, max_bytes) for f in files]
     click.echo(REPORTERS[fmt](results, strict, "file"), nl=False)
-    if any(r.outcome() == "unreadable" for r in results):
-        return 2
-    return 1 if any(r.failed(strict) for r in results) else 0
+    return exit_code(results, strict)
 
 
 @cli.command()
@@ -152,10 +159,7 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None) -> int:
     results = run_prepublish(path, jobs or os.cpu_count() or 1)
     reporter = functools.partial(text_report, headers=True) if fmt == "text" else REPORTERS[fmt]
     click.echo(reporter(results, False, "target"), nl=False)
-    outcomes = {r.outcome() for r in results}
-    if outcomes & {"unreadable", "error"}:
-        return 2
-    return 1 if outcomes - {"pass"} else 0
+    return exit_code(results)
 
 
 @cli.group()

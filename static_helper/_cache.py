@@ -5,13 +5,14 @@ bytes, its path as shown, whether it is registered, the toolkit (its version
 and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
 always checked again). Entries are JSON files under ``.claim-evidence-cache/``
-(at the site root by default), written atomically (without fsync: a lost entry is a miss); an entry that does not parse,
+(beside claim-evidence.toml, else in the user's cache folder: see default_folder), written atomically (without fsync: a lost entry is a miss); an entry that does not parse,
 has another format, names another key or holds anything but a pass is ignored
 and rebuilt, never trusted. Concurrent runs at worst write the same entry twice.
 """
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -66,8 +67,20 @@ def settings_fingerprint(options: PageOptions, config_bytes: bytes | None) -> st
     """What the settings contribute to every key: the config file's bytes and the page options."""
     digest = hashlib.sha256(f"format {FORMAT}\0{toolkit_fingerprint()}\0".encode())
     digest.update(b"config\0" + (config_bytes if config_bytes is not None else b"(none)") + b"\0")
-    digest.update(json.dumps([options.stylesheet, options.lang]).encode())
+    digest.update(json.dumps(dataclasses.astuple(options)).encode())
     return digest.hexdigest()
+
+
+def default_folder(config_root: Path | None, site: Path) -> Path:
+    """Where the cache lives unless ``--cache-dir`` says: beside ``claim-evidence.toml`` when there is
+    one, else in the user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``), one folder per
+    site keyed by its absolute path, so that a deploy of the checked folder never carries it."""
+    if config_root is not None:
+        return config_root / CACHE_DIR_NAME
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    home = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    key = hashlib.sha256(os.fsencode(os.path.realpath(site))).hexdigest()[:16]
+    return home / "claim-evidence" / "sites" / key
 
 
 class Cache:

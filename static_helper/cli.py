@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from claim_evidence import ClaimEvidenceError, InputError
+import claim_evidence
+from claim_evidence import ClaimEvidenceError, Diagnostic, InputError
 from claim_evidence._diagnostics import format_location
 from claim_evidence._report import REPORTERS
 
@@ -17,7 +18,7 @@ from claim_evidence._page import PageOptions
 from claim_evidence._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
 from claim_evidence._site import CACHE_DIR_NAME, CONFIG_NAME, Config, find_config, load_config
 
-from ._cache import Cache, settings_fingerprint
+from ._cache import Cache, default_folder, settings_fingerprint
 from ._write import write_page
 
 # Show progress only for runs long enough to wonder whether anything happens.
@@ -35,9 +36,13 @@ PROGRESS_MIN_PAGES = 200
     "--cache-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help=f"Where passing results are cached (default: {CACHE_DIR_NAME}/ at the site root).",
+    help=(
+        f"Where passing results are cached (default: {CACHE_DIR_NAME}/ beside {CONFIG_NAME}; without a config, "
+        "$XDG_CACHE_HOME/claim-evidence/ or ~/.cache/claim-evidence/, one folder per working folder)."
+    ),
 )
 @click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
+@click.version_option(claim_evidence.__version__, "--version", prog_name="static-helper")
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -87,6 +92,8 @@ def execute(
         tasks = tasks_for_paths(paths, options, write)
     else:
         assert config is not None
+        if not config.pages:
+            raise InputError(Diagnostic("SH006", 'registers no pages: list them, e.g. pages = ["**/*.html"]', file=display(config.path or config.root)))
         tasks = tasks_for_config(config, write)
     stats = Stats()
     results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
@@ -100,7 +107,7 @@ def execute(
 
 
 def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) -> Cache | None:
-    """The cache at ``--cache-dir``, or ``.claim-evidence-cache/`` beside the config (else in the cwd)."""
+    """The cache at ``--cache-dir``, else :func:`default_folder`."""
     if not caching.enabled:
         return None
     config_bytes = None
@@ -109,7 +116,7 @@ def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) ->
             config_bytes = config.path.read_bytes()
         except OSError:
             return None  # the config was readable a moment ago; do not guess
-    folder = caching.folder or (config.root if config is not None else Path.cwd()) / CACHE_DIR_NAME
+    folder = caching.folder or default_folder(config.root if config is not None else None, Path.cwd())
     return Cache(folder, settings_fingerprint(options, config_bytes))
 
 

@@ -30,6 +30,17 @@ def _write(path: Path, value: Any, **kwargs: Any) -> Path:
     return path
 
 
+def _at(path: Path, key: str, nth: int = 1) -> str:
+    """``line:column`` of the ``nth`` occurrence of the JSON key ``key`` in the file (1-based, as findings count)."""
+    needle = f'"{key}"'
+    text = path.read_text(encoding="utf-8")
+    offset = -1
+    for _ in range(nth):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
 def test_cli_validate_clean_bundle(run: Any, tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
     assert run("validate", str(path)) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n", "")
@@ -38,22 +49,23 @@ def test_cli_validate_clean_bundle(run: Any, tmp_path: Path, bundle: dict) -> No
 def test_cli_validate_article_checks_subject(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
     good = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
     assert run("validate", str(good))[0] == 0
-    bad = _write(tmp_path / "bad.json", dict(subject, summary="変えた", claim_evidence=bundle))
+    bad = _write(tmp_path / "bad.json", dict(subject, summary="変えた", claim_evidence=bundle), indent=2)
     code, out, _ = run("validate", str(bad))
     assert code == 1
     assert out == (
-        f"{bad}:$.claim_evidence.subject_fingerprint: CE106 article text differs from the reviewed subject\n"
+        f"{bad}:{_at(bad, 'subject_fingerprint')}: CE106 article text differs from the reviewed subject\n"
         "1 file: 0 passed, 1 failed\n"
     )
 
 
 def test_cli_validate_text_lines_name_file_path_and_code(run: Any, tmp_path: Path, bundle: dict) -> None:
+    """``FILE:LINE:COL: CODE [claim] message``, the line and column of the JSON value, as static-helper prints."""
     bundle["claims"][0]["statement"] = "変更した文。"
-    path = _write(tmp_path / "b.json", bundle)
+    path = _write(tmp_path / "b.json", bundle, indent=2)
     code, out, _ = run("validate", str(path))
     assert code == 1
     assert out.splitlines()[0] == (
-        f"{path}:$.claims[0].verification.fingerprint: CE403 review fingerprint does not match current statement/conditions/sources"
+        f"{path}:{_at(path, 'fingerprint')}: CE403 [fictional-rate] review fingerprint does not match current statement/conditions/sources"
     )
 
 
@@ -71,52 +83,59 @@ def test_cli_validate_json_format_fixed_keys(run: Any, tmp_path: Path, bundle: d
 
 def test_cli_validate_github_format_escapes(run: Any, tmp_path: Path, bundle: dict) -> None:
     bundle["claims"][0]["basis"] = "vibes"
-    path = _write(tmp_path / "a,b:c%.json", bundle)
+    path = _write(tmp_path / "a,b:c%.json", bundle, indent=2)
     code, out, _ = run("validate", "--format", "github", str(path))
     assert code == 1
     escaped = str(path).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
-    assert f"::error file={escaped},title=CE303::$.claims[0].basis: unknown basis" in out.splitlines()
+    line, column = _at(path, 'basis').split(":")
+    assert f"::error file={escaped},line={line},col={column},title=CE303::$.claims[0].basis: unknown basis" in out.splitlines()
 
 
 def test_cli_validate_strict_turns_warnings_into_failures(run: Any, tmp_path: Path, bundle: dict) -> None:
     bundle["claims"][0]["uncertanity"] = "typo"
-    path = _write(tmp_path / "b.json", bundle)
+    path = _write(tmp_path / "b.json", bundle, indent=2)
     code, out, _ = run("validate", str(path))
     assert code == 0
-    assert f"{path}:$.claims[0].uncertanity: CE900 unknown key 'uncertanity'; did you mean 'uncertainty'? (warning)" in out
+    where = _at(path, 'uncertanity')
+    assert f"{path}:{where}: CE900 [fictional-rate] unknown key 'uncertanity'; did you mean 'uncertainty'? (warning)" in out
     assert run("validate", "--strict", str(path))[0] == 1
 
 
 def test_cli_validate_duplicate_key_in_text_is_reported(run: Any, tmp_path: Path, bundle: dict) -> None:
-    text = json.dumps(bundle, ensure_ascii=False).replace('"status": "matched"', '"status": "unverified", "status": "matched"')
+    text = json.dumps(bundle, ensure_ascii=False, indent=2).replace('"status": "matched"', '"status": "unverified",\n      "status": "matched"')
     path = tmp_path / "b.json"
     path.write_text(text, encoding="utf-8")
     code, out, _ = run("validate", str(path))
     assert code == 0
-    assert f"{path}:$.claims[0].status: CE901 duplicate key in the JSON text: only the last value is kept (warning)" in out
+    where = _at(path, 'status')  # the first of the two
+    assert f"{path}:{where}: CE901 [fictional-rate] duplicate key in the JSON text: only the last value is kept (warning)" in out
 
 
 @pytest.mark.parametrize(
-    "content, expected",
+    "content, exit_code, expected",
     [
-        (b'{"version": 1,\n  "claims": [}', ":2:14: CE003 invalid JSON: Expecting value"),
-        (b'{"a": "\xff"}', ":1:8: CE002 not UTF-8: byte 0xff at offset 7; re-save the file as UTF-8"),
-        (b"[" * 10_000 + b"]" * 10_000, ":$: CE005 JSON nested"),
-        (b'{"a": NaN}', ":$: CE003 invalid JSON: NaN is not valid JSON"),
+        (b'{"version": 1,\n  "claims": [}', 1, ":2:14: CE003 invalid JSON: Expecting value"),
+        (b'{"a": "\xff"}', 2, ":1:8: CE002 not UTF-8: byte 0xff at offset 7; re-save the file as UTF-8"),
+        (b"[" * 10_000 + b"]" * 10_000, 1, ": CE005 JSON nested"),
+        (b'{"a": NaN}', 1, ": CE003 invalid JSON: NaN is not valid JSON"),
+        (b"", 1, ': CE003 empty file: no JSON value (a bundle is an object: {"version": 1, "sources": [], "claims": []})'),
+        (b" \r\n", 1, ": CE003 empty file: no JSON value"),
     ],
 )
-def test_cli_validate_unreadable_input_exit_2(run: Any, tmp_path: Path, content: bytes, expected: str) -> None:
+def test_cli_validate_malformed_is_a_finding_unreadable_is_exit_2(run: Any, tmp_path: Path, content: bytes, exit_code: int, expected: str) -> None:
+    """One policy (SCHEMA.md "Exit codes"): JSON that was read but is malformed is a finding (1), in a
+    bundle file as in a page's script; a file that cannot be read as UTF-8 text is exit 2."""
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     code, out, err = run("validate", str(path))
-    assert code == 2
+    assert code == exit_code
     assert f"{path}{expected}" in out
     assert "Traceback" not in out + err
 
 
 def test_cli_validate_missing_file_and_size_limit(run: Any, tmp_path: Path, bundle: dict) -> None:
     code, out, _ = run("validate", str(tmp_path / "nope.json"))
-    assert (code, out.splitlines()[0]) == (2, f"{tmp_path / 'nope.json'}:$: CE001 file not found")
+    assert (code, out.splitlines()[0]) == (2, f"{tmp_path / 'nope.json'}: CE001 file not found")
     path = _write(tmp_path / "b.json", bundle)
     code, out, _ = run("validate", "--max-bytes", "100", str(path))
     assert code == 2 and "CE004 file is" in out and "over the 100-byte limit" in out
@@ -282,14 +301,40 @@ def test_cli_validate_page_reports_missing_bundle_script(run: Any, tmp_path: Pat
     page = tmp_path / "p.html"
     page.write_text("<p>no bundle</p>", encoding="utf-8")
     code, out, _ = run("validate", str(page))
-    assert code == 2 and f"{page}:$: SH101 exactly one script#claim-evidence-data is required (found 0)" in out
+    assert code == 1 and f"{page}: SH101 exactly one script#claim-evidence-data is required (found 0)" in out
 
 
 def test_cli_validate_page_json_error_has_page_line(run: Any, tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     page.write_text('<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>', encoding="utf-8")
     code, out, _ = run("validate", str(page))
-    assert code == 2 and f"{page}:4:15: CE003 invalid JSON: Expecting property name enclosed in double quotes" in out
+    assert code == 1 and f"{page}:4:15: CE003 invalid JSON: Expecting property name enclosed in double quotes" in out
+
+
+def test_cli_validate_and_static_helper_agree_on_malformed_page_json(run: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same broken or empty script: the same finding and exit 1 from both tools."""
+    import static_helper.cli
+
+    for content, message in (("{,}", "CE003 invalid JSON: Expecting property name enclosed in double quotes"), (" ", "CE003 empty bundle script: no JSON value")):
+        page = tmp_path / "p.html"
+        page.write_text(f'<p data-claim-id="a">x</p><div data-evidence-for="a"></div>\n<script type="application/json" id="claim-evidence-data">{content}</script>', encoding="utf-8")
+        code, out, _ = run("validate", str(page))
+        assert code == 1 and f"{page}:2:{58 + (content == '{,}')}: {message}" in out
+        assert static_helper.cli.main([str(page), "--no-cache"]) == 1
+        assert f"{page}:2:{58 + (content == '{,}')}: {message}" in capsys.readouterr().out
+
+
+def test_cli_validate_page_findings_have_page_lines(run: Any, tmp_path: Path) -> None:
+    source = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    page = tmp_path / "about.html"
+    page.write_text(source.replace('"basis": "editorial"', '"basis": "vibes"', 1), encoding="utf-8")
+    code, out, _ = run("validate", str(page))
+    text = page.read_text(encoding="utf-8")
+    offset = text.index('"basis": "vibes"')
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)
+    assert code == 1
+    assert out.splitlines()[0].startswith(f"{page}:{line}:{column}: CE303 [")
 
 
 def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: Path) -> None:
@@ -298,7 +343,7 @@ def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: P
         handle.truncate(50 * 1024 * 1024)  # sparse: costs no disk, refused from its size alone
     code, out, _ = run("validate", str(path))
     assert code == 2
-    assert out.splitlines()[0] == f"{path}:$: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
+    assert out.splitlines()[0] == f"{path}: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
 
 
 def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from claim_evidence.news import (
+    DEFAULT_EVIDENCE_URL,
     EvidenceLink,
     apply_article_correction,
     evidence_url,
@@ -74,6 +75,84 @@ def test_parse_evidence_url_reads_date_and_claim() -> None:
     assert parse_evidence_url("/daily-news/auto_daily_report_2026_02_30.html#evidence-a") is None
     assert parse_evidence_url("/daily-news/latest.html#evidence-a") is None
     assert parse_evidence_url(None) is None
+
+
+# The existing site's homepage JSON links its dated detail pages in another folder,
+# relative to the site root (awano27/ai-news-site, scripts/check_claim_evidence.py):
+SITE_LINK = "presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        SITE_LINK,
+        "auto_daily_report_2026_09_05.html#evidence-valuation",
+        "../daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "./auto_daily_report_2026_09_05.html#evidence-valuation",
+        "/presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "/daily-news/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "/%E3%83%8B%E3%83%A5%E3%83%BC%E3%82%B9/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "https://news.example.org/presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "https://news.example.org/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "HTTP://localhost:8000/daily-news/auto_daily_report_2026_09_05.html#evidence-valuation",
+    ],
+)
+def test_parse_evidence_url_default_accepts_any_folder(url: str) -> None:
+    assert parse_evidence_url(url) == EvidenceLink("2026-09-05", "valuation")
+    assert parse_evidence_url(url, DEFAULT_EVIDENCE_URL) == EvidenceLink("2026-09-05", "valuation")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "presentations/auto_daily_report.html",
+        "presentations/auto_daily_report.html#evidence-valuation",
+        "presentations/daily_reports/latest.html#evidence-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_02_30.html#evidence-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_13_05.html#evidence-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_9_5.html#evidence-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-9valuation",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-" + "v" * 101,
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation?x=1",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html#claim-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html",
+        "presentations/daily_reports/auto_daily_report_2026_09_05.html?lang=en#evidence-valuation",
+        "presentations/daily_reports?x=/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "presentations/daily_reports/auto_daily_report_2026_09_05_en.html#evidence-valuation",
+        "presentations/daily_reports/xauto_daily_report_2026_09_05.html#evidence-valuation",
+        "presentations/daily_reports/daily_report_2026_09_05.html#evidence-valuation",
+        "presentations\\daily_reports\\auto_daily_report_2026_09_05.html#evidence-valuation",
+        " presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "presentations//auto_daily_report_2026_09_05.html#evidence-valuation",
+        "javascript:auto_daily_report_2026_09_05.html#evidence-valuation",
+        "javascript:alert(1)//auto_daily_report_2026_09_05.html#evidence-valuation",
+        "data:text/html,auto_daily_report_2026_09_05.html#evidence-valuation",
+        "ftp://news.example.org/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "//news.example.org/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "https://user@news.example.org/auto_daily_report_2026_09_05.html#evidence-valuation",
+        "https:/auto_daily_report_2026_09_05.html#evidence-valuation",
+    ],
+)
+def test_parse_evidence_url_default_rejects_undated_or_unsafe(url: str) -> None:
+    assert parse_evidence_url(url) is None
+
+
+def test_parse_evidence_url_configured_pattern_is_exact() -> None:
+    site = "presentations/daily_reports/auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id}"
+    assert parse_evidence_url(SITE_LINK, site) == EvidenceLink("2026-09-05", "valuation")
+    assert parse_evidence_url("/" + SITE_LINK, site) is None
+    assert parse_evidence_url("https://news.example.org/" + SITE_LINK, site) is None
+    assert parse_evidence_url("/daily-news/auto_daily_report_2026_09_05.html#evidence-valuation", site) is None
+    other = "https://news.example.org/{date}/report.html#evidence-{claim_id}"
+    assert parse_evidence_url("https://news.example.org/2026-09-05/report.html#evidence-valuation", other) == EvidenceLink("2026-09-05", "valuation")
+    assert parse_evidence_url("/2026-09-05/report.html#evidence-valuation", other) is None
+    assert parse_evidence_url(SITE_LINK, other) is None
+
+
+def test_evidence_url_default_still_makes_daily_news_link() -> None:
+    assert evidence_url("2026-09-05", "valuation") == "/daily-news/auto_daily_report_2026_09_05.html#evidence-valuation"
 
 
 def test_homepage_projection_bundle_without_valid_claim_id_gets_null_link() -> None:

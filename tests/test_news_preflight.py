@@ -103,7 +103,7 @@ def test_compare_homepage_evidence_clean_entry_passes(item: dict[str, Any], revi
     [
         ("evidence_url", "/daily-news/latest.html#evidence-nornbay-valuation",
          'evidence_url "/daily-news/latest.html#evidence-nornbay-valuation" is not a link to a dated detail page '
-         "(expected the pattern /daily-news/auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id})"),
+         "(expected auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id} in any folder)"),
         ("evidence_url", "/daily-news/auto_daily_report_2026_09_04.html#evidence-other",
          "evidence_url anchor evidence-other is not a claim of the bundle"),
         ("blurb", "ノルンベイ計算機が300億ドル評価で調達。",
@@ -126,6 +126,69 @@ def test_compare_homepage_evidence_wrong_day(item: dict[str, Any]) -> None:
     assert compare_homepage_evidence(entry, canonical_bundle(), date=DATE) == [
         f"{H}: evidence_url points to the page of 2026-09-03, expected 2026-09-04"
     ]
+
+
+# The existing site's homepage JSON (news/latest.json of awano27/ai-news-site): a record
+# keeps the article URL under "source" and links the dated detail page in another
+# folder, relative to the site root.
+SITE_LINK = "presentations/daily_reports/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+
+
+def site_record(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "title": item["title"],
+        "blurb": item["tldr"],
+        "source": {"url": URL},
+        "claim_evidence": canonical_bundle(),
+        "evidence_url": SITE_LINK,
+    }
+
+
+def test_compare_homepage_evidence_site_link_in_another_folder_passes(item: dict[str, Any]) -> None:
+    assert compare_homepage_evidence(site_record(item), canonical_bundle()) == []
+    assert compare_homepage_evidence(site_record(item), canonical_bundle(), date=DATE) == []
+    bare = {"blurb": "短い表示", "claim_evidence": canonical_bundle(), "evidence_url": SITE_LINK}
+    assert compare_homepage_evidence(bare, canonical_bundle()) == []
+
+
+def test_compare_homepage_evidence_site_link_wrong_day(item: dict[str, Any]) -> None:
+    record = site_record(item)
+    record["evidence_url"] = "https://news.example.org/presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-nornbay-raise"
+    assert compare_homepage_evidence(record, canonical_bundle(), date=DATE, index=0) == [
+        f'homepage item 0 ("{item["title"]}"): evidence_url points to the page of 2026-09-05, expected 2026-09-04'
+    ]
+
+
+def test_compare_homepage_evidence_configured_pattern_is_exact(item: dict[str, Any], reviewed: dict[str, Any]) -> None:
+    pattern = "presentations/daily_reports/auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id}"
+    entry = homepage_projection([item], date=DATE, pattern=pattern)["items"][0]
+    assert entry["evidence_url"] == SITE_LINK
+    assert compare_homepage_evidence(entry, canonical_bundle(), reviewed, pattern=pattern) == []
+    entry["evidence_url"] = "/daily-news/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+    assert compare_homepage_evidence(entry, canonical_bundle(), reviewed, pattern=pattern) == [
+        f'{H}: evidence_url "/daily-news/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation" '
+        f"is not a link to a dated detail page (expected the pattern {pattern})"
+    ]
+
+
+def test_compare_homepage_evidence_missing_url_names_the_item(item: dict[str, Any], reviewed: dict[str, Any]) -> None:
+    record = site_record(item)
+    record["evidence_url"] = "presentations/auto_daily_report.html"
+    expected_link = (
+        'evidence_url "presentations/auto_daily_report.html" is not a link to a dated detail page '
+        "(expected auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id} in any folder)"
+    )
+    named = 'homepage item 2 ("ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道")'
+    assert compare_homepage_evidence(record, canonical_bundle(), index=2) == [f"{named}: {expected_link}"]
+    assert compare_homepage_evidence(record, canonical_bundle(), reviewed, index=2) == [
+        f"{named}: {expected_link}",
+        f"{named}: url null is not the reviewed article's",
+    ]
+    assert compare_homepage_evidence(record, canonical_bundle()) == [
+        f'homepage item ("ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道"): {expected_link}'
+    ]
+    del record["title"]
+    assert compare_homepage_evidence(record, canonical_bundle(), index=2) == [f"homepage item 2: {expected_link}"]
 
 
 # --- every derived output, from files -------------------------------------------------
@@ -207,6 +270,24 @@ def test_check_derived_outputs_changed_summary_in_dayfile(registry: CorrectionRe
 def test_check_derived_outputs_undated_homepage_link(registry: CorrectionRegistry, site: Path) -> None:
     edit_json(site / "homepage.json", lambda v: v["items"][0].update(evidence_url="/daily-news/latest.html#evidence-nornbay-valuation"))
     assert summary(check(registry, site)) == [(URL, "fail", [("NW413", "homepage.json", None, "$.items[0].evidence_url")])]
+
+
+def test_check_derived_outputs_homepage_link_in_another_folder_passes(registry: CorrectionRegistry, site: Path) -> None:
+    edit_json(site / "homepage.json", lambda v: v["items"][0].update(evidence_url=SITE_LINK))
+    assert summary(check(registry, site)) == [(URL, "pass", [])]
+
+
+def test_check_derived_outputs_configured_pattern_is_exact(registry: CorrectionRegistry, site: Path) -> None:
+    link = "auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+    edit_json(site / "homepage.json", lambda v: v["items"][0].update(evidence_url=link))
+    assert summary(check_derived_outputs(registry, homepage_json=site / "homepage.json")) == [(URL, "pass", [])]
+    pattern = "/news/auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id}"
+    results = check_derived_outputs(registry, homepage_json=site / "homepage.json", pattern=pattern)
+    assert summary(results) == [(URL, "fail", [("NW413", "homepage.json", None, "$.items[0].evidence_url")])]
+    assert results[0].diagnostics[0].message == (
+        f'evidence_url "{link}" is not a link to a dated detail page '
+        "(expected the pattern /news/auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id})"
+    )
 
 
 def test_check_derived_outputs_changed_homepage_blurb(registry: CorrectionRegistry, site: Path) -> None:

@@ -33,8 +33,11 @@ def test_packaging_wheel_contains_data_files(wheel: Path) -> None:
         "claim_evidence/templates/evidence.html.j2",
         "claim_evidence/assets/claim-evidence.css",
         "static_helper/__init__.py",
+        "claim_evidence/py.typed",
+        "static_helper/py.typed",
     ):
         assert required in names
+    assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
 
 
 def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, tmp_path: Path, bundle: dict) -> None:

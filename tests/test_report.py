@@ -2,14 +2,18 @@
 ``UPDATE_GOLDEN=1 pytest tests/test_report.py`` and review the diff."""
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from jsonschema import Draft7Validator
 
 from claim_evidence import Diagnostic
 from claim_evidence._report import REPORTERS, FileResult
+from claim_evidence.cli import main
 
 from .conftest import ROOT
 
@@ -60,3 +64,83 @@ def test_report_sarif_is_2_1_0_with_rules_and_relative_uris(monkeypatch: pytest.
 
 def test_report_summary_counts_unregistered_separately() -> None:
     assert REPORTERS["text"](_results(), False, "page").splitlines()[-1] == "4 pages: 1 passed, 2 failed, 1 unregistered"
+
+
+# --- SARIF 2.1.0 schema conformance, with format checking -------------------------------------
+
+SARIF_SCHEMA_FILE = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"  # see SOURCE.md beside it
+
+
+def _sarif_errors(log: dict[str, Any]) -> list[str]:
+    """Every violation of the official SARIF 2.1.0 schema, ``uri``/``uri-reference`` formats included."""
+    schema = json.loads(SARIF_SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    checker = Draft7Validator.FORMAT_CHECKER
+    # jsonschema checks these formats only when rfc3986-validator (or rfc3987) is importable, and
+    # otherwise passes every string silently: fail here rather than validate nothing.
+    assert {"uri", "uri-reference"} <= set(checker.checkers), "uri formats unchecked: install the test extra (rfc3986-validator)"
+    validator = Draft7Validator(schema, format_checker=checker)
+    return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(log)]
+
+
+def _assert_covers_the_cases(log: dict[str, Any]) -> None:
+    """The log must exercise what the schema checks: errors and warnings, findings with and
+    without a region, more than one file."""
+    results = log["runs"][0]["results"]
+    assert {r["level"] for r in results} == {"error", "warning"}
+    assert {"region" in r["locations"][0]["physicalLocation"] for r in results} == {True, False}
+    assert len({r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}) >= 2
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+def test_report_sarif_validates_against_the_sarif_2_1_0_schema(strict: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    outside = tmp_path / "elsewhere.json"  # not under the working folder: an absolute file: URI
+    results = _results() + [
+        FileResult("記事 1.json", [Diagnostic("CE403", "review fingerprint does not match current statement/conditions/sources", "$.claims[0].verification.fingerprint", "error", "claim x")]),
+        FileResult(str(outside), [Diagnostic("CE901", "duplicate key in the JSON text: only the last value is kept", "$.claims[0].status", "warning", "claim x", line=20, column=7)]),
+    ]
+    log = json.loads(REPORTERS["sarif"](results, strict, "page"))
+    if not strict:  # strict raises every warning to an error
+        _assert_covers_the_cases(log)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert {"%E8%A8%98%E4%BA%8B%201.json", outside.resolve().as_uri()} <= uris
+    assert _sarif_errors(log) == []
+
+
+def test_report_sarif_schema_check_rejects_a_relative_help_uri(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative control: the same validation must catch what the reporter used to emit, so a pass
+    above means the formats were checked."""
+    monkeypatch.chdir(ROOT)
+    log = json.loads(REPORTERS["sarif"](_results(), False, "page"))
+    assert _sarif_errors(log) == []
+    log["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "SCHEMA.md"
+    assert _sarif_errors(log) == ["/runs/0/tool/driver/rules/0/helpUri: 'SCHEMA.md' is not a 'uri'"]
+    log["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "https://example.org/rules/CE003"
+    assert _sarif_errors(log) == []
+
+
+def test_cli_validate_format_sarif_validates_against_the_schema(
+    bundle: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    repo.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(repo)
+    findings = copy.deepcopy(bundle)
+    findings["claims"][0]["basis"] = "vibes"  # CE303 error, and CE403 (the review no longer matches)
+    findings["claims"][0]["uncertanity"] = "typo"  # CE900 warning
+    Path("a,b:c%.json").write_text(json.dumps(findings, ensure_ascii=False, indent=2), encoding="utf-8")
+    Path("記事 1.json").write_text('{\n  "claims": [\n    NaN\n  ]\n}\n', encoding="utf-8")  # CE003, no position
+    Path("syntax.json").write_text('{\n  "claims": [\n    1,\n  ]\n}\n', encoding="utf-8")  # CE003 at 4:3
+    duplicate = elsewhere / "dup.json"  # CE901 warning, outside the working folder
+    text = json.dumps(bundle, ensure_ascii=False, indent=2)
+    duplicate.write_text(text.replace('"status": "matched"', '"status": "unverified", "status": "matched"', 1), encoding="utf-8")
+
+    code = main(["validate", "--format", "sarif", "a,b:c%.json", "記事 1.json", "syntax.json", str(duplicate)])
+    out, _ = capsys.readouterr()
+    assert code != 0
+    log = json.loads(out)
+    assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["CE003", "CE303", "CE403", "CE900", "CE901"]
+    _assert_covers_the_cases(log)
+    assert _sarif_errors(log) == []

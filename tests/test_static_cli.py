@@ -62,8 +62,8 @@ def test_cli_corpus_write_changes_nothing(tmp_path, monkeypatch):
 def test_cli_stale_pages_fail_with_locations(site):
     code, out, _ = invoke("basic.html")
     assert (code, out) == (1, (
-        "basic.html:43:5: SH140 evidence display is stale (run --write after reviewing source data)\n"
-        "basic.html:47:5: SH140 evidence display is stale (run --write after reviewing source data)\n"
+        "basic.html:43:5: SH140 [B-1] evidence display is stale (run --write after reviewing source data)\n"
+        "basic.html:47:5: SH140 [B-2] evidence display is stale (run --write after reviewing source data)\n"
         "1 page: 0 passed, 1 failed\n"
     ))
 
@@ -95,9 +95,15 @@ def test_cli_write_refuses_when_other_checks_fail(site):
     before = page.read_bytes()
     code, out, _ = invoke("basic.html", "--write")
     assert code == 1
-    assert "SH120 body text differs from reviewed statement at character 5" in out
+    assert "SH120 [B-2] body text differs from reviewed statement at character 5" in out
     assert "SH140" in out
+    assert out.splitlines()[-2] == (
+        "basic.html: SH150 not rewritten: fix SH120 (body text differs from reviewed statement at character 5) first; "
+        "the page was left unchanged"
+    )
     assert page.read_bytes() == before
+    code, out, _ = invoke("basic.html")  # a check without --write says nothing about rewriting
+    assert code == 1 and "SH150" not in out
 
 
 def test_cli_write_keeps_symlink_and_mode(site):
@@ -115,7 +121,7 @@ def test_cli_write_read_only_page_is_a_clear_error(site):
     (site / "basic.html").chmod(0o444)
     code, out, _ = invoke("basic.html", "--write")
     assert code == 2
-    assert "CE010 file is read-only; make it writable or skip --write" in out
+    assert "CE010 file is read-only; nothing was written: make it writable (chmod u+w) and run the command again" in out
     assert (site / "basic.html").read_bytes() == (DATA / "basic_before.html").read_bytes()
 
 
@@ -143,7 +149,7 @@ def test_cli_non_utf8_page_names_file_and_byte_offset(site):
 def test_cli_missing_file_exit_2(site):
     code, out, _ = invoke("nope.html")
     assert code == 2
-    assert out.splitlines()[0] == "nope.html:$: CE001 file not found"
+    assert out.splitlines()[0] == "nope.html: CE001 file not found"
 
 
 def _write_config(site: Path, text: str) -> None:
@@ -166,7 +172,7 @@ def test_cli_config_unknown_key_has_hint(site):
     _write_config(site, 'pages = ["*.html"]\nstylsheet = "/x.css"\n')
     code, out, err = invoke()
     assert (code, out) == (2, "")
-    assert err == "static-helper: claim-evidence.toml:$: SH002 unknown key 'stylsheet' (did you mean 'stylesheet'?)\n"
+    assert err == "static-helper: claim-evidence.toml: SH002 unknown key 'stylsheet' (did you mean 'stylesheet'?)\n"
 
 
 def test_cli_no_paths_and_no_config_is_usage_error(site):
@@ -213,7 +219,7 @@ def test_cli_python_m_subprocess(site):
         capture_output=True, text=True, cwd=site,
     )
     assert result.returncode == 2
-    assert result.stderr == "static-helper: missing.toml:$: SH001 config file not found\n"
+    assert result.stderr == "static-helper: missing.toml: SH001 config file not found\n"
     assert "Traceback" not in result.stderr
     result = subprocess.run([sys.executable, "-m", "static_helper", "basic.html"], capture_output=True, text=True, cwd=site)
     assert (result.returncode, result.stdout.splitlines()[-1]) == (1, "1 page: 0 passed, 1 failed")

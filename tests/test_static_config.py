@@ -29,17 +29,17 @@ def test_config_defaults(tmp_path):
 
 def test_config_values(tmp_path):
     config = load_config(write(tmp_path, 'pages = ["a/*.html"]\nstylesheet = "/css/e.css"\nlang = "en"\n'))
-    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en"))
+    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en", True))
 
 
 def test_config_unknown_key_did_you_mean(tmp_path):
     path = write(tmp_path, 'page = ["x"]\n')
-    assert message(path) == f"{path}:$: SH002 unknown key 'page' (did you mean 'pages'?)"
+    assert message(path) == f"{path}: SH002 unknown key 'page' (did you mean 'pages'?)"
 
 
 def test_config_unknown_key_without_close_match(tmp_path):
     path = write(tmp_path, 'zzz = 1\n')
-    assert message(path) == f"{path}:$: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang, news)"
+    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang, news)"
 
 
 def test_config_invalid_toml_has_position(tmp_path):
@@ -69,3 +69,26 @@ def test_config_found_in_parent_folder(tmp_path):
     path = write(tmp_path, "")
     (tmp_path / "sub").mkdir()
     assert find_config(tmp_path / "sub") == path
+
+
+def test_config_stylesheet_false_turns_sh130_off(tmp_path: Path) -> None:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_text("stylesheet = false\n", encoding="utf-8")
+    options = load_config(path).options
+    assert options.stylesheet is None
+    from claim_evidence._page import check_text
+
+    page = '<p data-claim-id="a">x</p><div data-evidence-for="a"></div><script type="application/json" id="claim-evidence-data">{}</script>'
+    assert "SH130" not in {d.code for d in check_text(page, "p.html", options).diagnostics}
+    assert "SH130" in {d.code for d in check_text(page, "p.html").diagnostics}
+
+
+@pytest.mark.parametrize("value", ["true", '""', "1", "[]"])
+def test_config_stylesheet_must_be_an_href_or_false(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_text(f"stylesheet = {value}\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_config(path)
+    assert caught.value.diagnostic.message == (
+        'stylesheet must be the href of the shared evidence stylesheet, or false to skip SH130 (e.g. stylesheet = "/assets/claim-evidence.css")'
+    )

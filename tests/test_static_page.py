@@ -13,6 +13,11 @@ from claim_evidence._jsonio import dumps_for_script
 from static_helper import PageOptions, check_static_page, check_text, render_static_page, replace_bundle
 from claim_evidence._splice import outside_identical
 
+DEFAULT_HREF_NOTE = (
+    ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or '
+    "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
+)
+
 DATA = Path(__file__).resolve().parent / "data" / "static"
 CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 
@@ -60,7 +65,7 @@ def test_check_page_without_markup_has_nothing_to_check():
 def test_check_missing_bundle_script():
     assert codes('<p data-claim-id="C-1">x</p>') == [
         ("SH101", 1, 1, "exactly one script#claim-evidence-data is required (found 0)"),
-        ("SH130", 1, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">'),
+        ("SH130", 1, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">' + DEFAULT_HREF_NOTE),
     ]
 
 
@@ -317,7 +322,7 @@ def test_check_stylesheet_link_in_annotation_xml_without_html_encoding_is_mathml
     text = page(CLAIM_AND_SLOT, ONE, head=f"<math><annotation-xml>\n{CSS}</annotation-xml></math>")
     assert codes(text) == [
         ("SH104", 3, 1, f"evidence markup is written here but is not an element: the stylesheet <link> {IN_MATH}"),
-        ("SH130", 4, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">'),
+        ("SH130", 4, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">' + DEFAULT_HREF_NOTE),
     ]
 
 

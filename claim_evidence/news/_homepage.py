@@ -4,6 +4,13 @@
 page whose content changes) and to the anchor of a claim of the bundle. The
 pattern is a ``str.format`` template with the fields ``{yyyy}``, ``{mm}``,
 ``{dd}``, ``{date}`` (``YYYY-MM-DD``) and ``{claim_id}``.
+
+Links are made with the pattern exactly. Checking a link
+(``parse_evidence_url``) is exact too, except with the default pattern
+(``DEFAULT_EVIDENCE_URL``, passed or left as the default): a site that
+configured no pattern may keep its dated detail pages in any folder, so the
+default accepts ``auto_daily_report_YYYY_MM_DD.html#evidence-ID`` after any
+folder part (see ``_ANY_FOLDER``). Any other pattern must match the whole link.
 """
 from __future__ import annotations
 
@@ -29,6 +36,17 @@ _FIELD_RE = {
     "date": r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})",
     "claim_id": r"(?P<claim_id>[A-Za-z][A-Za-z0-9_-]{0,99})",
 }
+
+
+# What the default accepts before its file name: nothing, a relative folder
+# (``presentations/daily_reports/``, ``../daily_reports/``), a site-absolute one
+# (``/daily-news/``) or an http(s) origin with a folder. Segments are unreserved
+# URL characters or %XX escapes, so no other scheme (``javascript:``, ``data:``),
+# no ``//host`` without a scheme, no query string and no user info get through.
+_SEGMENT = r"(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})+"
+_ORIGIN = r"(?i:https?)://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?"
+_ANY_FOLDER = rf"(?:(?:{_ORIGIN})?/)?(?:{_SEGMENT}/)*"
+_DEFAULT_FILE = DEFAULT_EVIDENCE_URL.rpartition("/")[2]  # auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id}
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,21 @@ def _pattern_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+@cache
+def _checking_regex(pattern: str) -> re.Pattern[str]:
+    """What ``parse_evidence_url`` matches: the default's file name in any folder, else the pattern exactly."""
+    if pattern == DEFAULT_EVIDENCE_URL:
+        return re.compile(_ANY_FOLDER + _pattern_regex(_DEFAULT_FILE).pattern)
+    return _pattern_regex(pattern)
+
+
+def accepted_form(pattern: str) -> str:
+    """The links ``parse_evidence_url`` accepts, in words, for messages."""
+    if pattern == DEFAULT_EVIDENCE_URL:
+        return f"{_DEFAULT_FILE} in any folder"
+    return f"the pattern {pattern}"
+
+
 def evidence_url(date: str | datetime.date, claim_id: str, pattern: str = DEFAULT_EVIDENCE_URL) -> str:
     """The dated detail-page link for ``claim_id``."""
     _pattern_regex(pattern)
@@ -67,10 +100,16 @@ def evidence_url(date: str | datetime.date, claim_id: str, pattern: str = DEFAUL
 
 
 def parse_evidence_url(url: object, pattern: str = DEFAULT_EVIDENCE_URL) -> EvidenceLink | None:
-    """The date and claim id of a link made by ``pattern``; None when it is not one (e.g. undated)."""
+    """The date and claim id of a link made by ``pattern``; None when it is not one (e.g. undated).
+
+    A pattern given by the caller must match the whole link. The default
+    (``DEFAULT_EVIDENCE_URL``) accepts its file name
+    ``auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id}`` after any
+    folder part: none, relative, ``/``-absolute or ``http(s)://host/…``.
+    """
     if not isinstance(url, str):
         return None
-    match = _pattern_regex(pattern).fullmatch(url)
+    match = _checking_regex(pattern).fullmatch(url)
     if match is None:
         return None
     found = match.groupdict()

@@ -16,7 +16,7 @@ from .._diagnostics import Diagnostic, PathParts, json_path
 from .._fingerprint import canonical, normalized_text
 from .._validation import iter_diagnostics
 from ._corrections import EVIDENCE_KEY, TEXT_FIELDS
-from ._homepage import DEFAULT_EVIDENCE_URL, parse_evidence_url
+from ._homepage import DEFAULT_EVIDENCE_URL, accepted_form, parse_evidence_url
 
 MAX_DIFFERENCES = 10
 
@@ -76,6 +76,15 @@ def _subject_name(item: Mapping[str, Any]) -> str:
     return f"article {item.get('url')}" if item.get("url") else "article"
 
 
+def _homepage_subject(projection: Mapping[str, Any], index: int | None) -> str:
+    """``homepage URL``; an entry without a url is named by its index in ``items`` (0-based, as in ``$.items[2]``) and title."""
+    url = projection.get("url")
+    if isinstance(url, str) and url:
+        return f"homepage {url}"
+    title = projection.get("title")
+    return "homepage item" + (f" {index}" if index is not None else "") + (f" ({_short(title)})" if isinstance(title, str) else "")
+
+
 def _validity(bundle: Any, item: Mapping[str, Any], subject: str) -> Iterator[Diagnostic]:
     """Errors of the bundle checked against the item's own title/tldr/summary."""
     for d in iter_diagnostics(bundle, item):
@@ -126,13 +135,19 @@ def iter_homepage_diagnostics(
     *,
     pattern: str = DEFAULT_EVIDENCE_URL,
     date: str | None = None,
+    index: int | None = None,
 ) -> Iterator[Diagnostic]:
     """A homepage entry must carry ``expected``, link a dated page anchored to one of its claims,
-    and (given the reviewed ``item``) show the reviewed title and tldr."""
+    and (given the reviewed ``item``) show the reviewed title and tldr.
+
+    Messages name the entry by its ``url``; one without a url is named
+    ``homepage item INDEX ("title")``, ``index`` being its 0-based place in the
+    JSON's ``items`` (``$.items[INDEX]``) when the caller gives it.
+    """
     if not isinstance(projection, dict):
         yield Diagnostic("NW420", "homepage entry must be an object", subject="homepage entry")
         return
-    subject = f"homepage {projection.get('url')}"
+    subject = _homepage_subject(projection, index)
     bundle = projection.get(EVIDENCE_KEY)
     if not _present(bundle):
         yield Diagnostic("NW411", "claim_evidence dropped from the homepage entry", json_path((EVIDENCE_KEY,)), subject=subject)
@@ -149,7 +164,7 @@ def _link_diagnostics(url: Any, expected: Mapping[str, Any] | None, pattern: str
     where = json_path(("evidence_url",))
     link = parse_evidence_url(url, pattern)
     if link is None:
-        message = f"evidence_url {_short(url)} is not a link to a dated detail page (expected the pattern {pattern})"
+        message = f"evidence_url {_short(url)} is not a link to a dated detail page (expected {accepted_form(pattern)})"
         yield Diagnostic("NW413", message, where, subject=subject)
         return
     if date is not None and link.date != date:
@@ -176,9 +191,16 @@ def compare_homepage_evidence(
     *,
     pattern: str = DEFAULT_EVIDENCE_URL,
     date: str | None = None,
+    index: int | None = None,
 ) -> list[str]:
-    """Error messages for a homepage entry; empty when it matches."""
-    found = iter_homepage_diagnostics(projection, expected, item, pattern=pattern, date=date)
+    """Error messages for a homepage entry; empty when it matches.
+
+    With the default ``pattern`` the ``evidence_url`` may sit in any folder
+    (``presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-ID``);
+    a pattern given here must match it exactly. ``index``: the entry's 0-based
+    place in ``items``, to name an entry that has no ``url``.
+    """
+    found = iter_homepage_diagnostics(projection, expected, item, pattern=pattern, date=date, index=index)
     return [d.text for d in found if d.is_error]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from .._diagnostics import Diagnostic, InputError
 from .._jsonio import load_file, read_text
 from .._render import render_evidence
-from .._report import FileResult
+from .._report import FileResult, input_error_result
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
 from ._homepage import DEFAULT_EVIDENCE_URL
@@ -63,8 +63,7 @@ class _Collector:
             self.stray(_name(item, where), where, extra)
 
     def unreadable(self, error: InputError) -> None:
-        d = error.diagnostic
-        self.files.append(FileResult(d.file or "<input>", [d], status="unreadable"))
+        self.files.append(input_error_result(error.diagnostic.file or "<input>", error))
 
     def results(self) -> list[TargetResult]:
         out: list[TargetResult] = []
