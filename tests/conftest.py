@@ -68,6 +68,12 @@ def shared() -> Path:
     return SHARED
 
 
+@pytest.fixture(autouse=True)
+def _user_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """static-helper without a config caches under $XDG_CACHE_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _shared_stays_untouched() -> Any:
     """../shared is read-only test data (CI lays it without write bits, but runs as root)."""

@@ -263,7 +263,29 @@ def test_cli_review_record_read_only_file_is_clear_error(run: Any, tmp_path: Pat
     path = _write(tmp_path / "b.json", bundle)
     os.chmod(path, 0o444)
     code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
-    assert code == 2 and "read-only" in err
+    assert (code, err) == (2, f"claim-evidence: error: {path}: CE010 file is read-only; nothing was written: make it writable (chmod u+w) and run the command again\n")
+    assert "--write" not in err  # review record has no --write to skip
+
+
+def test_cli_validate_a_folder_explains_what_it_takes(run: Any, tmp_path: Path) -> None:
+    code, _, err = run("validate", str(tmp_path))
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"Error: {tmp_path} is a folder; validate takes files: bundle JSON, article JSON (with claim_evidence) or static "
+        "pages (.html), e.g. `claim-evidence validate site/*.html`. For a whole site use `static-helper DIR` or "
+        "`claim-evidence prepublish`"
+    )
+
+
+def test_cli_prepublish_with_nothing_registered_is_exit_2(run: Any, tmp_path: Path) -> None:
+    config = tmp_path / "claim-evidence.toml"
+    config.write_text("pages = []\n", encoding="utf-8")
+    code, out, err = run("prepublish", "--config", str(config))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"claim-evidence: error: {config}: SH006 registers nothing to check: list static pages "
+        '(pages = ["**/*.html"]) or add a [news] table\n'
+    )
 
 
 def test_cli_python_dash_m_runs(tmp_path: Path, bundle: dict) -> None:

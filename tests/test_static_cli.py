@@ -287,3 +287,42 @@ def test_progress_bar_only_on_a_terminal_for_big_runs(monkeypatch):
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setattr(cli.sys, "stderr", _Terminal(tty=False))
     assert cli._progress_bar(1000) is None
+
+
+def test_cli_folder_without_pages_is_exit_2(tmp_path, monkeypatch):
+    """A mistyped or empty folder must not pass a CI run as "0 pages: 0 passed"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("not a page", encoding="utf-8")
+    code, out, err = invoke("empty")
+    assert (code, out) == (2, "")
+    assert err == "static-helper: empty: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped)\n"
+
+
+def test_cli_config_registering_no_pages_is_exit_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "claim-evidence.toml").write_text("pages = []\n", encoding="utf-8")
+    code, out, err = invoke()
+    assert (code, out) == (2, "")
+    assert err == 'static-helper: claim-evidence.toml: SH006 registers no pages: list them, e.g. pages = ["**/*.html"]\n'
+
+
+def test_cli_version():
+    import claim_evidence
+
+    assert invoke("--version") == (0, f"static-helper, version {claim_evidence.__version__}\n", "")
+
+
+def test_cli_cache_without_config_is_outside_the_checked_folder(site, tmp_path_factory, monkeypatch):
+    """Without claim-evidence.toml the cache goes to $XDG_CACHE_HOME/claim-evidence/sites/<key>/, never
+    into the folder being checked (an rsync-style deploy would publish it)."""
+    xdg = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
+    before = sorted(p.name for p in site.iterdir())
+    shutil.copy(DATA / "basic_after.html", site / "basic.html")
+    assert invoke("basic.html")[0] == 0
+    assert sorted(p.name for p in site.iterdir()) == before
+    sites = list((xdg / "claim-evidence" / "sites").iterdir())
+    assert len(sites) == 1 and len(sites[0].name) == 16
+    code, out, err = invoke("basic.html", "--stats")
+    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1")

@@ -13,6 +13,8 @@ from claim_evidence._jsonio import dumps_for_script
 from static_helper import PageOptions, check_static_page, check_text, render_static_page, replace_bundle
 from claim_evidence._splice import outside_identical
 
+from .conftest import ROOT
+
 DEFAULT_HREF_NOTE = (
     ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or '
     "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
@@ -336,4 +338,39 @@ def test_check_bundle_script_in_mathml_is_explained():
     assert codes(text) == [
         ("SH104", 4, 1, f"evidence markup is written here but is not an element: script#claim-evidence-data {IN_MATH}"),
         ("SH101", 23, 1, "exactly one script#claim-evidence-data is required (found 0)"),
+    ]
+
+
+def test_check_stale_slot_of_an_unsealed_claim_points_to_review_record_first() -> None:
+    """A slot stale because the record's review no longer matches: --write cannot help yet (it refuses,
+    and would show 未確認); the message sends the editor to `review record`, and says why an untouched
+    claim of the same bundle is stale too."""
+    text = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    edited = text.replace("公開前に編集者が資料と照合する。", "公開前に編集者が資料と照合します。")
+    assert edited.count("照合します。") == 3  # sentence, slot and statement: the review no longer covers it
+    page = check_text(edited, "about.html")
+    stale = {d.subject: d.message for d in page.diagnostics if d.code == "SH140"}
+    assert stale == {
+        "claim ABOUT-AI": (
+            "evidence display is stale and would now show the claim as unverified: its review no longer covers its "
+            "record (CE403). Read the sources again, then record the review with `claim-evidence review record "
+            "about.html --claim ABOUT-AI --method … --checked-at …`, then run --write"
+        ),
+        "claim ABOUT-CORRECTIONS": (
+            "evidence display is stale and would now show this claim as unverified although its own record is fine: "
+            "the bundle has errors elsewhere (CE403 in claim ABOUT-AI), and one invalid record shows every claim of "
+            "the bundle as unverified; fix those, then run --write"
+        ),
+    }
+    assert [d.code for d in page.errors] == ["CE403"]
+
+
+def test_check_stale_slot_of_a_valid_record_says_run_write() -> None:
+    text = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    start = text.index('data-evidence-for="ABOUT-AI"')
+    start = text.index(">", start) + 1
+    end = text.index("</aside>", start) + len("</aside>")
+    page = check_text(text[:start] + text[end:], "about.html")
+    assert [(d.code, d.message) for d in page.diagnostics] == [
+        ("SH140", "evidence display is stale (run --write after reviewing source data)")
     ]
