@@ -1,6 +1,9 @@
 """claim-evidence: checkable evidence records for the claims of a static site.
 
 The public API is what ``__all__`` lists; everything in ``_``-modules may change.
+Reporting: collect :class:`FileResult` values, print them with :func:`report`
+in one of :data:`REPORT_FORMATS`, and exit with :func:`exit_code`, as the
+command lines do.
 Validation checks structure and that each recorded review still covers the
 current wording, conditions and sources. It does not judge truth, fetch
 sources, or authenticate the reviewer.
@@ -9,6 +12,7 @@ from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationErro
 from ._fingerprint import article_fingerprint, claim_fingerprint, normalized_text
 from ._jsonio import dumps_for_script
 from ._render import render_evidence
+from ._report import REPORT_FORMATS, FileResult, exit_code, report
 from ._urls import safe_http_url
 from ._validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
 
@@ -17,6 +21,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ClaimEvidenceError",
     "Diagnostic",
+    "FileResult",
+    "REPORT_FORMATS",
     "EvidenceValidationError",
     "InputError",
     "__version__",
@@ -24,9 +30,11 @@ __all__ = [
     "claim_fingerprint",
     "dumps_for_script",
     "evidence_review_pending",
+    "exit_code",
     "iter_diagnostics",
     "normalized_text",
     "render_evidence",
+    "report",
     "require_valid_evidence",
     "safe_http_url",
     "validate_bundle",

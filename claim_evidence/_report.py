@@ -154,6 +154,13 @@ def _artifact_uri(path: str) -> str:
     return quote(PurePosixPath(*relative.parts).as_posix())
 
 
+def _artifact_location(path: str) -> dict[str, str]:
+    """A URI relative to %SRCROOT%, or (a file outside the working folder) an absolute ``file:`` URI
+    without a base: SARIF allows ``uriBaseId`` only beside a relative reference."""
+    uri = _artifact_uri(path)
+    return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": "%SRCROOT%"}
+
+
 def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """SARIF 2.1.0: rule ids are the diagnostic codes; URIs relative to %SRCROOT%.
 
@@ -169,7 +176,7 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             codes.add(d.code)
             location: dict[str, object] = {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": _artifact_uri(d.file or result.path), "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": _artifact_location(d.file or result.path),
                     **({"region": {"startLine": d.line, "startColumn": d.column or 1}} if d.line is not None else {}),
                 },
                 "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
@@ -204,6 +211,22 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
 
 
 REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report, "sarif": sarif_report}
+REPORT_FORMATS = tuple(REPORTERS)
+
+
+def report(results: Sequence[FileResult], fmt: str = "text", *, strict: bool = False, noun: str = "file", headers: bool = False) -> str:
+    """The results as one of :data:`REPORT_FORMATS`, exactly as the command lines print them.
+
+    ``noun`` names what was checked in the summary line (``3 pages: …``); ``strict`` counts warnings
+    as failures; ``headers`` (text only) puts an ``ERROR target`` line before a failing target's
+    findings, as ``prepublish`` does for targets that are not files. Raises ValueError for an
+    unknown format.
+    """
+    if fmt not in REPORTERS:
+        raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(REPORT_FORMATS)}")
+    if fmt == "text":
+        return text_report(results, strict, noun, headers=headers)
+    return REPORTERS[fmt](results, strict, noun)
 
 
 def _with_file(d: Diagnostic, path: str) -> Diagnostic:

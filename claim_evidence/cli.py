@@ -5,7 +5,6 @@ Commands return exit codes; errors are mapped to codes in one place (:func:`main
 """
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -20,14 +19,14 @@ from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
-from ._report import REPORTERS, exit_code, text_report
+from ._report import REPORT_FORMATS, exit_code, report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
 from ._schema import schema_text
 from ._render import render_evidence
 from ._vocabulary import LOCALES, METHODS, STATUSES
 
 FORMAT = click.option(
-    "--format", "fmt", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True,
+    "--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
     help="text: FILE:$.path: CODE message; json: fixed keys; github: workflow annotations; sarif: SARIF 2.1.0.",
 )
 
@@ -65,7 +64,7 @@ def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int) -> in
             "`static-helper DIR` or `claim-evidence prepublish`"
         )
     results = [check_file(f, max_bytes) for f in files]
-    click.echo(REPORTERS[fmt](results, strict, "file"), nl=False)
+    click.echo(report(results, fmt, strict=strict, noun="file"), nl=False)
     return exit_code(results, strict)
 
 
@@ -157,8 +156,7 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None) -> int:
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     results = run_prepublish(path, jobs or os.cpu_count() or 1)
-    reporter = functools.partial(text_report, headers=True) if fmt == "text" else REPORTERS[fmt]
-    click.echo(reporter(results, False, "target"), nl=False)
+    click.echo(report(results, fmt, noun="target", headers=True), nl=False)
     return exit_code(results)
 
 

@@ -10,9 +10,8 @@ from pathlib import Path
 import click
 
 import claim_evidence
-from claim_evidence import ClaimEvidenceError, Diagnostic, InputError
+from claim_evidence import REPORT_FORMATS, ClaimEvidenceError, Diagnostic, InputError, report
 from claim_evidence._diagnostics import format_location
-from claim_evidence._report import REPORTERS
 
 from claim_evidence._page import PageOptions
 from claim_evidence._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
@@ -29,7 +28,7 @@ PROGRESS_MIN_PAGES = 200
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--write", is_flag=True, help="Re-render stale evidence slots in place (only when nothing else is wrong); exit 1 if a file changed.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
-@click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
 @click.option("--no-cache", "no_cache", is_flag=True, help="Check every page; neither read nor write the cache.")
 @click.option(
@@ -97,7 +96,7 @@ def execute(
         tasks = tasks_for_config(config, write)
     stats = Stats()
     results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
-    click.echo(REPORTERS[output_format](results, False, "page"), nl=False)
+    click.echo(report(results, output_format, noun="page"), nl=False)
     changed = rewritten_pages(results)
     if changed:
         click.echo(f"static-helper: rewrote {changed} page{'' if changed == 1 else 's'} (exit 1: files changed)", err=True)

@@ -38,3 +38,14 @@ def test_layering_prepublish_runs_without_static_helper(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
     assert done.stdout.splitlines()[-1] == "LOADED [] EXIT 0", done.stdout + done.stderr
+
+
+def test_layering_examples_use_only_the_public_api() -> None:
+    """The examples are what users copy: no ``_``-module of either package."""
+    private = {
+        str(path.relative_to(ROOT)): sorted(
+            m for m in _imported_modules(path) if m.split(".")[0] in ("claim_evidence", "static_helper") and any(p.startswith("_") for p in m.split(".")[1:])
+        )
+        for path in sorted((ROOT / "examples").rglob("*.py"))
+    }
+    assert {k: v for k, v in private.items() if v} == {}

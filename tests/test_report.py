@@ -105,6 +105,9 @@ def test_report_sarif_validates_against_the_sarif_2_1_0_schema(strict: bool, tmp
         _assert_covers_the_cases(log)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
     assert {"%E8%A8%98%E4%BA%8B%201.json", outside.resolve().as_uri()} <= uris
+    for found in log["runs"][0]["results"]:  # a base only beside a relative URI (sarif-sdk rule SARIF1004)
+        location = found["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert ("uriBaseId" in location) == (not location["uri"].startswith("file:")), location
     assert _sarif_errors(log) == []
 
 
@@ -144,3 +147,21 @@ def test_cli_validate_format_sarif_validates_against_the_schema(
     assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["CE003", "CE303", "CE403", "CE900", "CE901"]
     _assert_covers_the_cases(log)
     assert _sarif_errors(log) == []
+
+
+def test_report_public_entry_point_matches_each_reporter() -> None:
+    import claim_evidence
+    from claim_evidence._report import REPORTERS, text_report
+
+    results = [
+        claim_evidence.FileResult("a.json", [claim_evidence.Diagnostic("CE303", "unknown basis", "$.claims[0].basis", subject="claim x")]),
+        claim_evidence.FileResult("b.json"),
+    ]
+    assert claim_evidence.REPORT_FORMATS == ("text", "json", "github", "sarif")
+    for fmt in claim_evidence.REPORT_FORMATS:
+        assert claim_evidence.report(results, fmt, noun="file") == REPORTERS[fmt](results, False, "file")
+    assert claim_evidence.report(results, headers=True, noun="target") == text_report(results, False, "target", headers=True)
+    assert claim_evidence.report(results).splitlines()[0] == "a.json:$.claims[0].basis: CE303 [x] unknown basis"
+    assert claim_evidence.exit_code(results) == 1
+    with pytest.raises(ValueError, match="unknown report format 'xml'; expected one of text, json, github, sarif"):
+        claim_evidence.report(results, "xml")

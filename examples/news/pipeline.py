@@ -21,8 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from claim_evidence import ClaimEvidenceError, Diagnostic
-from claim_evidence._report import text_report
+from claim_evidence import ClaimEvidenceError, Diagnostic, exit_code, report
 from claim_evidence.news import (
     apply_article_correction,
     check_derived_outputs,
@@ -75,8 +74,8 @@ def run(out: Path, items_path: Path, corrections_path: Path, date: str | None) -
         homepage_json=out / "homepage.json",
         pages=[top_dir / "index.html", daily_dir / f"auto_daily_report_{compact}.html"],
     )
-    print(text_report(results, False, "target", headers=True), end="")  # as `claim-evidence prepublish` prints it
-    return 1 if any(r.outcome() != "pass" for r in results) else 0
+    print(report(results, noun="target", headers=True), end="")  # as `claim-evidence prepublish` prints it
+    return exit_code(results)
 
 
 def _line(d: Diagnostic) -> str:
