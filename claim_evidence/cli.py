@@ -27,7 +27,7 @@ from ._vocabulary import LOCALES, METHODS, STATUSES
 
 FORMAT = click.option(
     "--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
-    help="text: FILE:$.path: CODE message; json: fixed keys; github: workflow annotations; sarif: SARIF 2.1.0.",
+    help="text: FILE:LINE:COL: CODE [CLAIM-ID] message; json: fixed keys; github: workflow annotations; sarif: SARIF 2.1.0.",
 )
 
 

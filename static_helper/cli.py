@@ -56,10 +56,16 @@ def command(
 ) -> None:
     """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
 
+    PATHS are pages or folders of *.html; without PATHS, the pages registered
+    in the nearest claim-evidence.toml. A folder without pages is an error.
+    The check never touches the network.
+
     \b
     Exit codes: 0 clean (with --write: nothing needed changing),
-    1 findings, or --write changed a file (as formatters do under pre-commit),
-    2 usage error, unreadable input, write failure or internal error.
+    1 findings (malformed bundle JSON too), or --write changed a file
+      (as formatters do under pre-commit),
+    2 usage error, unreadable input, no pages, write failure or internal
+      error (every other page is still checked and reported).
     """
     try:
         caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)

@@ -63,3 +63,26 @@ def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, 
     lines = done.stdout.splitlines()
     assert lines[0].startswith(str(site)), "imported the checkout instead of the installed wheel"
     assert lines[1:] == ["urn:claim-evidence:schema:bundle:v1", "[]", "<aside"]
+
+
+def test_packaging_runtime_dependencies_are_exactly_what_the_packages_import() -> None:
+    """Every runtime dependency is imported by the package, and every third-party import is declared
+    (beautifulsoup4 and lxml serve the tests as oracles: they are in the test extra)."""
+    import ast
+    import sys
+    import tomllib
+
+    declared = {
+        name.split(">")[0].split("=")[0].split("<")[0].strip().lower()
+        for name in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    }
+    imported: set[str] = set()
+    for package in ("claim_evidence", "static_helper"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    imported.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    imported.add(node.module.split(".")[0])
+    third_party = {m for m in imported if m not in sys.stdlib_module_names and m not in ("claim_evidence", "static_helper")}
+    assert third_party == declared
