@@ -11,7 +11,6 @@ import os
 import re
 from collections.abc import Iterator
 from itertools import accumulate
-from pathlib import Path
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, MalformedInput, PathParts, line_column, line_starts
