@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import traceback
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -118,9 +120,6 @@ def format_location(d: Diagnostic) -> str:
 def internal_error(exc: BaseException, file: str | None) -> Diagnostic:
     """A bug met while checking ``file``, as that file's finding (CE999): ``internal error: Type: message``,
     with the traceback when CLAIM_EVIDENCE_DEBUG is set. One file's bug must not stop the others."""
-    import os
-    import traceback
-
     message = f"internal error: {type(exc).__name__}: {exc}"
     if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
         message += "\n" + "".join(traceback.format_exception(exc)).rstrip()

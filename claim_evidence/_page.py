@@ -14,13 +14,12 @@ from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._render import render_blocks
-from ._validation import diagnose_loaded, iter_diagnostics
-
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
 from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from ._text import visible_text
 from ._tokens import RAWTEXT, RCDATA, VOID
+from ._validation import diagnose_loaded, iter_diagnostics
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 STALE = "SH140"
