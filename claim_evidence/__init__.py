@@ -11,6 +11,7 @@ sources, or authenticate the reviewer.
 from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
 from ._fingerprint import article_fingerprint, claim_fingerprint, normalized_text
 from ._jsonio import dumps_for_script
+from ._policy import Policy
 from ._render import render_evidence
 from ._report import REPORT_FORMATS, FileResult, exit_code, report
 from ._urls import safe_http_url
@@ -25,6 +26,7 @@ __all__ = [
     "REPORT_FORMATS",
     "EvidenceValidationError",
     "InputError",
+    "Policy",
     "__version__",
     "article_fingerprint",
     "claim_fingerprint",

@@ -5,10 +5,11 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ._diagnostics import Diagnostic, InputError, PathParts, internal_error, line_column, line_starts
+from ._diagnostics import Diagnostic, InputError, PathParts, internal_error
 from ._jsonio import MAX_BYTES, loads, read_text
-from ._jsonpos import offset_of
+from ._jsonpos import placed
 from ._page import read_page_bundle
+from ._policy import DEFAULT_POLICY, Policy
 from ._report import FileResult, input_error_result
 from ._validation import iter_diagnostics
 
@@ -48,20 +49,14 @@ class BundleDocument:
     def prefix(self) -> PathParts:
         return (ARTICLE_KEY,) if self.is_article else ()
 
-    def diagnostics(self) -> list[Diagnostic]:
+    def diagnostics(self, policy: Policy = DEFAULT_POLICY) -> list[Diagnostic]:
         length = len(self.prefix)
         inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
-        found = [replace(d, path=_prefixed(d.path, self.prefix), file=self.path) for d in iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner)]
-        if self.text is None or not found:
-            return found
-        starts = line_starts(self.text)
-        return [self._placed(d, self.text, starts) for d in found]
-
-    def _placed(self, d: Diagnostic, text: str, starts: list[int]) -> Diagnostic:
-        """``d`` with the line and column of the JSON value its path names (of the file, not the script)."""
-        line, column = line_column(starts, offset_of(text, d.path))
-        first_line, first_column = self.origin
-        return replace(d, line=line + first_line - 1, column=column + (first_column - 1 if line == 1 else 0))
+        found = [
+            replace(d, path=_prefixed(d.path, self.prefix), file=self.path)
+            for d in iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy)
+        ]
+        return found if self.text is None else placed(found, self.text, self.origin)
 
 
 def _prefixed(path: str, prefix: PathParts) -> str:
@@ -83,13 +78,13 @@ def _page_document(name: str, max_bytes: int) -> BundleDocument:
     return BundleDocument(name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column))
 
 
-def check_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> FileResult:
+def check_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES, *, policy: Policy = DEFAULT_POLICY) -> FileResult:
     """Validate one file; never raises: unreadable input, malformed content and even a bug
     become this file's result."""
     name = os.fspath(path)
     try:
         document = load_document(name, max_bytes)
-        return FileResult(name, document.diagnostics())
+        return FileResult(name, document.diagnostics(policy))
     except InputError as exc:
         return input_error_result(name, exc)
     except Exception as exc:  # a bug: this file's result; the other files are still checked

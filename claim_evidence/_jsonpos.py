@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ._diagnostics import Diagnostic, line_column, line_starts
 
 _PART = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
 _WS = re.compile(r"[ \t\n\r]*")
@@ -68,3 +72,21 @@ def _child(text: str, pos: int, part: str | int) -> tuple[int, int] | None:
             pos = _skip_ws(text, pos + 1)
         index += 1
     return None
+
+
+def placed(found: Iterable[Diagnostic], text: str, origin: tuple[int, int] = (1, 1)) -> list[Diagnostic]:
+    """``found`` with the line and column of the JSON value each path names in ``text``.
+
+    ``origin`` is where ``text`` starts in its file (a page's bundle script), so the
+    position is the file's, not the JSON text's.
+    """
+    found = list(found)
+    if not found:
+        return found
+    starts = line_starts(text)
+    first_line, first_column = origin
+    out = []
+    for d in found:
+        line, column = line_column(starts, offset_of(text, d.path))
+        out.append(replace(d, line=line + first_line - 1, column=column + (first_column - 1 if line == 1 else 0)))
+    return out

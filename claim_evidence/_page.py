@@ -13,6 +13,7 @@ from ._diagnostics import Diagnostic, InputError, MalformedInput
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
+from ._policy import DEFAULT_POLICY, Policy
 from ._render import render_blocks
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
@@ -56,6 +57,7 @@ class PageOptions:
     stylesheet: str | None = DEFAULT_STYLESHEET  # None: the site ships the evidence CSS its own way (no SH130)
     lang: str = "ja"
     stylesheet_configured: bool = False  # False: the default href, and SH130 says so
+    policy: Policy = DEFAULT_POLICY  # what the site demands beyond the contract (require_quotes)
 
 
 @dataclass
@@ -227,8 +229,9 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     if raw_lt >= 0:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
+    site = page.options.policy
     for offset, d in _facts(content, page.options.lang, loaded).findings:
-        yield script.open_end + offset, d
+        yield script.open_end + offset, site.applied(d)
 
 
 def _one_script(found: int) -> str:

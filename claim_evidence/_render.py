@@ -233,4 +233,11 @@ def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[s
         "section": _text(ref.get("section")),
         "supports": _text(ref.get("supports")),
         "published_at": published if is_valid_date(published) else None,
+        "quote": _quote_text(ref.get("quote")),
     })
+
+
+def _quote_text(quote: Any) -> str | None:
+    """The passage to show (``exact`` only: prefix and suffix are context for finding it), or None."""
+    exact = quote.get("exact") if isinstance(quote, dict) else None
+    return exact if isinstance(exact, str) and exact.strip() else None

@@ -79,7 +79,8 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
 
 def record_tag(d: Diagnostic) -> str:
     """``[ID] `` for a finding about a claim, ``[source ID] `` for a source: which record to open."""
-    kind, _, rid = d.subject.partition(" ")
+    # A record inside an article names the article first: "article URL, claim ID".
+    kind, _, rid = d.subject.rpartition(", ")[2].partition(" ")
     if kind == "claim" and rid:
         return f"[{rid}] "
     if kind == "source" and rid:

@@ -18,6 +18,7 @@ from ._documents import ARTICLE_KEY, is_page
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import decode_utf8, loads
 from ._page import replace_bundle
+from ._policy import DEFAULT_POLICY, Policy
 from ._validation import iter_diagnostics
 from ._vocabulary import METHODS, STATUSES, is_valid_date
 
@@ -38,12 +39,13 @@ class ReviewRequest:
     status: str | None = None  # None keeps the recorded status
 
 
-def record_review(bundle: dict[str, Any], request: ReviewRequest) -> dict[str, Any]:
+def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY) -> dict[str, Any]:
     """Return a copy of ``bundle`` with the claim's verification recorded.
 
     Refuses (ReviewError) unknown ids, invalid dates or methods, and
-    (EvidenceValidationError) a claim whose record has other errors: a seal over
-    a broken record would certify the breakage.
+    (EvidenceValidationError) a claim whose record has other errors under the
+    site's ``policy`` — a figure its quotes do not have (CE317) included: a seal
+    over a broken record would certify the breakage.
     """
     if not is_valid_date(request.checked_at):
         raise ReviewError(f"--checked-at must be an existing date as YYYY-MM-DD, got {request.checked_at!r}")
@@ -72,7 +74,7 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest) -> dict[str, A
     index = updated["claims"].index(claim)
     remaining = [
         d
-        for d in iter_diagnostics(updated)
+        for d in iter_diagnostics(updated, policy=policy)
         if d.is_error and d.path.startswith(f"$.claims[{index}]") and d.code not in _CLEARED_BY_REVIEW
     ]
     if remaining:

@@ -145,6 +145,11 @@ class _Compiler:
             return lambda v: not isinstance(v, list) or len(v) >= value
         if keyword == "minLength" and type(value) is int:
             return lambda v: not isinstance(v, str) or len(v) >= value
+        if keyword == "maxLength" and type(value) is int:
+            return lambda v: not isinstance(v, str) or len(v) <= value
+        if keyword == "additionalProperties" and value is False:
+            allowed = frozenset(schema.get("properties", {}))
+            return lambda v: not isinstance(v, dict) or all(key in allowed for key in v)
         if keyword == "pattern" and isinstance(value, str):
             search = re.compile(value).search
             return lambda v: not isinstance(v, str) or search(v) is not None

@@ -1,4 +1,5 @@
-"""``claim-evidence.toml``: registered pages, stylesheet href, display language, and the news outputs.
+"""``claim-evidence.toml``: registered pages, stylesheet href, display language, the site's policy
+(``require_quotes``), and the news outputs.
 
 One file at the site root serves both paths: ``static-helper`` reads the
 top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError
+from ._policy import Policy
 from ._vocabulary import LABELS
 
 from ._page import DEFAULT_STYLESHEET, PageOptions
@@ -21,7 +23,7 @@ from ._page import DEFAULT_STYLESHEET, PageOptions
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
 CACHE_DIR_NAME = ".claim-evidence-cache"
-KNOWN_KEYS = ("pages", "stylesheet", "lang", "news")
+KNOWN_KEYS = ("pages", "stylesheet", "lang", "require_quotes", "news")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -126,8 +128,11 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     lang = data.get("lang", "ja")
     if lang not in LABELS:
         raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
+    require_quotes = data.get("require_quotes", False)
+    if not isinstance(require_quotes, bool):
+        raise _error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
     news = _news(data["news"], name) if "news" in data else None
-    options = PageOptions(stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data)
+    options = PageOptions(stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes))
     return Config(root, tuple(pages), options, path, news)
 
 

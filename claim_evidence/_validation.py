@@ -16,9 +16,11 @@ from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severi
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_DEPTH, nesting_depth
 from ._memo import Memo, content_key
+from ._numerals import Number, find_numbers
+from ._policy import DEFAULT_POLICY, Policy
 from ._schema import bundle_conforms, bundle_validator, known_keys
 from ._urls import safe_http_url
-from ._vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
+from ._vocabulary import FINGERPRINT_RE, SUPPORTING_STATUSES, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -66,12 +68,14 @@ def iter_diagnostics(
     subject: Mapping[str, Any] | None = None,
     *,
     duplicate_keys: Iterable[PathParts] = (),
+    policy: Policy = DEFAULT_POLICY,
 ) -> Iterator[Diagnostic]:
     """Every finding for ``bundle``, errors and warnings, ordered by JSON path.
 
     ``None`` and ``{}`` are legacy items without evidence: no findings.
     ``duplicate_keys`` are the paths of keys the loader saw twice (the parsed value
-    no longer shows them).
+    no longer shows them). ``policy`` is what the site demands beyond the contract
+    (``require_quotes``).
     """
     if bundle is None or (isinstance(bundle, dict) and not bundle):
         return
@@ -88,14 +92,17 @@ def iter_diagnostics(
         found = diagnose_loaded(bundle, subject, duplicates)
         if key is not None:
             _MEMO.put(key, found)
-    yield from found
+    yield from policy.apply(found)
 
 
 def diagnose_loaded(
-    bundle: dict[str, Any], subject: Mapping[str, Any] | None, duplicates: list[PathParts]
+    bundle: dict[str, Any],
+    subject: Mapping[str, Any] | None,
+    duplicates: list[PathParts],
 ) -> tuple[Diagnostic, ...]:
     """:func:`iter_diagnostics` for an object ``_jsonio.loads`` produced, which has kept the depth
-    limit: no depth walk and no memo (a page check memoizes by the JSON text instead)."""
+    limit: no depth walk and no memo (a page check memoizes by the JSON text instead). The findings
+    are the contract's; a caller applies its site's :class:`Policy` to them."""
     context = _Context(bundle, subject)
     findings: list[Finding] = list(_schema_findings(bundle))
     for code in sorted(RULES):
@@ -118,14 +125,14 @@ def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, duplicates: list[P
     return bundle_key, subject_key, repr(duplicates)
 
 
-def validate_bundle(bundle: Any, subject: Mapping[str, Any] | None = None) -> list[str]:
+def validate_bundle(bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY) -> list[str]:
     """Error messages (``"claim X: statement required"``); empty when valid."""
-    return [d.text for d in iter_diagnostics(bundle, subject) if d.is_error]
+    return [d.text for d in iter_diagnostics(bundle, subject, policy=policy) if d.is_error]
 
 
-def require_valid_evidence(bundle: Any, subject: Mapping[str, Any] | None = None) -> None:
+def require_valid_evidence(bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY) -> None:
     """Raise :class:`EvidenceValidationError` carrying the error diagnostics."""
-    errors = [d for d in iter_diagnostics(bundle, subject) if d.is_error]
+    errors = [d for d in iter_diagnostics(bundle, subject, policy=policy) if d.is_error]
     if errors:
         raise EvidenceValidationError(errors)
 
@@ -164,6 +171,13 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
             if name not in present:
                 prop = schema.get("properties", {}).get(name, {})
                 yield prop.get("x-code", "CE000"), (*path, name), prop.get("x-message", error.message), "error"
+        return
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        # Name each unexpected key at its own path, as CE900 does for the records that allow them.
+        allowed = schema.get("properties", {})
+        for name in error.instance:
+            if name not in allowed:
+                yield schema.get("x-code", "CE000"), (*path, name), f"unexpected key {name!r}; " + schema.get("x-message", error.message), "error"
         return
     yield schema.get("x-code", "CE000"), path, schema.get("x-message", error.message), "error"
 
@@ -298,6 +312,82 @@ def _published_after_check(ctx: _Context) -> Iterator[Finding]:
             if isinstance(published, str) and is_valid_date(published) and published > str(checked_at):
                 message = f"source published {published}, after the review on {checked_at}: was it really read?"
                 yield "CE903", ("claims", i, "source_refs", j), message, "warning"
+
+
+@rule("CE317")
+def _numbers_quoted(ctx: _Context) -> Iterator[Finding]:
+    """Every figure of a supported statement must be in a quoted passage, by value.
+
+    This is the check a seal cannot make: a record can be reviewed, sealed and
+    still say 300億 where its source said 30億. Quantities (amounts, percentages,
+    multiples, anything with 万/億/兆) missing from the quotes are errors (CE317);
+    other numbers (dates, counts, versions) are warnings (CE904); a statement
+    with numbers and no quote at all cannot be checked (CE905, an error only
+    under :class:`Policy` ``require_quotes``, applied by the caller).
+    """
+    for i, claim in ctx.claim_dicts():
+        statement = claim.get("statement")
+        if str_or_none(claim.get("status")) not in SUPPORTING_STATUSES or not isinstance(statement, str):
+            continue
+        numbers = _distinct(find_numbers(statement))
+        if not numbers:
+            continue
+        passages, malformed = _quoted_passages(claim)
+        if not passages:
+            if not malformed:  # a malformed quote is CE316 already
+                yield "CE905", ("claims", i, "source_refs"), _UNQUOTED + ", ".join(_shown(n) for n in numbers), "warning"
+            continue
+        quoted = _distinct([n for passage in passages for n in find_numbers(passage)])
+        found = {n.value for n in quoted}
+        missing = [n for n in numbers if n.value not in found]
+        amounts = [n for n in missing if n.quantity]
+        others = [n for n in missing if not n.quantity]
+        if amounts:
+            yield "CE317", ("claims", i, "statement"), _not_quoted(amounts, [n for n in quoted if n.quantity] or quoted), "error"
+        if others:
+            yield "CE904", ("claims", i, "statement"), _not_quoted(others, quoted), "warning"
+
+
+_UNQUOTED = "statement has numbers but no quoted passage to check them against (add quote.exact to a source_ref): "
+_LISTED = 6  # quoted numbers named in a message; a long passage would bury the point
+
+
+def _quoted_passages(claim: dict[str, Any]) -> tuple[list[str], bool]:
+    """The ``exact`` passages of the claim's quotes, and whether any quote is malformed."""
+    passages: list[str] = []
+    malformed = False
+    for _, ref in _refs(claim):
+        quote = ref.get("quote") if isinstance(ref, dict) else None
+        if quote is None:
+            continue
+        exact = quote.get("exact") if isinstance(quote, dict) else None
+        if isinstance(exact, str) and exact.strip():
+            passages.append(exact)
+        else:
+            malformed = True
+    return passages, malformed
+
+
+def _distinct(numbers: Iterable[Number]) -> list[Number]:
+    seen: set[str] = set()
+    kept = []
+    for number in numbers:
+        if number.value not in seen:
+            seen.add(number.value)
+            kept.append(number)
+    return kept
+
+
+def _shown(number: Number) -> str:
+    """``300億 (30000000000)``: as written, and the value compared when it reads differently."""
+    return number.text if number.text == number.value else f"{number.text} ({number.value})"
+
+
+def _not_quoted(missing: list[Number], quoted: list[Number]) -> str:
+    which = "that value" if len(missing) == 1 else "those values"
+    has = ", ".join(_shown(n) for n in missing)
+    listed = ", ".join(_shown(n) for n in quoted[:_LISTED]) + (", …" if len(quoted) > _LISTED else "")
+    return f"statement has {has} but no quoted passage has {which}; " + (f"quotes have {listed}" if quoted else "the quotes have no numbers")
 
 
 def _refs(claim: dict[str, Any]) -> list[tuple[int, Any]]:

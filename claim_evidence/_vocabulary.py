@@ -35,6 +35,8 @@ EVIDENCE_LABELS: Final = (
 )
 # Statuses that assert a review took place; they need sources and a record.
 VERIFIED_STATUSES: Final = frozenset({"matched", "partial", "conflict"})
+# Statuses that say the sources support the statement: its numbers must then be in the quotes.
+SUPPORTING_STATUSES: Final = frozenset({"matched", "partial"})
 
 ID_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,99}")
 FINGERPRINT_RE: Final = re.compile(r"[0-9a-f]{64}")
@@ -127,6 +129,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "supports": "。裏付ける内容: ",
         "published": " / 出典公開日 ",
         "published_missing": " / 出典公開日未記録",
+        "quote": "引用「",
+        "quote_close": "」",
         "no_sources": "対応する出典情報は未登録です。未登録は虚偽の判定ではありません。",
         "as_of": "対象時点: ",
         "as_of_missing": "未記録",
@@ -153,6 +157,8 @@ TEXT: Final[dict[str, dict[str, str]]] = {
         "supports": ". Supports: ",
         "published": " / published ",
         "published_missing": " / publication date not recorded",
+        "quote": 'Quote "',
+        "quote_close": '"',
         "no_sources": "No corresponding source is recorded. Not being recorded is not a finding of falsehood.",
         "as_of": "As of: ",
         "as_of_missing": "not recorded",

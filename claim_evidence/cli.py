@@ -19,6 +19,7 @@ from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
+from ._policy import Policy
 from ._report import REPORT_FORMATS, exit_code, report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
 from ._schema import schema_text
@@ -28,6 +29,13 @@ from ._vocabulary import LOCALES, METHODS, STATUSES
 FORMAT = click.option(
     "--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
     help="text: FILE:LINE:COL: CODE [CLAIM-ID] message; json: fixed keys; github: workflow annotations; sarif: SARIF 2.1.0.",
+)
+
+
+REQUIRE_QUOTES = click.option(
+    "--require-quotes", is_flag=True,
+    help="A matched or partial claim whose statement has numbers must quote the passage they come from (CE905 "
+    "becomes an error). static-helper and prepublish take this from require_quotes in claim-evidence.toml.",
 )
 
 
@@ -47,7 +55,8 @@ def cli() -> None:
 @FORMAT
 @click.option("--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True, help="Refuse larger files.")
-def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int) -> int:
+@REQUIRE_QUOTES
+def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int, require_quotes: bool) -> int:
     """Validate bundle files, or article JSON files carrying `claim_evidence`.
 
     An article (an object with a `claim_evidence` key) is checked against its
@@ -63,7 +72,8 @@ def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int) -> in
             "static pages (.html), e.g. `claim-evidence validate site/*.html`. For a whole site use "
             "`static-helper DIR` or `claim-evidence prepublish`"
         )
-    results = [check_file(f, max_bytes) for f in files]
+    policy = Policy(require_quotes=require_quotes)
+    results = [check_file(f, max_bytes, policy=policy) for f in files]
     click.echo(report(results, fmt, strict=strict, noun="file"), nl=False)
     return exit_code(results, strict)
 
@@ -172,7 +182,10 @@ def review() -> None:
 @click.option("--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock).")
 @click.option("--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it.")
 @click.option("--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept).")
-def review_record(file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None) -> int:
+@REQUIRE_QUOTES
+def review_record(
+    file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None, require_quotes: bool
+) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
     FILE is a bundle JSON, an article JSON, or a static page (.html): there
@@ -180,11 +193,12 @@ def review_record(file: str, claim_id: str, method: str, checked_at: str, note: 
     `static-helper --write` next to re-render the evidence slot. The file is
     rewritten atomically, keeping key order, indentation and line endings.
     Refuses unknown claims, invalid dates and claims whose record has other
-    errors.
+    errors, such as a figure of the statement that no quote has (CE317): fix
+    the statement or paste the passage into quote.exact, then record again.
     """
     request = ReviewRequest(claim_id, method, checked_at, note, status)
     document = load_document(file)
-    updated = record_review(document.bundle, request)
+    updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes))
     changed = write_bundle_file(file, updated)
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
     return 0

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from claim_evidence import claim_fingerprint
 from claim_evidence.cli import main
 
 from .conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
@@ -43,6 +44,15 @@ def _at(path: Path, key: str, nth: int = 1) -> str:
 
 def test_cli_validate_clean_bundle(run: Any, tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
+    # The seed was reviewed before quotes existed: its 72.6 cannot be checked, a warning that passes.
+    unquoted = (
+        f"{path}:{_at(path, 'source_refs')}: CE905 [fictional-rate] statement has numbers but no quoted passage to check "
+        "them against (add quote.exact to a source_ref): 72.6 (warning)\n"
+    )
+    assert run("validate", str(path)) == (0, f"PASS {path}\n{unquoted}1 file: 1 passed, 0 failed\n", "")
+    bundle["claims"][0]["source_refs"][0]["quote"] = {"exact": "達成率は72.6%"}
+    bundle["claims"][0]["verification"]["fingerprint"] = claim_fingerprint(bundle["claims"][0], bundle["sources"])
+    path = _write(tmp_path / "quoted.json", bundle)
     assert run("validate", str(path)) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n", "")
 
 
@@ -53,6 +63,8 @@ def test_cli_validate_article_checks_subject(run: Any, tmp_path: Path, bundle: d
     code, out, _ = run("validate", str(bad))
     assert code == 1
     assert out == (
+        f"{bad}:{_at(bad, 'source_refs')}: CE905 [fictional-rate] statement has numbers but no quoted passage to check "
+        "them against (add quote.exact to a source_ref): 72.6 (warning)\n"
         f"{bad}:{_at(bad, 'subject_fingerprint')}: CE106 article text differs from the reviewed subject\n"
         "1 file: 0 passed, 1 failed\n"
     )
@@ -290,8 +302,9 @@ def test_cli_prepublish_with_nothing_registered_is_exit_2(run: Any, tmp_path: Pa
 
 def test_cli_python_dash_m_runs(tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
-    done = subprocess.run([sys.executable, "-m", "claim_evidence", "validate", str(path)], capture_output=True, text=True, check=False)
-    assert (done.returncode, done.stdout) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n")
+    done = subprocess.run([sys.executable, "-m", "claim_evidence", "validate", "--format", "json", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["summary"] == "1 file: 1 passed, 0 failed"
 
 
 def test_cli_review_record_on_page_changes_only_the_bundle_script(run: Any, tmp_path: Path) -> None:

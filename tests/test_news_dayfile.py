@@ -93,6 +93,22 @@ def test_parse_dayfile_text_round_trips_random_bundles(bundle: dict[str, Any], t
     assert extract_dayfile_text(text) == extract_dayfile_text(format_dayfile([legacy, {"title": "legacy", "summary": "s", "url": "u"}], DATE))
 
 
+QUOTE = st.fixed_dictionaries({"exact": TEXT}, optional={"prefix": TEXT, "suffix": TEXT})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(quotes=st.lists(st.one_of(st.none(), QUOTE), min_size=1, max_size=3))
+def test_parse_dayfile_text_carries_quotes_unchanged(quotes: list[Any]) -> None:
+    """Quotes (W3C TextQuoteSelector: exact, prefix, suffix) hold source text as it was written: markup,
+    line separators and quote characters must survive the day-file byte for byte."""
+    item = corrected_items()[0]
+    refs = item["claim_evidence"]["claims"][0]["source_refs"]
+    item["claim_evidence"]["claims"][0]["source_refs"] = [{**refs[0], "quote": quote} for quote in quotes]
+    parsed = parse_dayfile_text(format_dayfile([item], DATE), "day.txt")
+    assert parsed["diagnostics"] == []
+    assert same_json(parsed["headlines"][0], item)
+
+
 def test_metadata_line_escapes_line_separators_only() -> None:
     text = format_dayfile([{"title": "t", "claim_evidence": {"s": "a\u2028b<\"\\😀"}}], DATE)
     assert text.split("\n")[3] == '🔎 Claim Evidence: {"s":"a\\u2028b<\\"\\\\😀"}'

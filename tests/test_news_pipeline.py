@@ -46,8 +46,11 @@ def test_pipeline_bad_registry_stops_before_any_output(pipeline: ModuleType, tmp
     value[URL]["claim_evidence"]["claims"][0]["statement"] = "ノルンベイ計算機の企業価値は30億ドル。"
     registry = write_registry(tmp_path, value)
     assert pipeline.main([str(tmp_path / "out"), "--corrections", str(registry)]) == 1
+    # The edit is the very swap the number check exists for: caught by the quote as well as by the seal.
     assert capsys.readouterr().err == (
-        f"error: article {URL}, claim nornbay-valuation: review fingerprint does not match current statement/conditions/sources\n"
+        f"error: article {URL}, claim nornbay-valuation: statement has 30億 (3000000000) but no quoted passage has that value; "
+        f"quotes have 300億 (30000000000); article {URL}, claim nornbay-valuation: review fingerprint does not match current "
+        "statement/conditions/sources\n"
     )
     assert not (tmp_path / "out").exists()
 

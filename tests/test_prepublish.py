@@ -118,8 +118,8 @@ def test_prepublish_bad_registry_stops_before_outputs(run: Any, news: Path) -> N
     _edit_json(news / "corrections.json", lambda d: d[URL]["claim_evidence"]["claims"][0].update(statement="書き換え"))
     code, out, _ = run("prepublish", "--config", str(news / "claim-evidence.toml"))
     assert code == 1
-    assert "review fingerprint does not match current statement/conditions/sources" in out
-    assert URL in out and "derived cop" not in out
+    assert "CE403 [nornbay-valuation] review fingerprint does not match current statement/conditions/sources" in out
+    assert "corrections.json" in out and "derived cop" not in out
 
 
 def test_prepublish_unregistered_page_never_passes(run: Any, tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ NAMES = [
     "static_regeneration_identical",
     "implausible_claim_not_truth_checked",
     "subject_and_body_changes_rejected",
+    "figure_not_in_quote_rejected",
 ]
 
 
@@ -33,13 +34,13 @@ def _run(code: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False, timeout=120)
 
 
-def test_reproduce_prints_twelve_passes_from_any_folder(tmp_path: Path) -> None:
+def test_reproduce_prints_thirteen_passes_from_any_folder(tmp_path: Path) -> None:
     fixtures = (SCRIPT.parent / "fixtures.json").read_bytes()
     site = {p: p.read_bytes() for p in (ROOT / "examples").rglob("*.html")}
     done = _run(None, tmp_path)
     expected = [f"PASS 01 core_under_test (claim-evidence {claim_evidence.__version__}, this checkout)"]
     expected += [f"PASS {n:02d} {name}" for n, name in enumerate(NAMES[1:], 2)]
-    expected.append("RESULT 12/12 checks passed; expected rejections were observed.")
+    expected.append("RESULT 13/13 checks passed; expected rejections were observed.")
     assert (done.returncode, done.stdout.splitlines(), done.stderr) == (0, expected, "")
     assert list(tmp_path.iterdir()) == []  # created nothing where it ran
     assert (SCRIPT.parent / "fixtures.json").read_bytes() == fixtures
@@ -57,10 +58,31 @@ def test_reproduce_reports_fail_when_fingerprint_rule_is_removed(tmp_path: Path)
     done = _run(sabotage, tmp_path)
     lines = done.stdout.splitlines()
     assert done.returncode == 1
-    assert lines[-1] == "RESULT unexpected failures: 3/12"
+    assert lines[-1] == "RESULT unexpected failures: 4/13"
     failed = [line.split(":")[0] for line in lines if line.startswith("FAIL")]
-    assert failed == ["FAIL 03 statement_change_rejected", "FAIL 04 conditions_change_rejected", "FAIL 06 source_record_change_rejected"]
+    assert failed == [
+        "FAIL 03 statement_change_rejected", "FAIL 04 conditions_change_rejected", "FAIL 06 source_record_change_rejected",
+        "FAIL 13 figure_not_in_quote_rejected",
+    ]
     assert "expected 'review fingerprint does not match current statement/conditions/sources', got []" in done.stdout
+
+
+def test_reproduce_reports_fail_when_number_check_is_removed(tmp_path: Path) -> None:
+    sabotage = (
+        "import runpy, sys\n"
+        "import claim_evidence._validation as validation\n"
+        "del validation.RULES['CE317']  # break the library on purpose\n"
+        f"sys.argv = [{str(SCRIPT)!r}]\n"
+        f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n"
+    )
+    done = _run(sabotage, tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1
+    assert lines[-1] == "RESULT unexpected failures: 1/13"
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        "FAIL 13 figure_not_in_quote_rejected: expected 'statement has 300億 (30000000000) but no quoted passage has that value; "
+        "quotes have 30億 (3000000000)', got []"
+    ]
 
 
 def test_reproduce_fixtures_are_fictional_and_sealed_literals() -> None:
@@ -69,4 +91,6 @@ def test_reproduce_fixtures_are_fictional_and_sealed_literals() -> None:
     seal = fixtures["bundle"]["claims"][0]["verification"]["fingerprint"]
     assert seal == "bdcd18d508044eb8cbbd0149fa9c575f46befc71e7c6d4b40f32c7a115b537ea"
     assert fixtures["bundle"]["subject_fingerprint"] == "5bc54777f00ff7bbeda5ed25af3c5d1efcfb1f9d3d4070f150ad3cb4ae2a55b9"
+    misquoted = fixtures["misquoted_bundle"]
+    assert claim_evidence.claim_fingerprint(misquoted["claims"][0], misquoted["sources"]) == misquoted["claims"][0]["verification"]["fingerprint"]
     assert "claim_fingerprint" not in SCRIPT.read_text(encoding="utf-8")  # the runner never recomputes a seal

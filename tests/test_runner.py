@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import static_helper.cli
-from claim_evidence import _documents, _runner
+from claim_evidence import _documents, _runner, claim_fingerprint
 from claim_evidence._page import check_text
 from claim_evidence.cli import main as claim_evidence_main
 
@@ -103,16 +103,18 @@ def test_runner_validate_reports_a_bug_on_its_file_and_checks_the_rest(
     tmp_path: Path, bundle: dict, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     files = []
+    bundle["claims"][0]["source_refs"][0]["quote"] = {"exact": "達成率は72.6%"}  # a record without warnings
+    bundle["claims"][0]["verification"]["fingerprint"] = claim_fingerprint(bundle["claims"][0], bundle["sources"])
     for name in ("a.json", "broken.json", "c.json"):
         path = tmp_path / name
         path.write_text(json.dumps(bundle), encoding="utf-8")
         files.append(str(path))
     real = _documents.BundleDocument.diagnostics
 
-    def diagnostics(self: _documents.BundleDocument) -> Any:
+    def diagnostics(self: _documents.BundleDocument, *args: Any) -> Any:
         if self.path.endswith("broken.json"):
             raise KeyError("injected")
-        return real(self)
+        return real(self, *args)
 
     monkeypatch.setattr(_documents.BundleDocument, "diagnostics", diagnostics)
     monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)

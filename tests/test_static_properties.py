@@ -189,7 +189,8 @@ def _stale_count(built: Built) -> int:
 def test_static_properties_check_write_check_is_clean(built: Built) -> None:
     original = built.original
     page = check_text(original, "page.html", PageOptions())
-    assert [d.text for d in page.diagnostics if d.code != "SH140"] == []
+    # Generated statements may hold numbers with no quote to check them against: CE905, a warning.
+    assert [d.text for d in page.diagnostics if d.code not in ("SH140", "CE905")] == []
     assert len(page.stale) == _stale_count(built)
     assert page.bundle == built.bundle
     encoded = (BOM if built.bom else "") + original
@@ -202,7 +203,7 @@ def test_static_properties_check_write_check_is_clean(built: Built) -> None:
         # outside the slots byte-identical (BOM and newlines included), the slots hold the fresh blocks
         assert written == ((BOM if built.bom else "") + built.expected()).encode("utf-8")
         again = load_page(path)
-        assert again.diagnostics == []
+        assert [d for d in again.diagnostics if d.code != "CE905"] == []
         assert again.bundle == built.bundle == checked.bundle
         stamp = path.stat().st_mtime_ns
         assert write_page(os.fspath(path), PageOptions())[1] == 0  # a second --write is a no-op

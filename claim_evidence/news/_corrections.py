@@ -16,8 +16,10 @@ from types import MappingProxyType
 from typing import Any
 
 from .._diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
-from .._jsonio import MAX_BYTES, load_file
+from .._jsonio import MAX_BYTES, loads, read_text
+from .._jsonpos import placed
 from .._urls import safe_http_url
+from .._policy import DEFAULT_POLICY, Policy
 from .._validation import iter_diagnostics
 from .._vocabulary import EVIDENCE_LABELS
 
@@ -65,22 +67,35 @@ class CorrectionRegistry:
         return sorted(url for url, c in self.corrections.items() if c.bundle)
 
 
-def load_corrections(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> CorrectionRegistry:
-    """Read and validate a registry file.
+def load_corrections(
+    path: str | os.PathLike[str], max_bytes: int = MAX_BYTES, *, policy: Policy = DEFAULT_POLICY
+) -> CorrectionRegistry:
+    """Read and validate a registry file (under the site's ``policy``).
 
     Raises :class:`~claim_evidence.InputError` when the file cannot be read or
     parsed, and :class:`CorrectionRegistryError` when any correction is invalid.
     """
     name = os.fspath(path)
-    loaded = load_file(name, max_bytes)
-    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys)
+    text = read_text(name, max_bytes)
+    loaded = loads(text, name)
+    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text)
 
 
 def registry_from_value(
-    value: Any, name: str = "<corrections>", *, duplicate_keys: list[PathParts] | None = None
+    value: Any,
+    name: str = "<corrections>",
+    *,
+    duplicate_keys: list[PathParts] | None = None,
+    policy: Policy = DEFAULT_POLICY,
+    text: str | None = None,
 ) -> CorrectionRegistry:
-    """Validate an already-parsed registry value (the input is deep-copied, never kept)."""
-    diagnostics = [replace(d, file=name) for d in iter_registry_diagnostics(value, duplicate_keys or [])]
+    """Validate an already-parsed registry value (the input is deep-copied, never kept).
+
+    ``text``, the JSON the value was parsed from, gives each finding its line and column.
+    """
+    diagnostics = [replace(d, file=name) for d in iter_registry_diagnostics(value, duplicate_keys or [], policy=policy)]
+    if text is not None:
+        diagnostics = placed(diagnostics, text)
     errors = [d for d in diagnostics if d.is_error]
     if errors:
         raise CorrectionRegistryError(errors)
@@ -95,7 +110,9 @@ def _correction(url: str, entry: Mapping[str, Any]) -> Correction:
     return Correction(url, MappingProxyType(fields), frozen_bundle)
 
 
-def iter_registry_diagnostics(value: Any, duplicate_keys: list[PathParts] | None = None) -> Iterator[Diagnostic]:
+def iter_registry_diagnostics(
+    value: Any, duplicate_keys: list[PathParts] | None = None, *, policy: Policy = DEFAULT_POLICY
+) -> Iterator[Diagnostic]:
     """Every finding of a registry value: its shape, then each correction and bundle."""
     if not isinstance(value, dict):
         yield Diagnostic("NW100", "the registry must be a JSON object mapping article URLs to corrections", subject="corrections")
@@ -104,10 +121,11 @@ def iter_registry_diagnostics(value: Any, duplicate_keys: list[PathParts] | None
         if len(parts) == 1:
             yield Diagnostic("NW104", "URL registered twice; only the last correction would be kept", json_path(parts), subject=f"article {parts[0]}")
     for url, entry in value.items():
-        yield from _entry_diagnostics(url, entry, [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)])
+        duplicates = [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)]
+        yield from _entry_diagnostics(url, entry, duplicates, policy)
 
 
-def _entry_diagnostics(url: str, entry: Any, duplicate_keys: list[PathParts]) -> Iterator[Diagnostic]:
+def _entry_diagnostics(url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy) -> Iterator[Diagnostic]:
     subject = f"article {url}"
 
     def at(code: str, parts: PathParts, message: str) -> Diagnostic:
@@ -133,7 +151,7 @@ def _entry_diagnostics(url: str, entry: Any, duplicate_keys: list[PathParts]) ->
         message = f"a correction with claim_evidence must give the reviewed {', '.join(missing)} as strings"
         yield at("NW103", (), message)
         return
-    for d in iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys):
+    for d in iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._diagnostics import Diagnostic, InputError
+from .._diagnostics import Diagnostic, InputError, json_path
 from .._jsonio import load_file, read_text
 from .._render import render_evidence
 from .._report import FileResult, input_error_result
@@ -68,7 +68,9 @@ class _Collector:
     def results(self) -> list[TargetResult]:
         out: list[TargetResult] = []
         for url in self.registry.evidence_urls():
-            found = list(self.diagnostics.get(url, []))
+            # The registry's own warnings (numbers not in a quote, …) belong to the article they are about.
+            own = json_path((url,))
+            found = [d for d in self.registry.diagnostics if d.path.startswith(own)] + self.diagnostics.get(url, [])
             seen = self.found.get(url, [])
             if not seen:
                 found.append(Diagnostic("NW409", "registered article not found in any derived output", subject=f"article {url}", file=self.registry.path))

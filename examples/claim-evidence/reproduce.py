@@ -31,6 +31,7 @@ FIXTURES: dict[str, Any] = json.loads((HERE / "fixtures.json").read_text(encodin
 MATCHED = "資料との照合済み"
 UNVERIFIED = "未確認・根拠未登録"
 FINGERPRINT_ERROR = "review fingerprint does not match current statement/conditions/sources"
+MISQUOTED = "statement has 300億 (30000000000) but no quoted passage has that value; quotes have 30億 (3000000000)"
 
 
 class Unexpected(Exception):
@@ -159,6 +160,19 @@ def subject_and_body_changes_rejected() -> None:
     expect(rendered == changed, "a rejected page was rewritten")
 
 
+def figure_not_in_quote_rejected() -> None:
+    """The error the toolkit exists for: a reviewed and sealed record whose statement says 300億
+    where the passage it quotes says 30億. The seal matches; the number check does not."""
+    bundle = fixture("misquoted_bundle")
+    stored = bundle["claims"][0]["verification"]["fingerprint"]
+    expect(not any(FINGERPRINT_ERROR in e for e in validate_bundle(bundle)), "the seal should still match")
+    expect_rejected(bundle, MISQUOTED, stored)
+    bundle["claims"][0]["statement"] = bundle["claims"][0]["statement"].replace("300億円", "30億円")
+    errors = validate_bundle(bundle)
+    expect(not any("no quoted passage" in e for e in errors), f"the quoted figure was not found: {errors}")
+    expect(any(FINGERPRINT_ERROR in e for e in errors), "a corrected statement must be reviewed again")
+
+
 CASES: list[tuple[str, Callable[[], str | None]]] = [
     ("01", core_under_test),
     ("02", valid_record),
@@ -172,6 +186,7 @@ CASES: list[tuple[str, Callable[[], str | None]]] = [
     ("10", static_regeneration_identical),
     ("11", implausible_claim_not_truth_checked),
     ("12", subject_and_body_changes_rejected),
+    ("13", figure_not_in_quote_rejected),
 ]
 
 
