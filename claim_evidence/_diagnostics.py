@@ -13,6 +13,9 @@ from typing import Literal
 Severity = Literal["error", "warning"]
 PathParts = tuple[str | int, ...]
 
+# Codes that recording a review clears (the seal, its date, the subject): every other error
+# of a claim must be fixed first, and `review record` refuses until it is.
+CLEARED_BY_REVIEW = frozenset({"CE311", "CE401", "CE403", "CE105", "CE106"})
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A line ends at CRLF, a bare CR or LF, as in HTML and in editors (a CRLF counts once).
 _LINE_END = re.compile(r"\r\n?|\n")

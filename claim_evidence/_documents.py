@@ -49,11 +49,15 @@ class BundleDocument:
     def prefix(self) -> PathParts:
         return (ARTICLE_KEY,) if self.is_article else ()
 
+    def prefixed(self, path: str) -> str:
+        """A path inside the bundle as a path in the file (an article's is under ``claim_evidence``)."""
+        return _prefixed(path, self.prefix)
+
     def diagnostics(self, policy: Policy = DEFAULT_POLICY) -> list[Diagnostic]:
         length = len(self.prefix)
         inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
         found = [
-            replace(d, path=_prefixed(d.path, self.prefix), file=self.path)
+            replace(d, path=self.prefixed(d.path), file=self.path)
             for d in iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy)
         ]
         return found if self.text is None else placed(found, self.text, self.origin)

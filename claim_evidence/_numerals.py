@@ -26,6 +26,8 @@ _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "�
 _SMALL_UNITS = {"十": 1, "百": 2, "千": 3}
 _ARABIC_SMALL_UNITS = {"百": 2, "千": 3}
 _LARGE_UNITS = {"万": 4, "億": 8, "兆": 12}
+# Words that begin with a large unit's character: after a number they are not its unit.
+_UNIT_WORDS = ("万博", "万全", "万能")
 _KANJI_NUMERALS = frozenset(_KANJI_DIGITS) | frozenset(_SMALL_UNITS) | frozenset(_LARGE_UNITS)
 _NEGATIVE_SIGNS = frozenset("-−－")
 _SIGNS = _NEGATIVE_SIGNS | frozenset("+＋")
@@ -181,9 +183,9 @@ def _magnitude(text: str, position: int) -> tuple[Decimal, int, bool] | None:
     while (coefficient := _coefficient(text, end)) is not None:
         value, group_end = coefficient
         unit = 0
-        if group_end < len(text) and text[group_end] in _LARGE_UNITS:
-            unit = _LARGE_UNITS[text[group_end]]
-            group_end += 1
+        found = _large_unit(text, group_end)
+        if found is not None:
+            unit, group_end = found
         if units and (unit >= units[-1] or value.scaleb(unit) >= Decimal(1).scaleb(units[-1])):
             break
         if not units and unit == 0 and _arabic(text, position) == coefficient:
@@ -195,6 +197,21 @@ def _magnitude(text: str, position: int) -> tuple[Decimal, int, bool] | None:
         return None
     # Units fall strictly, so the first group carries the largest one.
     return total, end, units[0] in _LARGE_UNITS.values()
+
+
+def _large_unit(text: str, position: int) -> tuple[int, int] | None:
+    """万, 億 or 兆 at ``position`` (exponent, end), or None.
+
+    Sites that space Latin text from Japanese write ``300 億円`` and ``100 万トークン``:
+    one space is allowed after Arabic digits, so that 300 億 is read as the amount
+    it is and cannot slip past the check as a bare 300. Kanji never take a space.
+    """
+    at = position
+    if at < len(text) and text[at] in " \u00a0" and position > 0 and text[position - 1] in _DIGITS:
+        at += 1
+    if at < len(text) and text[at] in _LARGE_UNITS and not text.startswith(_UNIT_WORDS, at):
+        return _LARGE_UNITS[text[at]], at + 1
+    return None
 
 
 def _english_scale(text: str, value: Decimal, end: int) -> tuple[Decimal, int, bool]:

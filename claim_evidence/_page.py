@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ._diagnostics import Diagnostic, InputError, MalformedInput
+from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedInput
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
@@ -433,9 +433,11 @@ def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:
     own = [d for d in errors if d.path == path or d.path.startswith((path + ".", path + "["))]
     cid = own[0].subject.partition(" ")[2] if own else ""
     if any(d.code == "CE403" for d in own):
+        first = [d for d in own if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
+        fix = f"Fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "Read"
         return (
             "evidence display is stale and would now show the claim as unverified: its review no longer covers "
-            f"its record (CE403). Read the sources again, then record the review with `claim-evidence review record "
+            f"its record (CE403). {fix} the sources again, then record the review with `claim-evidence review record "
             f"{name or 'PAGE'} --claim {cid} --method … --checked-at …`, then run --write"
         )
     if own:

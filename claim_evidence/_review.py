@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._atomic import atomic_write_bytes
-from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
+from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
 from ._documents import ARTICLE_KEY, is_page
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import decode_utf8, loads
@@ -22,8 +22,6 @@ from ._policy import DEFAULT_POLICY, Policy
 from ._validation import iter_diagnostics
 from ._vocabulary import METHODS, STATUSES, is_valid_date
 
-# Codes that recording a review is meant to clear.
-_CLEARED_BY_REVIEW = frozenset({"CE311", "CE401", "CE403", "CE105", "CE106"})
 
 
 class ReviewError(ClaimEvidenceError):
@@ -75,7 +73,7 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Pol
     remaining = [
         d
         for d in iter_diagnostics(updated, policy=policy)
-        if d.is_error and d.path.startswith(f"$.claims[{index}]") and d.code not in _CLEARED_BY_REVIEW
+        if d.is_error and d.path.startswith(f"$.claims[{index}]") and d.code not in CLEARED_BY_REVIEW
     ]
     if remaining:
         raise EvidenceValidationError(remaining)

@@ -20,7 +20,7 @@ from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
 from ._policy import Policy
-from ._report import REPORT_FORMATS, exit_code, report
+from ._report import REPORT_FORMATS, exit_code, record_tag, report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject, write_bundle_file
 from ._schema import schema_text
 from ._render import render_evidence
@@ -58,6 +58,10 @@ def cli() -> None:
 @REQUIRE_QUOTES
 def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int, require_quotes: bool) -> int:
     """Validate bundle files, or article JSON files carrying `claim_evidence`.
+
+    Besides the structure and the review seals, each figure of a matched or
+    partial statement must be found, by value, in the passages its references
+    quote (`quote.exact`): 300億 where the quote says 30億 is an error (CE317).
 
     An article (an object with a `claim_evidence` key) is checked against its
     own title/tldr/summary as the reviewed subject. Exit 0 when every file is
@@ -198,7 +202,13 @@ def review_record(
     """
     request = ReviewRequest(claim_id, method, checked_at, note, status)
     document = load_document(file)
-    updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes))
+    try:
+        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes))
+    except EvidenceValidationError as exc:
+        for d in exc.diagnostics:
+            click.echo(f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True)
+        click.echo(f"claim-evidence: review of {claim_id} not recorded: fix the record first; {file} is unchanged", err=True)
+        return 1
     changed = write_bundle_file(file, updated)
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
     return 0

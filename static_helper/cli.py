@@ -58,7 +58,8 @@ def command(
 
     PATHS are pages or folders of *.html; without PATHS, the pages registered
     in the nearest claim-evidence.toml. A folder without pages is an error.
-    The check never touches the network.
+    The check never touches the network. The site's settings (stylesheet,
+    lang, require_quotes) come from that file, also when PATHS are given.
 
     \b
     Exit codes: 0 clean (with --write: nothing needed changing),

@@ -256,7 +256,7 @@ def test_cli_review_record_refuses_to_seal_a_broken_claim(run: Any, tmp_path: Pa
     path = _write(tmp_path / "b.json", bundle)
     before = path.read_bytes()
     code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
-    assert code == 1 and "CE309 missing referenced source" in err
+    assert code == 1 and "CE309 [fictional-rate] missing referenced source" in err and "review of fictional-rate not recorded" in err
     assert path.read_bytes() == before
 
 

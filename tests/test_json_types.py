@@ -45,7 +45,7 @@ def _full_bundle() -> dict[str, Any]:
             "as_of": "2026-09-01",
             "uncertainty": "再測定は未実施",
             "source_refs": [
-                {"source_id": "src-a", "section": "結果", "supports": "達成率"},
+                {"source_id": "src-a", "section": "結果", "supports": "達成率", "quote": {"exact": "達成率は72.6%", "prefix": "結果:", "suffix": "。"}},
                 {"source_id": "src-b", "section": "Table 2", "supports": "the rate"},
             ],
             "measurement": {"environment": "2 cores", "method": "fixed script", "results_url": "https://example.com/results"},

@@ -314,7 +314,10 @@ def test_quotes_review_record_cli_refuses_and_leaves_the_file(bundle: dict, tmp_
     before = path.read_bytes()
     code = ce_main(["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-09-06"])
     assert code == 1
-    assert capsys.readouterr().err == f"claim-evidence: $.claims[0].statement: CE317 {MISQUOTED}\n"
+    assert capsys.readouterr().err == (
+        f"claim-evidence: {path}:$.claims[0].statement: CE317 [fictional-rate] {MISQUOTED}\n"
+        f"claim-evidence: review of fictional-rate not recorded: fix the record first; {path} is unchanged\n"
+    )
     assert path.read_bytes() == before
 
 
@@ -323,7 +326,7 @@ def test_quotes_review_record_require_quotes(bundle: dict, tmp_path: Path, capsy
     path.write_text(json.dumps(sealed(bundle), ensure_ascii=False), encoding="utf-8")
     args = ["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-09-06"]
     assert ce_main([*args, "--require-quotes"]) == 1
-    assert "CE905 " + UNQUOTED in capsys.readouterr().err
+    assert "CE905 [fictional-rate] " + UNQUOTED in capsys.readouterr().err
     assert ce_main(args) == 0
 
 
