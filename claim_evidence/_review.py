@@ -6,22 +6,14 @@ computed from the record as it stands now. Nothing here reads the clock.
 from __future__ import annotations
 
 import copy
-import json
-import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from ._atomic import atomic_write_bytes
-from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
-from ._documents import ARTICLE_KEY, is_page
+from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, EvidenceValidationError
 from ._fingerprint import article_fingerprint, claim_fingerprint
-from ._jsonio import decode_utf8, loads
-from ._page import replace_bundle
 from ._policy import DEFAULT_POLICY, Policy
 from ._validation import iter_diagnostics
 from ._vocabulary import METHODS, STATUSES, is_valid_date
-
 
 
 class ReviewError(ClaimEvidenceError):
@@ -87,48 +79,3 @@ def record_subject(bundle: dict[str, Any], item: dict[str, Any]) -> dict[str, An
     updated = copy.deepcopy(bundle)
     updated["subject_fingerprint"] = article_fingerprint(item)
     return updated
-
-
-def write_bundle_file(path: str | os.PathLike[str], bundle: dict[str, Any]) -> bool:
-    """Store ``bundle`` back into the file it came from; return whether it changed.
-
-    A JSON file keeps its style: key order (dicts are ordered), indentation,
-    line endings, the trailing newline, ASCII escaping and a BOM. A static page
-    changes only inside script#claim-evidence-data (re-serialized with ``<``
-    escaped); its body and slots are untouched, so ``static-helper --write``
-    re-renders the slot afterwards. An unchanged file is not rewritten.
-    """
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=name)) from None
-    original = decode_utf8(data, name)
-    if is_page(name):
-        text = replace_bundle(original, bundle)
-    else:
-        value = loads(original, name).value
-        text = dumps_like({**value, ARTICLE_KEY: bundle} if isinstance(value, dict) and ARTICLE_KEY in value else bundle, original)
-    if text == original:
-        return False
-    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-    atomic_write_bytes(name, bom + text.encode("utf-8"))
-    return True
-
-
-_INDENT = re.compile(r"^[{\[][ \t]*\r?\n([ \t]+)\S")
-
-
-def dumps_like(value: Any, original: str) -> str:
-    """Serialize ``value`` the way ``original`` looks (as far as JSON allows)."""
-    newline = "\r\n" if "\r\n" in original else "\n"
-    match = _INDENT.match(original.lstrip())
-    indent: str | int | None = match.group(1) if match else (None if "\n" not in original.strip() else 2)
-    ascii_only = original.isascii() and "\\u" in original
-    separators = (",", ": ") if indent is not None or ", " in original else (",", ":")
-    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent, separators=separators)
-    if newline != "\n":
-        text = text.replace("\n", newline)
-    trailing = original[len(original.rstrip("\r\n")) :]
-    return text + trailing
