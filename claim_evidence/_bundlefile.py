@@ -97,7 +97,10 @@ def dumps_like(value: Any, original: str) -> str:
     match = _INDENT.match(original.lstrip())
     indent: str | int | None = match.group(1) if match else (None if "\n" not in original.strip() else 2)
     ascii_only = original.isascii() and "\\u" in original
-    separators = (",", ": ") if indent is not None or ", " in original else (",", ":")
+    if indent is not None:
+        separators = (",", ": ")
+    else:  # one line: as json.dumps writes by default (", " and ": "), or compact
+        separators = (", " if ', "' in original or ", {" in original else ",", ": " if '": ' in original else ":")
     text = json.dumps(value, ensure_ascii=ascii_only, indent=indent, separators=separators)
     if newline != "\n":
         text = text.replace("\n", newline)

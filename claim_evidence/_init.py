@@ -22,7 +22,7 @@ from ._atomic import atomic_write_bytes
 from ._diagnostics import ClaimEvidenceError, InputError
 from ._jsonio import read_text
 from ._page import DEFAULT_STYLESHEET
-from ._runner import _SKIPPED_DIRS  # the gate's own walk skips these: init must not register what it ignores
+from ._runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
 from ._site import CONFIG_NAME, Config, expand
 from ._tokens import Handler, TreeBuilder, attribute_value, iter_attributes, scan
 from ._vocabulary import LOCALES
@@ -157,11 +157,10 @@ def _find_pages(root: Path) -> tuple[list[Path], set[Path]]:
     """Pages (hidden files skipped, as the gate's walk does) and every folder walked, sorted."""
     pages: list[Path] = []
     walked: set[Path] = set()
-    for here, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-        walked.add(Path(here))
-        for name in sorted(files):
-            path = Path(here, name)
+    for here, files in walk_site(root):
+        walked.add(here)
+        for name in files:
+            path = here / name
             if _suffix(name) and not name.startswith(".") and path.is_file():
                 pages.append(path)
     return pages, walked
@@ -281,7 +280,7 @@ def html_lang(text: str) -> str | None:
 def config_text(plan: SitePlan) -> str:
     """The starter config, commented for the editor who will change it; the same plan, the same bytes."""
     if plan.pages:
-        skipped = ", ".join(sorted(n for n in _SKIPPED_DIRS if not n.startswith(".")))
+        skipped = ", ".join(sorted(n for n in SKIPPED_DIRS if not n.startswith(".")))
         pages = [
             f"# Guessed from the {_count(plan.page_count, 'HTML page')} found here (hidden folders, {skipped} skipped).",
             "# Every page that carries evidence markup must be listed; a glob that matches no file is an error (SH004).",

@@ -207,7 +207,7 @@ def _large_unit(text: str, position: int) -> tuple[int, int] | None:
     it is and cannot slip past the check as a bare 300. Kanji never take a space.
     """
     at = position
-    if at < len(text) and text[at] in " \u00a0" and position > 0 and text[position - 1] in _DIGITS:
+    if at < len(text) and text[at] in " \u00a0" and text[position - 1] in _DIGITS:  # (a coefficient precedes)
         at += 1
     if at < len(text) and text[at] in _LARGE_UNITS and not text.startswith(_UNIT_WORDS, at):
         return _LARGE_UNITS[text[at]], at + 1

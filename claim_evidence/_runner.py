@@ -25,7 +25,7 @@ from ._report import exit_code as report_exit_code
 from ._site import CACHE_DIR_NAME, Config, registered_pages
 from ._splice import InternalError
 
-_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
 # Below this many pages, starting worker processes costs more than it saves.
 MIN_PARALLEL = 64
 # Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load.
@@ -54,13 +54,20 @@ def html_files(folder: Path, clean_temps: bool = False) -> Iterator[Path]:
 
     ``clean_temps``: also delete the temp files a killed ``--write`` left in the folders walked.
     """
-    for here, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-        for name in sorted(files):
+    for here, files in walk_site(folder):
+        for name in files:
             if name.endswith(".html") and not name.startswith("."):
-                yield Path(here) / name
+                yield here / name
             elif clean_temps and TEMP_NAME.fullmatch(name):
-                remove_stale_temp(Path(here) / name)
+                remove_stale_temp(here / name)
+
+
+def walk_site(folder: Path) -> Iterator[tuple[Path, list[str]]]:
+    """Each folder a site walk looks in, with its file names, sorted: hidden folders and
+    :data:`SKIPPED_DIRS` are not entered (``init`` registers exactly what the gate walks)."""
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        yield Path(here), sorted(files)
 
 
 def remove_stale_temp(path: Path, now: float | None = None) -> bool:

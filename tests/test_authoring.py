@@ -327,3 +327,41 @@ def test_authoring_cli_help_explains(run: Any) -> None:
         code, out, _ = run(group, command, "--help")
         assert code == 0 and "FILE" in out, (group, command)
     assert "Never touches a review seal" in run("claim", "--help")[1]
+
+
+def test_authoring_cli_ref_add_and_claim_set_exact_output(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundle: dict) -> None:
+    monkeypatch.chdir(tmp_path)
+    before = json.dumps(bundle, ensure_ascii=False)
+    Path("b.json").write_text(before + "\n", encoding="utf-8")
+    code, out, _ = run("claim", "set", "b.json", "--claim", "fictional-rate", "--as-of", "2026-09-04")
+    changed = copy.deepcopy(bundle)
+    changed["claims"][0]["as_of"] = "2026-09-04"
+    after = json.dumps(changed, ensure_ascii=False)
+    assert (code, Path("b.json").read_text(encoding="utf-8")) == (0, after + "\n")
+    assert out == (
+        f"--- a/b.json\n+++ b/b.json\n@@ -1 +1 @@\n-{before}\n+{after}\nb.json: written\n"
+        "note: this undoes the review of claim fictional-rate: read its sources again, then claim-evidence review record b.json "
+        "--claim fictional-rate …\n"
+    )
+    code, out, _ = run("ref", "add", "b.json", "--claim", "fictional-rate", "--source", "fictional-vendor-doc", "--section", "表", "--supports", "値", "--quote", "72.6%")
+    changed["claims"][0]["source_refs"].append({"source_id": "fictional-vendor-doc", "section": "表", "supports": "値", "quote": {"exact": "72.6%"}})
+    cited = json.dumps(changed, ensure_ascii=False)
+    # no note: its review was undone by the set already
+    assert (code, out) == (0, f"--- a/b.json\n+++ b/b.json\n@@ -1 +1 @@\n-{after}\n+{cited}\nb.json: written\n")
+
+
+def test_authoring_cli_source_add_on_a_page_changes_only_the_bundle_script(run: Any, tmp_path: Path) -> None:
+    from claim_evidence import dumps_for_script
+
+    page = tmp_path / "p.html"
+    head = '<!DOCTYPE html>\r\n<html><body>\r\n<p data-claim-id="fictional-rate">x</p><div data-evidence-for="fictional-rate"></div>\r\n'
+    script = '<script type="application/json" id="claim-evidence-data">\r\n'
+    page.write_bytes((head + script + dumps_for_script({"version": 1, "sources": [], "claims": []}).replace("\n", "\r\n") + "\r\n</script>\r\n</body></html>\r\n").encode())
+    text = page.read_bytes().decode("utf-8")
+    page.write_text(text.replace('"claims": []', '"claims": [{"id": "fictional-rate", "statement": "x", "basis": "reporting", "status": "unverified", "conditions": [], "source_refs": []}]'), encoding="utf-8", newline="")
+    before = page.read_bytes().decode("utf-8")
+    assert run("source", "add", str(page), "--id", "s", "--url", "https://example.com/", "--publisher", "P", "--title", "T")[0] == 0
+    after = page.read_bytes().decode("utf-8")
+    assert after.startswith(head + script) and after.endswith("\r\n</script>\r\n</body></html>\r\n")
+    assert before.startswith(head + script) and "\n" not in after.replace("\r\n", "")
+    assert '"id": "s"' in after
