@@ -62,6 +62,19 @@ def subject() -> dict[str, Any]:
 
 
 @pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Any:
+    """``run("validate", FILE)`` -> ``(exit code, stdout, stderr)`` of the claim-evidence command, in process."""
+    from claim_evidence.cli import main
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke
+
+
+@pytest.fixture
 def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"optional: the existing site's pages and the shared fingerprint vectors are not at {SHARED} (../shared beside the project); the vendored corpora cover the rest")

@@ -12,19 +12,9 @@ import pytest
 
 from claim_evidence import claim_fingerprint, iter_diagnostics, validate_bundle
 from claim_evidence._authoring import AuthoringError, EditRefused, add_claim, add_ref, add_source, set_claim
-from claim_evidence.cli import main
 
 from .conftest import SEED_FINGERPRINT
 
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Any:
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
 
 
 def fingerprints(value: Any) -> list[str]:

@@ -11,19 +11,9 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint
-from claim_evidence.cli import main
 
 from .conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
 
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Any:
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
 
 
 def _write(path: Path, value: Any, **kwargs: Any) -> Path:

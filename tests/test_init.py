@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from claim_evidence._site import load_config
-from claim_evidence.cli import main
 from static_helper.cli import main as static_helper_main
 
 PACKAGED_CSS = resources.files("claim_evidence").joinpath("assets/claim-evidence.css").read_bytes()
@@ -56,15 +55,6 @@ FOUND_COMMENT = (
     "# Every page that carries evidence markup must be listed; a glob that matches no file is an error (SH004).\n"
 )
 
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Any:
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
 
 
 def _page(path: Path, lang: str | None = "ja", body: str = "本文です。") -> Path:

@@ -12,21 +12,11 @@ from typing import Any
 
 import pytest
 
-from claim_evidence.cli import main
 
 from .conftest import ROOT
 
 URL = "https://example.com/news/nornbay-compute-funding"
 
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
 
 
 @pytest.fixture

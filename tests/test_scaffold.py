@@ -11,7 +11,6 @@ from claim_evidence import validate_bundle
 from claim_evidence._authoring import AuthoringError
 from claim_evidence._page import PageOptions, check_text, read_page_bundle
 from claim_evidence._scaffold import add_page_claims
-from claim_evidence.cli import main
 
 CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 PAGE = (
@@ -22,15 +21,6 @@ PAGE = (
     "  </main>\n</body>\n</html>\n"
 )
 
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Any:
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
 
 
 def codes(text: str) -> list[str]:
