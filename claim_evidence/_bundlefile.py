@@ -63,14 +63,15 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str, bytes]:
     return decode_utf8(data, name), BOM if data.startswith(BOM) else b""
 
 
-def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any]) -> Rewrite:
+def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bool | None = None) -> Rewrite:
     """``bundle`` stored back into the file it came from.
 
     A JSON file keeps its style: key order (dicts are ordered), indentation,
     line endings, the trailing newline, ASCII escaping and a BOM. A static page
     changes only inside script#claim-evidence-data (re-serialized with ``<``
     escaped); its body and slots are untouched, so ``static-helper --write``
-    re-renders the slot afterwards.
+    re-renders the slot afterwards. ``article``: store ``bundle`` under
+    ``claim_evidence`` of the file's object (default: when it has that key).
     """
     name = os.fspath(path)
     original, bom = read_source(name)
@@ -78,7 +79,8 @@ def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any]) -> Rewrite:
         text = replace_bundle(original, bundle)
     else:
         value = loads(original, name).value
-        text = dumps_like({**value, ARTICLE_KEY: bundle} if isinstance(value, dict) and ARTICLE_KEY in value else bundle, original)
+        wrapped = isinstance(value, dict) and (ARTICLE_KEY in value if article is None else article)
+        text = dumps_like({**value, ARTICLE_KEY: bundle} if wrapped else bundle, original)
     return Rewrite(name, original, text, bom)
 
 

@@ -20,7 +20,7 @@ from . import __version__
 from ._atomic import atomic_write_bytes
 from ._authoring import EditRefused
 from ._diagnostics import ClaimEvidenceError, EvidenceValidationError, MalformedInput
-from ._documents import BundleDocument, check_file, is_page, load_document
+from ._documents import ARTICLE_KEY, BundleDocument, check_file, is_page, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._jsonio import MAX_BYTES
 from ._policy import Policy
@@ -329,11 +329,16 @@ def _authoring_document(file: str, allow_new: bool = False) -> BundleDocument | 
     if allow_new and not is_page(file) and not os.path.lexists(file):
         return None
     try:
-        return load_document(file)
+        document = load_document(file)
     except MalformedInput as exc:
         if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message:
             raise AuthoringError(f"{file} has no evidence bundle yet: add a claim first (claim-evidence claim add {file} --id ID)") from None
         raise
+    value = document.value
+    if isinstance(value, dict) and not ({ARTICLE_KEY, "version", "sources", "claims"} & value.keys()) and ({"title", "tldr", "summary"} & value.keys()):
+        # An article item without evidence yet: its bundle goes under claim_evidence.
+        return BundleDocument(document.path, {**value, ARTICLE_KEY: None}, document.duplicate_keys, document.text)
+    return document
 
 
 def _judged(file: str, edit: Callable[[], T]) -> T:
@@ -347,16 +352,20 @@ def _judged(file: str, edit: Callable[[], T]) -> T:
 
 def _is_article(file: str) -> bool:
     try:
-        return load_document(file).is_article
+        document = _authoring_document(file, allow_new=True)
     except ClaimEvidenceError:
         return False
+    return document is not None and document.is_article
 
 
 def _store(file: str, document: BundleDocument | None, change: Any) -> int:
     """Write ``change.bundle`` back into ``file`` the way ``review record`` does, with its diff."""
     if document is None:
         return _apply(Rewrite(file, "", json.dumps(change.bundle, ensure_ascii=False, indent=2) + "\n"), change.notes)
-    return _apply(rewrite(file, change.bundle), change.notes)
+    notes = tuple(change.notes)
+    if document.is_article and not change.bundle.get("subject_fingerprint"):
+        notes += (f"the article's title, tldr and summary are not sealed yet (CE105): claim-evidence review subject {file}",)
+    return _apply(rewrite(file, change.bundle, article=document.is_article), notes)
 
 
 def _apply(edit: Rewrite, notes: Sequence[str]) -> int:

@@ -355,3 +355,17 @@ def test_authoring_cli_source_add_on_a_page_changes_only_the_bundle_script(run: 
     assert after.startswith(head + script) and after.endswith("\r\n</script>\r\n</body></html>\r\n")
     assert before.startswith(head + script) and "\n" not in after.replace("\r\n", "")
     assert '"id": "s"' in after
+
+
+def test_authoring_cli_claim_add_to_an_article_without_evidence(run: Any, tmp_path: Path, subject: dict) -> None:
+    path = _write(tmp_path / "a.json", dict(subject, url="https://example.com/a"))
+    code, out, _ = run("claim", "add", str(path), "--id", "c1", "--statement", "本文の主張。", "--basis", "reporting")
+    assert code == 0
+    value = json.loads(path.read_text(encoding="utf-8"))
+    assert list(value) == ["title", "tldr", "summary", "url", "claim_evidence"]
+    assert [c["id"] for c in value["claim_evidence"]["claims"]] == ["c1"]
+    assert out.endswith(f"note: the article's title, tldr and summary are not sealed yet (CE105): claim-evidence review subject {path}\n")
+    assert run("review", "subject", str(path))[0] == 0
+    assert run("validate", str(path))[0] == 0
+    code, _, err = run("claim", "set", str(path), "--claim", "c1", "--as-of", "2026-02-30")
+    assert code == 2 and f"{path}:$.claim_evidence.claims[0].as_of: CE307" in err
