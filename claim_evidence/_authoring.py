@@ -78,7 +78,7 @@ def add_claim(
         f"claim {claim_id} has no basis yet (CE303 until you set it): claim set FILE --claim {claim_id} --basis "
         + "|".join(BASES)
     ]
-    return _judged(bundle, updated, allowed, notes)
+    return judged(bundle, updated, allowed, notes)
 
 
 def add_source(
@@ -91,7 +91,7 @@ def add_source(
         source["published_at"] = published_at
     updated["sources"].append(source)
     notes = [f"source {source_id} is cited by no claim yet: claim-evidence ref add FILE --claim ID --source {source_id} …"]
-    return _judged(bundle, updated, set(), notes)
+    return judged(bundle, updated, set(), notes)
 
 
 def add_ref(
@@ -111,7 +111,7 @@ def add_ref(
     if not isinstance(refs, list):
         raise AuthoringError(f"claim {claim_id}'s source_refs is not a list; fix it (claim-evidence validate FILE) first")
     refs.append(ref)
-    return _judged(bundle, updated, set(), [])
+    return judged(bundle, updated, set(), [])
 
 
 def set_claim(
@@ -143,7 +143,7 @@ def set_claim(
     notes = []
     if str_or_none(claim.get("status")) in VERIFIED_STATUSES and not isinstance(claim.get("verification"), dict):
         notes.append(f"status {claim['status']} asserts a review: record it with claim-evidence review record FILE --claim {claim_id} … (CE311 until then)")
-    return _judged(bundle, updated, set(), notes)
+    return judged(bundle, updated, set(), notes)
 
 
 def _claim(bundle: dict[str, Any], claim_id: str) -> dict[str, Any]:
@@ -154,9 +154,9 @@ def _claim(bundle: dict[str, Any], claim_id: str) -> dict[str, Any]:
     return matches[0]
 
 
-def _judged(before: Any, after: dict[str, Any], allowed: set[tuple[str, str]], notes: list[str]) -> Change:
+def judged(before: Any, after: dict[str, Any], allowed: set[tuple[str, str]], notes: list[str]) -> Change:
     """Refuse an edit that adds errors, except what a review clears (or ``allowed``); report
-    the reviews it undid."""
+    the reviews it undid. Every command that changes a record goes through here."""
     old = {_key(d) for d in _errors(before)}
     added = [
         d for d in _errors(after)

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-Severity = Literal["error", "warning"]
+# A note tells what was not checked (e.g. snapshots without their folder): it never fails, not even with --strict.
+Severity = Literal["error", "warning", "note"]
 PathParts = tuple[str | int, ...]
 
 # Codes that recording a review clears (the seal, its date, the subject): every other error
@@ -74,6 +75,10 @@ class Diagnostic:
     def is_error(self) -> bool:
         return self.severity == "error"
 
+    def fails(self, strict: bool = False) -> bool:
+        """An error always fails; a warning only under ``--strict``; a note never."""
+        return self.is_error or (strict and self.severity == "warning")
+
 
 class ClaimEvidenceError(Exception):
     """Root of every error the toolkit raises on purpose."""
@@ -133,4 +138,4 @@ def internal_error(exc: BaseException, file: str | None) -> Diagnostic:
 
 def errors_only(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:
     """Errors, plus warnings when ``strict`` turns them into failures."""
-    return [d for d in diagnostics if strict or d.is_error]
+    return [d for d in diagnostics if d.fails(strict)]

@@ -10,6 +10,7 @@ from ._jsonio import MAX_BYTES, loads, read_text
 from ._jsonpos import placed
 from ._page import read_page_bundle
 from ._policy import DEFAULT_POLICY, Policy
+from ._snapcheck import snapshot_diagnostics, snapshot_store
 from ._report import FileResult, input_error_result
 from ._validation import iter_diagnostics
 
@@ -53,12 +54,17 @@ class BundleDocument:
         """A path inside the bundle as a path in the file (an article's is under ``claim_evidence``)."""
         return _prefixed(path, self.prefix)
 
-    def diagnostics(self, policy: Policy = DEFAULT_POLICY) -> list[Diagnostic]:
+    def diagnostics(self, policy: Policy = DEFAULT_POLICY, snapshots: str | os.PathLike[str] | None = None) -> list[Diagnostic]:
+        """Validation under the site's ``policy``, and the offline snapshot checks when ``snapshots``
+        names the site's snapshot folder."""
         length = len(self.prefix)
         inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
         found = [
             replace(d, path=self.prefixed(d.path), file=self.path)
-            for d in iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy)
+            for d in (
+                *iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy),
+                *snapshot_diagnostics(self.bundle, snapshot_store(snapshots)),
+            )
         ]
         return found if self.text is None else placed(found, self.text, self.origin)
 
@@ -82,13 +88,19 @@ def _page_document(name: str, max_bytes: int) -> BundleDocument:
     return BundleDocument(name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column))
 
 
-def check_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES, *, policy: Policy = DEFAULT_POLICY) -> FileResult:
+def check_file(
+    path: str | os.PathLike[str],
+    max_bytes: int = MAX_BYTES,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    snapshots: str | os.PathLike[str] | None = None,
+) -> FileResult:
     """Validate one file; never raises: unreadable input, malformed content and even a bug
     become this file's result."""
     name = os.fspath(path)
     try:
         document = load_document(name, max_bytes)
-        return FileResult(name, document.diagnostics(policy))
+        return FileResult(name, document.diagnostics(policy, snapshots))
     except InputError as exc:
         return input_error_result(name, exc)
     except Exception as exc:  # a bug: this file's result; the other files are still checked

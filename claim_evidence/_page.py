@@ -14,6 +14,7 @@ from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._policy import DEFAULT_POLICY, Policy
+from ._snapcheck import snapshot_diagnostics, snapshot_store
 from ._render import render_blocks
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
@@ -58,6 +59,7 @@ class PageOptions:
     lang: str = "ja"
     stylesheet_configured: bool = False  # False: the default href, and SH130 says so
     policy: Policy = DEFAULT_POLICY  # what the site demands beyond the contract (require_quotes)
+    snapshots: str | None = None  # the site's snapshot folder: its copies and the quotes in them are checked
 
 
 @dataclass
@@ -232,6 +234,8 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     site = page.options.policy
     for offset, d in _facts(content, page.options.lang, loaded).findings:
         yield script.open_end + offset, site.applied(d)
+    for d in snapshot_diagnostics(page.bundle, snapshot_store(page.options.snapshots)):
+        yield script.open_end + offset_of(content, d.path), d
 
 
 def _one_script(found: int) -> str:

@@ -230,6 +230,7 @@ def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[s
         "publisher": _text(source.get("publisher")),
         "title": _text(source.get("title")),
         "url": safe_http_url(source.get("url")) or None,
+        "archive_url": safe_http_url(source.get("archive_url")) or None,
         "section": _text(ref.get("section")),
         "supports": _text(ref.get("supports")),
         "published_at": published if is_valid_date(published) else None,

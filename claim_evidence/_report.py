@@ -21,7 +21,7 @@ class FileResult:
     detail: str = ""
 
     def failed(self, strict: bool = False) -> bool:
-        return any(d.is_error or strict for d in self.diagnostics)
+        return any(d.fails(strict) for d in self.diagnostics)
 
     def outcome(self, strict: bool = False) -> str:
         if self.status:
@@ -130,7 +130,7 @@ def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str
         if result.outcome(strict) == "unregistered":
             lines.append(f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}")
         for d in result.diagnostics:
-            level = "error" if d.is_error or strict else "warning"
+            level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
             props = [f"file={_escape_property(d.file or result.path)}"]
             if d.line is not None:
                 props.append(f"line={d.line}")
@@ -186,7 +186,7 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
                 {
                     "ruleId": d.code,
                     "ruleIndex": -1,  # filled in once every rule is known
-                    "level": "error" if d.is_error or strict else "warning",
+                    "level": "error" if d.fails(strict) else d.severity,
                     "message": {"text": d.message},
                     "locations": [location],
                 }

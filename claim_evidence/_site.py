@@ -1,5 +1,5 @@
 """``claim-evidence.toml``: registered pages, stylesheet href, display language, the site's policy
-(``require_quotes``), and the news outputs.
+(``require_quotes``), the snapshot folder, and the news outputs.
 
 One file at the site root serves both paths: ``static-helper`` reads the
 top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
@@ -16,6 +16,7 @@ from typing import Any
 
 from ._diagnostics import Diagnostic, InputError
 from ._policy import Policy
+from ._snapstore import SNAPSHOT_DIR_NAME
 from ._vocabulary import LABELS
 
 from ._page import DEFAULT_STYLESHEET, PageOptions
@@ -23,7 +24,7 @@ from ._page import DEFAULT_STYLESHEET, PageOptions
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
 CACHE_DIR_NAME = ".claim-evidence-cache"
-KNOWN_KEYS = ("pages", "stylesheet", "lang", "require_quotes", "news")
+KNOWN_KEYS = ("pages", "stylesheet", "lang", "require_quotes", "snapshots", "news")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -131,8 +132,13 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     require_quotes = data.get("require_quotes", False)
     if not isinstance(require_quotes, bool):
         raise _error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
+    snapshots = data.get("snapshots", SNAPSHOT_DIR_NAME)
+    if not isinstance(snapshots, str) or not snapshots.strip():
+        raise _error("SH003", f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"', name)
     news = _news(data["news"], name) if "news" in data else None
-    options = PageOptions(stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes))
+    options = PageOptions(
+        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots)
+    )
     return Config(root, tuple(pages), options, path, news)
 
 

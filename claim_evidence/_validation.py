@@ -197,6 +197,19 @@ def _source_urls(ctx: _Context) -> Iterator[Finding]:
             yield "CE204", ("sources", i, "url"), "safe HTTP(S) URL required", "error"
 
 
+@rule("CE207")
+def _archive_and_snapshot_urls(ctx: _Context) -> Iterator[Finding]:
+    """The same URL safety as ``url`` for the other addresses a source record carries."""
+    for i, source in ctx.source_dicts():
+        archive = source.get("archive_url")
+        if isinstance(archive, str) and not safe_http_url(archive):
+            yield "CE207", ("sources", i, "archive_url"), "archive_url must be a safe HTTP(S) URL", "error"
+        snapshot = source.get("snapshot")
+        final = snapshot.get("final_url") if isinstance(snapshot, dict) else None
+        if isinstance(final, str) and not safe_http_url(final):
+            yield "CE206", ("sources", i, "snapshot", "final_url"), "snapshot.final_url must be a safe HTTP(S) URL", "error"
+
+
 @rule("CE301")
 def _claim_ids(ctx: _Context) -> Iterator[Finding]:
     yield from _unique_ids(ctx.claim_dicts(), "claims", "CE301")

@@ -64,11 +64,31 @@ def folders_fingerprint(version: str, folders: list[Path]) -> str:
 
 
 def settings_fingerprint(options: PageOptions, config_bytes: bytes | None) -> str:
-    """What the settings contribute to every key: the config file's bytes and the page options."""
+    """What the settings contribute to every key: the config file's bytes, the page options and the
+    state of the snapshot folder (a snapshot altered or removed must not be answered from the cache)."""
     digest = hashlib.sha256(f"format {FORMAT}\0{toolkit_fingerprint()}\0".encode())
     digest.update(b"config\0" + (config_bytes if config_bytes is not None else b"(none)") + b"\0")
     digest.update(json.dumps(dataclasses.astuple(options)).encode())
+    digest.update(b"snapshots\0" + folder_state(options.snapshots).encode())
     return digest.hexdigest()
+
+
+def folder_state(folder: str | None) -> str:
+    """Every file under ``folder`` with its size and modification time, or ``absent``: cheap (one
+    walk, no reading), and any change to a snapshot changes it."""
+    if folder is None or not os.path.isdir(folder):
+        return "absent"
+    entries = []
+    for here, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(here, name)
+            try:
+                info = os.stat(path)
+            except OSError:
+                continue
+            entries.append(f"{os.path.relpath(path, folder)}\0{info.st_size}\0{info.st_mtime_ns}")
+    return "\n".join(entries)
 
 
 def default_folder(config_root: Path | None, site: Path) -> Path:

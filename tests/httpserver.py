@@ -1,0 +1,441 @@
+"""A real HTTP server on 127.0.0.1 for the tests that fetch: the ``loopback`` fixture.
+
+Use it from any test module::
+
+    from .httpserver import LoopbackServer, Reply, loopback_fixture  # noqa: F401 (the ``loopback`` fixture)
+
+    def test_something(loopback: LoopbackServer) -> None:
+        loopback.route("/moved", status=301, headers={"Location": "/stable"})
+        url = loopback.url("/moved")                     # http://127.0.0.1:PORT/moved
+        other = loopback.url("/stable", host="localhost")  # same server, another host name
+        ...
+        assert loopback.hits("/moved") == 1
+        assert loopback.requests[0].headers["user-agent"].startswith("claim-evidence/")
+
+Built-in routes (a route registered with :meth:`LoopbackServer.route` wins):
+
+- ``/stable``: :data:`STABLE_HTML`, the same bytes every time;
+- ``/changing``: different bytes on each request (a counter in the body);
+- ``/quote-removed``: first request has :data:`QUOTE`, later ones do not;
+- ``/404``, ``/410``, ``/403``, ``/500``: that status, always;
+- ``/503-then-ok``: 503 with ``Retry-After: 0`` twice, then ``/stable``'s page;
+- ``/429``: always 429 with ``Retry-After: 0``;
+- ``/redirect/N``: 302 to ``/redirect/N-1`` (a relative Location), ``/redirect/1`` to ``/stable``;
+- ``/redirect-loop``: 302 to itself;
+- ``/to-other-host``: 302 to ``http://localhost:PORT/stable``;
+- ``/slow`` (``?seconds=``, default 3) and ``/slow-ish`` (default 0.3): sleep, then
+  answer; the sleep ends early when the server stops;
+- ``/big``: ``?size=`` bytes (default 100 000) in ``?chunk=`` pieces (default 4096),
+  chunked, or with a Content-Length when ``?length=1``;
+- ``/gzip``: :data:`GZIP_HTML`, sent with ``Content-Encoding: gzip``;
+- ``/files/NAME``: ``tests/data/snapshots/NAME`` (or ``LoopbackServer(files=...)``),
+  Content-Type by suffix (``.html`` → ``text/html`` with no charset, ``.pdf``,
+  ``.txt`` → ``text/plain; charset=utf-8``, else ``application/octet-stream``), 404 if absent.
+
+Every request is recorded (:class:`RecordedRequest`: path, Host, headers,
+times, body bytes sent, whether the client hung up early);
+:meth:`LoopbackServer.max_in_flight` gives the most concurrent requests seen
+per host name.
+
+Each test gets a fresh server, so per-path state (``/changing``'s counter,
+``/quote-removed``'s first answer, ``/503-then-ok``) starts over; within a
+test, that state is kept per request target, so ``/changing?a`` and
+``/changing?b`` count separately, and :meth:`LoopbackServer.reset` starts it
+over. It is bounded so a runaway test cannot hang CI: after ``max_requests``
+it answers 503 and shuts down, after ``lifetime`` seconds it shuts down, and
+every connection has a socket timeout.
+"""
+from __future__ import annotations
+
+import gzip
+import itertools
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Self
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+FILES = Path(__file__).resolve().parent / "data" / "snapshots"
+
+QUOTE = "クモエンジン 3 の最大入力長は 256,000 トークンです。"
+STABLE_HTML = (
+    '<!doctype html>\n<html lang="ja"><head><meta charset="utf-8"><title>架空の安定ページ</title></head>\n'
+    "<body><p>このページは毎回同じバイト列です。</p></body></html>\n"
+).encode()
+# Repetitive on purpose: compressed it is far smaller, so a size cap between the two
+# sizes tells whether the cap applies to the decoded bytes.
+GZIP_HTML = (
+    '<!doctype html>\n<html lang="ja"><head><meta charset="utf-8"><title>圧縮された架空ページ</title></head>\n<body>'
+    + "<p>gzip で送られた本文です。</p>\n" * 40
+    + "</body></html>\n"
+).encode()
+HTML = "text/html; charset=utf-8"
+_SUFFIX_TYPES = {".html": "text/html", ".pdf": "application/pdf", ".txt": "text/plain; charset=utf-8"}
+
+
+def _quote_page(with_quote: bool) -> bytes:
+    sentence = f"<p>{QUOTE}</p>" if with_quote else ""
+    return (
+        '<!doctype html>\n<html lang="ja"><head><meta charset="utf-8"><title>架空の仕様ページ</title></head>\n'
+        f"<body><h1>クモエンジン 3</h1>{sentence}<p>料金は別ページを参照してください。</p></body></html>\n"
+    ).encode()
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer. An iterable ``body`` is streamed, chunked unless headers set Content-Length."""
+
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes | Iterable[bytes] = b""
+
+
+@dataclass
+class RecordedRequest:
+    """One request as the server saw it. Times are ``time.monotonic()``.
+
+    The request is *in flight* from ``started`` (headers read) to ``responded``
+    (about to send the status line), so a client that waits for the answer
+    before its next request can never be seen overlapping itself.
+    """
+
+    method: str
+    target: str
+    path: str
+    host: str
+    headers: dict[str, str]
+    started: float
+    responded: float | None = None
+    finished: float | None = None
+    bytes_sent: int = 0
+    aborted: bool = False
+
+
+RouteBody = bytes | Callable[[int], "bytes | Reply"]
+
+
+class LoopbackServer:
+    """``ThreadingHTTPServer`` on ``127.0.0.1:0`` in a daemon thread; a context manager."""
+
+    def __init__(self, *, files: Path = FILES, max_requests: int = 500, lifetime: float = 60.0, socket_timeout: float = 10.0) -> None:
+        self.files = files
+        self.max_requests = max_requests
+        self.lifetime = lifetime
+        self.socket_timeout = socket_timeout
+        self.closing = threading.Event()
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+        self._hits: dict[str, int] = {}
+        self._in_flight: dict[str, int] = {}
+        self._max_in_flight: dict[str, int] = {}
+        self._custom: dict[str, Callable[[int], Reply]] = {}
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._timer: threading.Timer | None = None
+
+    # --- lifecycle -------------------------------------------------------
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="loopback-http", daemon=True)
+        self._thread.start()
+        self._timer = threading.Timer(self.lifetime, self._shutdown_soon, args=(f"lifetime of {self.lifetime:g} s over",))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def stop(self) -> None:
+        self.closing.set()
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _shutdown_soon(self, why: str) -> None:
+        """Stop serving from a thread of its own (``shutdown`` waits for the serving loop)."""
+        self.errors.append(f"loopback server stopped: {why}")
+        self.closing.set()
+        httpd = self._httpd
+        if httpd is not None:
+            # Closing the listening socket too makes later connections fail at once instead of waiting.
+            def close() -> None:
+                httpd.shutdown()
+                httpd.server_close()
+
+            threading.Thread(target=close, daemon=True).start()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return int(self._httpd.server_address[1])
+
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}{path}"
+
+    # --- what tests ask --------------------------------------------------
+    def route(self, path: str, status: int = 200, headers: Mapping[str, str] | None = None, body: RouteBody = b"") -> None:
+        """Serve ``path`` (query ignored), overriding a built-in route.
+
+        ``body`` is bytes, or a callable given the hit number for this request
+        target (1 for the first) that returns the body bytes or a whole
+        :class:`Reply` (whose status and headers then replace these).
+        """
+        fixed_headers = dict(headers or {})
+
+        def respond(hit: int) -> Reply:
+            produced = body(hit) if callable(body) else body
+            return produced if isinstance(produced, Reply) else Reply(status, fixed_headers, produced)
+
+        with self._lock:
+            self._custom[path] = respond
+
+    def reset(self) -> None:
+        """Forget requests, counters and in-flight maxima (routes stay)."""
+        with self._lock:
+            self._requests.clear()
+            self._hits.clear()
+            self._max_in_flight.clear()
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    def hits(self, path: str) -> int:
+        """Requests for ``path``: the exact target when it has a query, else any query."""
+        key = "target" if "?" in path else "path"
+        return sum(1 for r in self.requests if getattr(r, key) == path)
+
+    def max_in_flight(self, host: str | None = None) -> int:
+        """Most requests in flight at once to ``host`` ("127.0.0.1", "localhost"), or overall."""
+        with self._lock:
+            return self._max_in_flight.get(host or "*", 0)
+
+    # --- called by the handler -------------------------------------------
+    def _begin(self, handler: BaseHTTPRequestHandler) -> tuple[RecordedRequest, int] | None:
+        parts = urlsplit(handler.path)
+        host = handler.headers.get("Host", "").rsplit(":", 1)[0].lower()
+        record = RecordedRequest(
+            method=handler.command,
+            target=handler.path,
+            path=parts.path,
+            host=host,
+            headers={k.lower(): v for k, v in handler.headers.items()},
+            started=time.monotonic(),
+        )
+        with self._lock:
+            self._requests.append(record)
+            if len(self._requests) > self.max_requests:
+                over = True
+            else:
+                over = False
+                hit = self._hits[record.target] = self._hits.get(record.target, 0) + 1
+                for key in (host, "*"):
+                    self._in_flight[key] = self._in_flight.get(key, 0) + 1
+                    self._max_in_flight[key] = max(self._max_in_flight.get(key, 0), self._in_flight[key])
+        if over:
+            self._shutdown_soon(f"more than {self.max_requests} requests")
+            return None
+        return record, hit
+
+    def _responding(self, record: RecordedRequest) -> None:
+        with self._lock:
+            record.responded = time.monotonic()
+            for key in (record.host, "*"):
+                self._in_flight[key] -= 1
+
+    def _reply(self, record: RecordedRequest, hit: int) -> Reply:
+        with self._lock:
+            custom = self._custom.get(record.path)
+        if custom is not None:
+            return custom(hit)
+        query = {k: v[-1] for k, v in parse_qs(urlsplit(record.target).query).items()}
+        path = record.path
+        if path.startswith("/redirect/"):
+            return self._redirect_n(path.removeprefix("/redirect/"))
+        if path.startswith("/files/"):
+            return self._file(path.removeprefix("/files/"))
+        if path in _PLAIN_STATUSES:
+            return Reply(_PLAIN_STATUSES[path], {"Content-Type": "text/plain; charset=utf-8"}, f"status {path[1:]}\n".encode())
+        builtin = _BUILTIN.get(path)
+        if builtin is None:
+            return Reply(404, {"Content-Type": "text/plain; charset=utf-8"}, b"no such route\n")
+        return builtin(self, hit, query)
+
+    # --- built-in routes --------------------------------------------------
+    def _redirect_n(self, rest: str) -> Reply:
+        if not rest.isdigit() or int(rest) < 1:
+            return Reply(404, {}, b"")
+        n = int(rest)
+        return Reply(302, {"Location": f"/redirect/{n - 1}" if n > 1 else "/stable"}, b"")
+
+    def _file(self, name: str) -> Reply:
+        path = self.files / name
+        if "/" in name or "\\" in name or name in {"", ".", ".."} or not path.is_file():
+            return Reply(404, {"Content-Type": "text/plain; charset=utf-8"}, b"no such file\n")
+        return Reply(200, {"Content-Type": _SUFFIX_TYPES.get(path.suffix.lower(), "application/octet-stream")}, path.read_bytes())
+
+    def _stable(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(200, {"Content-Type": HTML}, STABLE_HTML)
+
+    def _changing(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(200, {"Content-Type": HTML}, f"<!doctype html>\n<p>request {hit}</p>\n".encode())
+
+    def _quote_removed(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(200, {"Content-Type": HTML}, _quote_page(with_quote=hit == 1))
+
+    def _503_then_ok(self, hit: int, query: dict[str, str]) -> Reply:
+        if hit <= 2:
+            return Reply(503, {"Retry-After": "0", "Content-Type": "text/plain; charset=utf-8"}, b"try again\n")
+        return Reply(200, {"Content-Type": HTML}, STABLE_HTML)
+
+    def _429(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(429, {"Retry-After": "0", "Content-Type": "text/plain; charset=utf-8"}, b"slow down\n")
+
+    def _redirect_loop(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(302, {"Location": "/redirect-loop"}, b"")
+
+    def _to_other_host(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(302, {"Location": self.url("/stable", host="localhost")}, b"")
+
+    def _slow(self, hit: int, query: dict[str, str], default: float = 3.0) -> Reply:
+        """Sleep (``?seconds=``, default 3) but wake when the server stops."""
+        self.closing.wait(float(query.get("seconds", default)))
+        return Reply(200, {"Content-Type": "text/plain; charset=utf-8"}, b"finally\n")
+
+    def _slow_ish(self, hit: int, query: dict[str, str]) -> Reply:
+        return self._slow(hit, query, default=0.3)
+
+    def _big(self, hit: int, query: dict[str, str]) -> Reply:
+        """``?size=`` bytes (default 100 000) in ``?chunk=`` pieces, chunked unless ``?length=1``."""
+        size, chunk = int(query.get("size", 100_000)), int(query.get("chunk", 4096))
+        headers = {"Content-Type": "application/octet-stream"}
+        if query.get("length") == "1":
+            headers["Content-Length"] = str(size)
+        return Reply(200, headers, _pieces(size, chunk))
+
+    def _gzip(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(200, {"Content-Type": HTML, "Content-Encoding": "gzip"}, gzip.compress(GZIP_HTML, mtime=0))
+
+
+def _pieces(size: int, chunk: int) -> Iterator[bytes]:
+    block = bytes(itertools.islice(itertools.cycle(b"0123456789abcdef"), chunk))
+    sent = 0
+    while sent < size:
+        piece = block[: min(chunk, size - sent)]
+        sent += len(piece)
+        yield piece
+
+
+_PLAIN_STATUSES = {"/404": 404, "/410": 410, "/403": 403, "/500": 500}
+_BUILTIN: dict[str, Callable[[LoopbackServer, int, dict[str, str]], Reply]] = {
+    "/stable": LoopbackServer._stable,
+    "/changing": LoopbackServer._changing,
+    "/quote-removed": LoopbackServer._quote_removed,
+    "/503-then-ok": LoopbackServer._503_then_ok,
+    "/429": LoopbackServer._429,
+    "/redirect-loop": LoopbackServer._redirect_loop,
+    "/to-other-host": LoopbackServer._to_other_host,
+    "/slow": LoopbackServer._slow,
+    "/slow-ish": LoopbackServer._slow_ish,
+    "/big": LoopbackServer._big,
+    "/gzip": LoopbackServer._gzip,
+}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], owner: LoopbackServer) -> None:
+        self.owner = owner
+        super().__init__(address, handler)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A client hanging up mid-answer is what several tests do on purpose; keep stderr quiet.
+        self.owner.errors.append(repr(sys.exc_info()[1]))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.owner.socket_timeout)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        begun = owner._begin(self)
+        if begun is None:
+            self.close_connection = True
+            self._send(None, Reply(503, {"Connection": "close"}, b"loopback server request budget spent\n"))
+            return
+        record, hit = begun
+        try:
+            reply = owner._reply(record, hit)
+        except Exception as exc:  # noqa: BLE001 - a broken route must show up as a 500, not a hung client
+            reply = Reply(500, {"Content-Type": "text/plain; charset=utf-8"}, f"route failed: {exc!r}\n".encode())
+        self._send(record, reply)
+
+    def _send(self, record: RecordedRequest | None, reply: Reply) -> None:
+        if record is not None:
+            self.server.owner._responding(record)
+        headers = dict(reply.headers)
+        if isinstance(reply.body, bytes):
+            headers.setdefault("Content-Length", str(len(reply.body)))
+        elif not any(k.lower() == "content-length" for k in headers):
+            headers["Transfer-Encoding"] = "chunked"
+        try:
+            self.send_response(reply.status)
+            for name, value in headers.items():
+                # Raw UTF-8 on the wire, as real servers send it (http.server would refuse non-Latin-1).
+                self.send_header(name, value.encode("utf-8").decode("latin-1"))
+            self.end_headers()
+            chunked = headers.get("Transfer-Encoding") == "chunked"
+            for piece in [reply.body] if isinstance(reply.body, bytes) else reply.body:
+                if not piece:
+                    continue
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                if record is not None:
+                    record.bytes_sent += len(piece)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        except OSError:  # BrokenPipe, ConnectionReset, socket timeout: the client went away
+            self.close_connection = True
+            if record is not None:
+                record.aborted = True
+        if record is not None:
+            record.finished = time.monotonic()
+
+
+@pytest.fixture(name="loopback")
+def loopback_fixture() -> Iterator[LoopbackServer]:
+    """A fresh loopback server for one test, stopped afterwards.
+
+    Registered as ``loopback``; import it as ``loopback_fixture`` so the test
+    arguments named ``loopback`` do not shadow the import (pyflakes F811).
+    """
+    with LoopbackServer() as server:
+        yield server
+
+
+# ``from .httpserver import loopback`` works too, at the price of F811 on every test using it.
+loopback = loopback_fixture
