@@ -33,7 +33,7 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
     news = config.news
     registry_path = config.root / news.corrections
     try:  # opened by its display name, so its findings name the file as the header does
-        registry = load_corrections(display(registry_path), policy=config.options.policy)
+        registry = load_corrections(display(registry_path), policy=config.options.policy, snapshots=config.options.snapshots)
     except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
         return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
     except InputError as exc:

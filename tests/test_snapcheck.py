@@ -136,3 +136,45 @@ def test_snapcheck_validate_takes_snapshot_dir_and_strict_does_not_fail_a_note(b
     assert code == 0 and "CE520" in out
     code, out, _ = run("validate", "--snapshot-dir", str(tmp_path / "snaps"), str(path))
     assert code == 1 and "CE523 [fictional-rate] quote not found" in out
+
+
+def test_snapcheck_archive_url_is_shown_and_checked(bundle: dict) -> None:
+    from claim_evidence import iter_diagnostics
+
+    archived = copy.deepcopy(bundle)
+    archived["sources"][0]["archive_url"] = "https://web.archive.org/web/2026/https://example.com/fictional-report"
+    html = render_evidence(archived)
+    assert (
+        '架空の固定条件レポート</a>（<a class="claim-evidence-archive" href="https://web.archive.org/web/2026/https://example.com/'
+        'fictional-report" target="_blank" rel="noopener noreferrer">アーカイブ</a>）</span>'
+    ) in html
+    assert 'archived copy</a>)' in render_evidence(archived, lang="en")
+    archived["sources"][0]["archive_url"] = "javascript:alert(1)"
+    assert [(d.code, d.path) for d in iter_diagnostics(archived) if d.code == "CE207"] == [("CE207", "$.sources[0].archive_url")]
+    assert "claim-evidence-archive" not in render_evidence(archived)
+
+
+def test_snapcheck_config_snapshots_must_be_a_folder_name(tmp_path: Path) -> None:
+    from claim_evidence._diagnostics import InputError
+    from claim_evidence._site import load_config
+
+    path = tmp_path / "claim-evidence.toml"
+    for bad in ("snapshots = 3", 'snapshots = ""', "snapshots = false"):
+        path.write_text(bad + "\n", encoding="utf-8")
+        with pytest.raises(InputError, match='SH003|snapshots must be the folder of the source snapshots, e.g. snapshots = "evidence-snapshots"'):
+            load_config(path)
+
+
+def test_snapcheck_news_registry_quotes_are_checked_too(bundle: dict, subject: dict, tmp_path: Path) -> None:
+    from claim_evidence._fingerprint import article_fingerprint
+    from claim_evidence.news import load_corrections
+    from claim_evidence.news._corrections import CorrectionRegistryError
+
+    value = snapshotted(bundle, tmp_path / "snaps", quote={"exact": "固定条件での達成率は 72.6% だった"})
+    value["subject_fingerprint"] = article_fingerprint(subject)
+    registry = tmp_path / "corrections.json"
+    registry.write_text(json.dumps({"https://example.com/a": dict(subject, claim_evidence=value)}, ensure_ascii=False, indent=2), encoding="utf-8")
+    load_corrections(registry)  # no folder given: the registry is valid (its notes say the checks were skipped)
+    with pytest.raises(CorrectionRegistryError) as caught:
+        load_corrections(registry, snapshots=tmp_path / "snaps")
+    assert [d.code for d in caught.value.diagnostics] == ["CE523"]

@@ -20,6 +20,8 @@ from .._jsonio import MAX_BYTES, loads, read_text
 from .._jsonpos import placed
 from .._urls import safe_http_url
 from .._policy import DEFAULT_POLICY, Policy
+from .._snapcheck import snapshot_diagnostics, snapshot_store
+from .._snapstore import SnapshotStore
 from .._validation import iter_diagnostics
 from .._vocabulary import EVIDENCE_LABELS
 
@@ -68,9 +70,14 @@ class CorrectionRegistry:
 
 
 def load_corrections(
-    path: str | os.PathLike[str], max_bytes: int = MAX_BYTES, *, policy: Policy = DEFAULT_POLICY
+    path: str | os.PathLike[str],
+    max_bytes: int = MAX_BYTES,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    snapshots: str | os.PathLike[str] | None = None,
 ) -> CorrectionRegistry:
-    """Read and validate a registry file (under the site's ``policy``).
+    """Read and validate a registry file (under the site's ``policy``; with the offline snapshot
+    checks when ``snapshots`` names the site's snapshot folder).
 
     Raises :class:`~claim_evidence.InputError` when the file cannot be read or
     parsed, and :class:`CorrectionRegistryError` when any correction is invalid.
@@ -78,7 +85,7 @@ def load_corrections(
     name = os.fspath(path)
     text = read_text(name, max_bytes)
     loaded = loads(text, name)
-    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text)
+    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text, snapshots=snapshots)
 
 
 def registry_from_value(
@@ -88,12 +95,14 @@ def registry_from_value(
     duplicate_keys: list[PathParts] | None = None,
     policy: Policy = DEFAULT_POLICY,
     text: str | None = None,
+    snapshots: str | os.PathLike[str] | None = None,
 ) -> CorrectionRegistry:
     """Validate an already-parsed registry value (the input is deep-copied, never kept).
 
     ``text``, the JSON the value was parsed from, gives each finding its line and column.
     """
-    diagnostics = [replace(d, file=name) for d in iter_registry_diagnostics(value, duplicate_keys or [], policy=policy)]
+    found = iter_registry_diagnostics(value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots))
+    diagnostics = [replace(d, file=name) for d in found]
     if text is not None:
         diagnostics = placed(diagnostics, text)
     errors = [d for d in diagnostics if d.is_error]
@@ -111,7 +120,7 @@ def _correction(url: str, entry: Mapping[str, Any]) -> Correction:
 
 
 def iter_registry_diagnostics(
-    value: Any, duplicate_keys: list[PathParts] | None = None, *, policy: Policy = DEFAULT_POLICY
+    value: Any, duplicate_keys: list[PathParts] | None = None, *, policy: Policy = DEFAULT_POLICY, snapshots: SnapshotStore | None = None
 ) -> Iterator[Diagnostic]:
     """Every finding of a registry value: its shape, then each correction and bundle."""
     if not isinstance(value, dict):
@@ -122,10 +131,12 @@ def iter_registry_diagnostics(
             yield Diagnostic("NW104", "URL registered twice; only the last correction would be kept", json_path(parts), subject=f"article {parts[0]}")
     for url, entry in value.items():
         duplicates = [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)]
-        yield from _entry_diagnostics(url, entry, duplicates, policy)
+        yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots)
 
 
-def _entry_diagnostics(url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy) -> Iterator[Diagnostic]:
+def _entry_diagnostics(
+    url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy, snapshots: SnapshotStore | None
+) -> Iterator[Diagnostic]:
     subject = f"article {url}"
 
     def at(code: str, parts: PathParts, message: str) -> Diagnostic:
@@ -151,7 +162,7 @@ def _entry_diagnostics(url: str, entry: Any, duplicate_keys: list[PathParts], po
         message = f"a correction with claim_evidence must give the reviewed {', '.join(missing)} as strings"
         yield at("NW103", (), message)
         return
-    for d in iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy):
+    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *snapshot_diagnostics(bundle, snapshots)):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)
 
