@@ -178,3 +178,22 @@ def test_snapcheck_news_registry_quotes_are_checked_too(bundle: dict, subject: d
     with pytest.raises(CorrectionRegistryError) as caught:
         load_corrections(registry, snapshots=tmp_path / "snaps")
     assert [d.code for d in caught.value.diagnostics] == ["CE523"]
+
+
+def test_snapcheck_example_site_passes_with_its_quotes_checked_and_fails_when_one_is_changed(run: Any, tmp_path: Path) -> None:
+    import shutil
+
+    from .conftest import ROOT
+
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "examples" / "site", site, ignore=shutil.ignore_patterns(".claim-evidence-cache"))
+    code, out, _ = run("prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1")
+    assert (code, "CE520" in out, out.splitlines()[-1]) == (0, False, "4 targets: 4 passed, 0 failed")
+    page = site / "articles" / "kumo-engine-3.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("架空クモ社は 8 月 22 日", "架空クモ社は 8 月 21 日", 1), encoding="utf-8")
+    code, out, _ = run("prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1")
+    assert code == 1
+    assert (
+        "CE523 [KUMO-RELEASE] quote not found in the snapshot of source hoshi-news (retrieved 2026-09-05); the closest passage "
+        "there: «…架空クモ社は 8 月 22 日、クモエンジン 3 の企業向け提供を始めた…»"
+    ) in out
