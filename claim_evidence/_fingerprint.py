@@ -62,3 +62,57 @@ def claim_fingerprint(claim: Mapping[str, Any], sources: Any) -> str:
 def article_fingerprint(item: Mapping[str, Any]) -> str:
     """SHA-256 over the normalized title, tldr and summary an editor reviewed."""
     return digest({field: normalized_text(item.get(field)) for field in ARTICLE_FIELDS})
+
+
+# Up to this many whole numbers are tried one subset at a time (2**8 digests); more, only all at once.
+_NUMBER_SUBSETS = 8
+
+
+def matches_with_numbers_rewritten(claim: Mapping[str, Any], sources: Any, recorded: str) -> bool:
+    """True when ``recorded`` is the fingerprint the claim would have if some of its whole numbers were
+    written as floats again (``12`` back to ``12.0``) or its integral floats as integers.
+
+    Build tools rewrite JSON numbers (``hugo --minify``, Hugo's ``jsonify``) while canonical JSON keeps
+    ``12`` and ``12.0`` apart: the seal then breaks although nobody changed the record. Knowing that
+    turns a misleading "the statement changed" into the real cause.
+    """
+    payload = claim_payload(claim, sources)
+    spots = list(_whole_numbers(payload, ()))
+    if not spots:
+        return False
+    candidates: list[list[tuple[tuple[Any, ...], Any]]] = [
+        [(path, float(value) if isinstance(value, int) else int(value)) for path, value in spots]
+    ]
+    if len(spots) <= _NUMBER_SUBSETS:
+        candidates = [
+            [(path, float(value) if isinstance(value, int) else int(value)) for bit, (path, value) in enumerate(spots) if mask >> bit & 1]
+            for mask in range(1, 1 << len(spots))
+        ]
+    for changes in candidates:
+        if digest(_with(payload, changes)) == recorded:
+            return True
+    return False
+
+
+def _whole_numbers(value: Any, path: tuple[Any, ...]) -> Any:
+    """(path, number) of every int (not bool) and integral float in ``value``."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 2**53):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _whole_numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _whole_numbers(item, (*path, index))
+
+
+def _with(value: Any, changes: list[tuple[tuple[Any, ...], Any]]) -> Any:
+    copied = json.loads(json.dumps(value))
+    for path, new in changes:
+        node = copied
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = new
+    return copied

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
-from ._fingerprint import article_fingerprint, claim_fingerprint
+from ._fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
 from ._jsonio import MAX_DEPTH, nesting_depth
 from ._memo import Memo, content_key
 from ._numerals import Number, find_numbers
@@ -258,6 +258,12 @@ def _fingerprint(ctx: _Context) -> Iterator[Finding]:
         verification = claim.get("verification")
         if isinstance(verification, dict) and verification.get("fingerprint") != claim_fingerprint(claim, ctx.sources):
             message = "review fingerprint does not match current statement/conditions/sources"
+            recorded = verification.get("fingerprint")
+            if isinstance(recorded, str) and matches_with_numbers_rewritten(claim, ctx.sources, recorded):
+                message += (
+                    ", but only because JSON numbers were rewritten (12.0 written as 12, or the reverse): a build tool "
+                    "reformatted the bundle (hugo --minify, jsonify); keep the bundle script's JSON as it was written"
+                )
             yield "CE403", ("claims", i, "verification", "fingerprint"), message, "error"
 
 

@@ -399,3 +399,25 @@ def test_validation_each_distinct_bundle_is_checked_once(bundle: dict, subject: 
     bundle["claims"][0]["label"] = "memo test label 2"
     list(iter_diagnostics(bundle))
     assert len(calls) == 3
+
+
+def test_validation_fingerprint_broken_only_by_rewritten_numbers_says_so(bundle: dict) -> None:
+    """hugo --minify and jsonify write 12.0 as 12; canonical JSON keeps them apart, so the seal breaks
+    although nobody changed the record: the finding names the real cause."""
+    claim = bundle["claims"][0]
+    claim["basis"] = "operator_measurement"
+    claim["measurement"] = {"environment": "e", "method": "m", "results_url": "https://example.com/r", "runs": 5, "score": 12.0, "ratio": 0.5}
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    assert validate_bundle(bundle) == []
+    rewritten = copy.deepcopy(bundle)
+    rewritten["claims"][0]["measurement"]["score"] = 12
+    rewritten["claims"][0]["measurement"]["runs"] = 5.0  # both directions at once
+    [message] = validate_bundle(rewritten)
+    assert message == (
+        "claim fictional-rate: review fingerprint does not match current statement/conditions/sources, but only because JSON "
+        "numbers were rewritten (12.0 written as 12, or the reverse): a build tool reformatted the bundle (hugo --minify, "
+        "jsonify); keep the bundle script's JSON as it was written"
+    )
+    edited = copy.deepcopy(bundle)
+    edited["claims"][0]["measurement"]["score"] = 13
+    assert validate_bundle(edited) == ["claim fictional-rate: review fingerprint does not match current statement/conditions/sources"]
