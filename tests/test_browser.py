@@ -175,3 +175,46 @@ def test_browser_axe_reports_no_serious_violations(browser: Any, server: str, tm
     )
     serious = [v for v in violations if v["impact"] in ("serious", "critical")]
     assert serious == [], f"axe: {serious} (all: {violations}) {shot}"
+
+
+THEMES = {
+    # A site's own themes, as a generator's light/dark toggle sets them (not the OS setting).
+    "light": "document.body.style.background = '#ffffff'; document.body.style.color = '#1f2328';",
+    "dark": "document.body.style.background = '#0d1117'; document.body.style.color = '#e6edf3';"
+            "for (const a of document.querySelectorAll('a')) a.style.color = '#58a6ff';",
+}
+
+
+def _luminance(css_color: str) -> float:
+    """Relative luminance of an ``rgb(…)``/``rgba(…)`` computed colour (alpha ignored)."""
+    parts = [float(x) for x in css_color[css_color.index("(") + 1 : css_color.index(")")].replace("/", ",").split(",")[:3]]
+    channels = [c / 255 for c in parts]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_browser_block_follows_the_site_theme(browser: Any, server: str, tmp_path: Path, theme: str) -> None:
+    """The card takes its colours from the surrounding text, so it reads on a light and on a dark theme
+    alike; the screenshots are kept beside the test's temporary files."""
+    _open(browser, f"{server}/articles/kumo-engine-3.html")
+    browser.execute_script(THEMES[theme])
+    aside = browser.find_element(By.CSS_SELECTOR, "#evidence-KUMO-SPEED")
+    shot = _screenshot(browser, tmp_path / f"theme-{theme}.png")
+    body_color = browser.execute_script("return getComputedStyle(document.body).color")
+    text_color = browser.execute_script("return getComputedStyle(arguments[0]).color", aside)
+    page_bg = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert text_color == body_color, shot
+    # The card's tint is a few percent of the text colour over the page: the text stays far from it.
+    text, background = _luminance(text_color), _luminance(page_bg)
+    contrast = (max(text, background) + 0.05) / (min(text, background) + 0.05)
+    assert contrast > 7, f"{theme}: {text_color} on {page_bg} {shot}"
+    if AXE.exists():
+        browser.execute_script(AXE.read_text(encoding="utf-8"))
+        browser.set_script_timeout(30)
+        violations = browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document.querySelectorAll('aside.claim-evidence'), {runOnly: ['color-contrast']})"
+            ".then(r => done(r.violations.map(v => v.nodes.length))).catch(e => done([String(e)]));"
+        )
+        assert violations == [], f"{theme}: color-contrast {violations} {shot}"

@@ -182,7 +182,7 @@ def test_cli_assets_copies_stylesheet(run: Any, tmp_path: Path) -> None:
     assert run("assets", "--out", str(out_dir))[0] == 0
     css = (out_dir / "claim-evidence.css").read_text(encoding="utf-8")
     assert css == (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_text(encoding="utf-8")
-    assert "prefers-color-scheme: dark" in css and "@media print" in css
+    assert "currentColor" in css and "@media print" in css  # theme-adaptive: mixed from the text colour
     code, out, _ = run("assets", "--out", str(out_dir))
     assert (code, out) == (0, f"{out_dir / 'claim-evidence.css'}: up to date\n")
 
