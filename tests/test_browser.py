@@ -87,6 +87,19 @@ def _requests(browser: Any) -> list[str]:
     return urls
 
 
+def _axe(browser: Any, context: str, options: str) -> list[dict[str, Any]]:
+    """axe-core's violations (id, impact, node count) for the JavaScript ``context`` and ``options``."""
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.set_script_timeout(30)
+    found: list[dict[str, Any]] = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"axe.run({context}, {options})"
+        ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))))"
+        ".catch(e => done([{id: 'axe-error', impact: 'critical', nodes: String(e)}]));"
+    )
+    return found
+
+
 def _screenshot(browser: Any, path: Path) -> str:
     browser.save_screenshot(str(path))
     return f"(screenshot: {path})"
@@ -165,14 +178,7 @@ def test_browser_axe_reports_no_serious_violations(browser: Any, server: str, tm
         pytest.skip("axe-core not installed (npm ci --prefix tests/browser; .ci/run does this)")
     _open(browser, f"{server}/{page}")
     shot = _screenshot(browser, tmp_path / "page.png")
-    browser.execute_script(AXE.read_text(encoding="utf-8"))
-    browser.set_script_timeout(30)
-    violations = browser.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']})"
-        ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))))"
-        ".catch(e => done([{id: 'axe-error', impact: 'critical', nodes: String(e)}]));"
-    )
+    violations = _axe(browser, "document", "{resultTypes: ['violations']}")
     serious = [v for v in violations if v["impact"] in ("serious", "critical")]
     assert serious == [], f"axe: {serious} (all: {violations}) {shot}"
 
@@ -210,11 +216,5 @@ def test_browser_block_follows_the_site_theme(browser: Any, server: str, tmp_pat
     contrast = (max(text, background) + 0.05) / (min(text, background) + 0.05)
     assert contrast > 7, f"{theme}: {text_color} on {page_bg} {shot}"
     if AXE.exists():
-        browser.execute_script(AXE.read_text(encoding="utf-8"))
-        browser.set_script_timeout(30)
-        violations = browser.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "axe.run(document.querySelectorAll('aside.claim-evidence'), {runOnly: ['color-contrast']})"
-            ".then(r => done(r.violations.map(v => v.nodes.length))).catch(e => done([String(e)]));"
-        )
+        violations = _axe(browser, "document.querySelectorAll('aside.claim-evidence')", "{runOnly: ['color-contrast']}")
         assert violations == [], f"{theme}: color-contrast {violations} {shot}"

@@ -47,15 +47,20 @@ def test_reproduce_prints_thirteen_passes_from_any_folder(tmp_path: Path) -> Non
     assert {p: p.read_bytes() for p in site} == site
 
 
-def test_reproduce_reports_fail_when_fingerprint_rule_is_removed(tmp_path: Path) -> None:
+def _run_without_rule(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The walkthrough with one validation rule deleted: it must notice the lost guarantee."""
     sabotage = (
         "import runpy, sys\n"
         "import claim_evidence._validation as validation\n"
-        "del validation.RULES['CE403']  # break the library on purpose\n"
+        f"del validation.RULES[{code!r}]  # break the library on purpose\n"
         f"sys.argv = [{str(SCRIPT)!r}]\n"
         f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n"
     )
-    done = _run(sabotage, tmp_path)
+    return _run(sabotage, cwd)
+
+
+def test_reproduce_reports_fail_when_fingerprint_rule_is_removed(tmp_path: Path) -> None:
+    done = _run_without_rule("CE403", tmp_path)
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     assert lines[-1] == "RESULT unexpected failures: 4/13"
@@ -68,14 +73,7 @@ def test_reproduce_reports_fail_when_fingerprint_rule_is_removed(tmp_path: Path)
 
 
 def test_reproduce_reports_fail_when_number_check_is_removed(tmp_path: Path) -> None:
-    sabotage = (
-        "import runpy, sys\n"
-        "import claim_evidence._validation as validation\n"
-        "del validation.RULES['CE317']  # break the library on purpose\n"
-        f"sys.argv = [{str(SCRIPT)!r}]\n"
-        f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n"
-    )
-    done = _run(sabotage, tmp_path)
+    done = _run_without_rule("CE317", tmp_path)
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     assert lines[-1] == "RESULT unexpected failures: 1/13"
