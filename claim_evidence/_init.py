@@ -16,15 +16,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from re import Match
 
 from ._atomic import atomic_write_bytes
+from ._htmllang import html_lang, primary_subtag
 from ._diagnostics import ClaimEvidenceError, InputError
 from ._jsonio import read_text
 from ._page import DEFAULT_STYLESHEET
 from ._runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
 from ._site import CONFIG_NAME, Config, expand
-from ._tokens import Handler, TreeBuilder, attribute_value, iter_attributes, scan
 from ._vocabulary import LOCALES
 
 PAGE_SUFFIXES = (".html", ".htm")
@@ -232,49 +231,6 @@ def guess_lang(pages: list[Path]) -> tuple[str, str, int]:
     tied = [tag for tag in ordered[1:] if votes[tag] == n]
     tie = f" (tied with {', '.join(tied)}; ties go to {', then '.join(LOCALES)})" if tied else ""
     return top, f"{top} from <html lang> of {of}{tie}", unread
-
-
-def primary_subtag(lang: str | None) -> str | None:
-    """``ja-JP`` → ``ja``, ``en_US`` → ``en`` (a common misspelling, same intent); None unless it is
-    1–8 ASCII letters, so nothing odd reaches a comment or the output."""
-    if lang is None:
-        return None
-    tag = lang.strip(" \t\n\f\r").replace("_", "-").partition("-")[0].lower()
-    return tag if 0 < len(tag) <= 8 and tag.isascii() and tag.isalpha() else None
-
-
-class _LangFound(Exception):
-    def __init__(self, value: str) -> None:
-        super().__init__(value)
-        self.value = value
-
-
-class _HtmlLang(TreeBuilder):
-    """Sees the start tags as the tree builder does: a ``<html>`` in a comment, raw text, a
-    template or SVG/MathML content does not set the document's language."""
-
-    def __init__(self) -> None:
-        super().__init__(Handler())
-
-    def start(self, name: str, start: int, end: int, match: Match[str], self_closing: bool) -> bool:
-        if name == "html" and not self.foreign and not self.templates:
-            for attr, raw in iter_attributes(match.group(2)):
-                if attr == "lang":
-                    raise _LangFound(attribute_value(raw))
-        return super().start(name, start, end, match, self_closing)
-
-
-def html_lang(text: str) -> str | None:
-    """The ``lang`` of the page's ``<html>`` element, or None.
-
-    Every ``<html>`` start tag adds the attributes the element does not have yet, so the first one
-    that carries ``lang`` decides, and the scan can stop there.
-    """
-    try:
-        scan(text, _HtmlLang())
-    except _LangFound as found:
-        return found.value
-    return None
 
 
 def config_text(plan: SitePlan) -> str:

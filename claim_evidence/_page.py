@@ -4,24 +4,29 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import posixpath
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
-from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedInput
+from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedInput, Severity
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._policy import DEFAULT_POLICY, Policy
 from ._snapcheck import snapshot_diagnostics, snapshot_store
 from ._render import render_blocks
+from ._htmllang import html_lang, primary_subtag
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
 from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from ._text import visible_text
-from ._tokens import RAWTEXT, RCDATA, VOID
+from ._tokens import RAWTEXT, RCDATA, START_TAG, VOID, iter_attributes
 from ._validation import diagnose_loaded, iter_diagnostics
+from ._vocabulary import LABELS
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 STALE = "SH140"
@@ -49,17 +54,63 @@ LINKED_SLOT = (
 )
 # Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
 _NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
+REQUIRED = "SH160"
+REQUIRED_MARKUP = (
+    "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
+    "evidence slot or bundle script; restore it (did the site generator drop it?), or take the page out of require"
+)
+STRIPPED = "SH161"
+
+
+@dataclass(frozen=True)
+class StrippedMarker:
+    """What a site generator writes where it dropped raw HTML, and the setting that keeps it."""
+
+    text: str
+    generator: str
+    fix: str
+
+
+# Markers of raw HTML a generator left out of a page (evidence markup written in Markdown is raw HTML).
+STRIPPED_MARKERS = (
+    StrippedMarker(
+        "<!-- raw HTML omitted -->",
+        "Hugo",
+        "set markup.goldmark.renderer.unsafe = true in Hugo's config ([markup.goldmark.renderer] unsafe = true in "
+        "hugo.toml), rebuild the site and check again",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class SiteLayout:
+    """Where a configured site's files are and how it is served (from ``claim-evidence.toml``).
+
+    Strings and tuples only: page options are part of cache keys (``dataclasses.astuple``, then JSON).
+    """
+
+    root: str  # the config's folder, absolute: globs are relative to it
+    web_root: str = ""  # the folder served at base_url, relative to root, POSIX ("": root itself)
+    base_url: str = "/"  # where web_root is served: "/docs/" or "https://example.com/docs/" (ends in "/")
+    require: tuple[str, ...] = ()  # globs of the pages that must carry evidence markup
+    exclude: tuple[str, ...] = ()  # globs of files, or folders, that are no pages (templates, partials)
 
 
 @dataclass(frozen=True)
 class PageOptions:
-    """Site settings a page is checked against (from ``claim-evidence.toml``)."""
+    """Site settings a page is checked against (from ``claim-evidence.toml``), and, set per page by
+    the runner, where the page is served and whether it must carry evidence."""
 
     stylesheet: str | None = DEFAULT_STYLESHEET  # None: the site ships the evidence CSS its own way (no SH130)
-    lang: str = "ja"
+    lang: str = "ja"  # the labels' language, unless the page's <html lang> names one the labels exist in
     stylesheet_configured: bool = False  # False: the default href, and SH130 says so
     policy: Policy = DEFAULT_POLICY  # what the site demands beyond the contract (require_quotes)
     snapshots: str | None = None  # the site's snapshot folder: its copies and the quotes in them are checked
+    site: SiteLayout | None = None  # None: checked without a config (base_url "/", nothing required or excluded)
+    # This page's path under the web root ("guide/install/index.html"); None: unknown. Without a site and a
+    # page, a stylesheet href must equal ``stylesheet`` as written; with either, it is resolved (SH130).
+    page: str | None = None
+    required: bool = False  # ``require`` names this page: a page without evidence markup fails (SH160)
 
 
 @dataclass
@@ -77,6 +128,7 @@ class Page:
     bundle: Any = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     rendered: list[tuple[Element, str]] = field(default_factory=list)
+    lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
 
     @property
     def has_markup(self) -> bool:
@@ -153,14 +205,60 @@ def load_page(path: str | os.PathLike[str], options: PageOptions | None = None) 
 
 def check_text(text: str, name: str | None = None, options: PageOptions | None = None) -> Page:
     """Locate and check a page's text; never raises for page content, only returns findings."""
-    page = Page(text, name, locate(text), options or PageOptions())
+    options = options or PageOptions()
+    page = Page(text, name, locate(text), options, lang=options.lang)
     if page.has_markup:
+        page.lang = page_lang(text, options.lang)
         found = list(_checks(page))
         found += _parsing(page, {d.code for _, d in found})
         page.diagnostics = [_placed(page, offset, d) for offset, d in sorted(found, key=lambda pair: pair[0])]
     elif page.located.hidden is not None:
         page.diagnostics = [_placed(page, page.located.hidden, Diagnostic("SH104", HIDDEN_MARKUP, subject="page"))]
+    else:
+        page.diagnostics = _without_markup(page)
     return page
+
+
+def _without_markup(page: Page) -> list[Diagnostic]:
+    """A page without evidence markup: a failure when ``require`` names it, and a generator's trace of
+    raw HTML it dropped (an error on a required page, else a warning: the page may need none)."""
+    found = []
+    required = page.options.required
+    if required:
+        found.append(Diagnostic(REQUIRED, REQUIRED_MARKUP, subject="page", file=page.name))
+    for marker in STRIPPED_MARKERS:
+        at = page.text.find(marker.text)
+        if at < 0:
+            continue
+        count = page.text.count(marker.text)
+        times = "once" if count == 1 else f"{count} times"
+        message = (
+            f"the site generator dropped raw HTML from this page: {marker.text} ({times} here) is what {marker.generator} "
+            "writes in place of HTML written in Markdown, so evidence markup written there never reaches the page; "
+            + marker.fix
+        )
+        severity: Severity = "error" if required else "warning"
+        found.append(_placed(page, at, Diagnostic(STRIPPED, message, severity=severity, subject="page")))
+    return found
+
+
+_HTML_TAG = re.compile(r"<[hH][tT][mM][lL](?=[\t\n\f\r />])")
+
+
+def page_lang(text: str, default: str) -> str:
+    """The language of a page's evidence labels: the primary subtag of its ``<html lang>`` (``ja-JP`` →
+    ``ja``) when labels exist in that language, else ``default`` (the site's ``lang``)."""
+    # Cheap test first: without an <html> start tag that carries lang anywhere, the tree builder's
+    # scan (which reads the whole page when no <html> carries one) cannot find one.
+    if not any(_carries_lang(text, m.start()) for m in _HTML_TAG.finditer(text)):
+        return default
+    tag = primary_subtag(html_lang(text))
+    return tag if tag is not None and tag in LABELS else default
+
+
+def _carries_lang(text: str, at: int) -> bool:
+    match = START_TAG.match(text, at)
+    return match is not None and any(name == "lang" for name, _ in iter_attributes(match.group(2)))
 
 
 def _parsing(page: Page, codes: set[str]) -> list[tuple[int, Diagnostic]]:
@@ -232,7 +330,7 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     site = page.options.policy
-    for offset, d in _facts(content, page.options.lang, loaded).findings:
+    for offset, d in _facts(content, page.lang, loaded).findings:
         yield script.open_end + offset, site.applied(d)
     for d in snapshot_diagnostics(page.bundle, snapshot_store(page.options.snapshots)):
         yield script.open_end + offset_of(content, d.path), d
@@ -312,21 +410,85 @@ def _facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
 
 
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
-    wanted = page.options.stylesheet
+    options = page.options
+    wanted = options.stylesheet
     if wanted is None:
         return
+    target = _stylesheet_target(options)
+    near: tuple[Element, str, str] | None = None  # a link to a file of that name, elsewhere
     for link in page.located.links:
-        rel = link.attrs.get("rel", "").lower().split()
-        href = link.attrs.get("href", "").strip().split("#")[0].split("?")[0]
-        if "stylesheet" in rel and href == wanted:
+        if "stylesheet" not in link.attrs.get("rel", "").lower().split():
+            continue
+        href = link.attrs.get("href", "").strip()
+        bare = href.split("#")[0].split("?")[0]
+        if target is None:
+            if bare == wanted:
+                return
+            continue
+        served = _served_at(bare, options)
+        if served is not None and served[1] == target[1] and (not served[0] or not target[0] or served[0] == target[0]):
             return
-    message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{wanted}">'
-    if not page.options.stylesheet_configured:
+        if near is None and served is not None and posixpath.basename(served[1]) == posixpath.basename(target[1]):
+            near = (link, href, served[1])
+    href = wanted if target is None else target[1]
+    message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{href}">'
+    if target is not None and options.page is not None:
+        here = posixpath.dirname(_base_path(options) + options.page)
+        message += f' (or, relative to this page, href="{posixpath.relpath(target[1], here)}")'
+    if near is not None:
+        link, written, served_path = near
+        line = page.located.position(link.start)[0]
+        message += f'; the stylesheet <link> at line {line} (href="{written}") points to {served_path}'
+    if not options.stylesheet_configured:
         message += (
             " (the default href: set stylesheet = \"…\" in claim-evidence.toml for your site's path, or "
             "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
         )
     yield at, Diagnostic("SH130", message, subject="page")
+
+
+# The site's own origin while hrefs are resolved: a name that can never be a real host (RFC 2606).
+_OWN_HOST = "site.invalid"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _base_url(options: PageOptions) -> str:
+    return options.site.base_url if options.site else "/"
+
+
+def _base_path(options: PageOptions) -> str:
+    return urlsplit(_base_url(options)).path
+
+
+def _stylesheet_target(options: PageOptions) -> tuple[str, str] | None:
+    """``(host, path)`` where the configured stylesheet is served (host ``""``: any, or the site's own);
+    None when hrefs must equal ``stylesheet`` as written: a page checked without a config or a known
+    place (``static-helper PATHS`` without one), or a stylesheet given as a full URL (a CDN)."""
+    wanted = options.stylesheet
+    if (options.site is None and options.page is None) or wanted is None or _SCHEME.match(wanted) or wanted.startswith("//"):
+        return None
+    base = urlsplit(_base_url(options))
+    # stylesheet names the file by its path from the web root ("/assets/x.css"; "assets/x.css" means the same).
+    path = posixpath.normpath(base.path + unquote(wanted.split("#")[0].split("?")[0]).lstrip("/"))
+    return base.netloc, path
+
+
+def _served_at(href: str, options: PageOptions) -> tuple[str, str] | None:
+    """``(host, path)`` an href (query and fragment removed) points to when the page is served: host ``""``
+    for the site's own; None for another scheme, or a relative href on a page whose place is unknown."""
+    relative = not (_SCHEME.match(href) or href.startswith("/"))
+    if relative and options.page is None:
+        return None
+    here = f"https://{_OWN_HOST}{quote(_base_path(options) + (options.page or ''))}"
+    try:
+        parts = urlsplit(urljoin(here, href))
+    except ValueError:  # an href urllib cannot read (an unclosed IPv6 bracket): points nowhere we know
+        return None
+    if parts.scheme.lower() not in ("http", "https"):
+        return None
+    host = "" if parts.netloc == _OWN_HOST else parts.netloc.lower()
+    path = posixpath.normpath(unquote(parts.path) or "/")
+    return host, "/" + path.lstrip("/")
 
 
 def _shapes(page: Page) -> Iterator[Finding]:
@@ -396,9 +558,9 @@ def _binding(page: Page) -> Iterator[Finding]:
                 message = f'body/slot references unregistered claim "{cid}" ({attr}); the bundle has no such claim'
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
-    facts = _FACTS.get((content, page.options.lang))
+    facts = _FACTS.get((content, page.lang))
     if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
-        facts = _facts(content, page.options.lang, _load(content, page.name, 0, 0))
+        facts = _facts(content, page.lang, _load(content, page.name, 0, 0))
     for cid, index in registered.items():
         path = f"$.claims[{index}]"
         subject = f"claim {cid}"
@@ -422,7 +584,7 @@ def _binding(page: Page) -> Iterator[Finding]:
             slot = found_slots[0]
             if facts.blocks is None:
                 invalid = any(d.is_error for _, d in facts.findings)
-                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.options.lang)
+                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang)
             wanted = with_newlines(facts.blocks[cid], newline)
             if page.text[slot.open_end : slot.close_start] != wanted:
                 page.rendered.append((slot, wanted))

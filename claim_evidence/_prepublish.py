@@ -24,7 +24,8 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
     if not config.pages and config.news is None:
         message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
         raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
-    results = run(tasks_for_config(config, write=False), jobs) if config.pages else []
+    # (require without pages still runs: tasks_for_config says which required page is not registered)
+    results = run(tasks_for_config(config, write=False), jobs) if config.pages or config.require else []
     if config.news is None:
         return results
     from .news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections

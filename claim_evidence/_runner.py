@@ -6,6 +6,7 @@ page's failure, even a bug, is that page's result: the run goes on.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import stat
@@ -19,10 +20,10 @@ from typing import Protocol
 from ._atomic import TEMP_PREFIX
 from ._diagnostics import Diagnostic, InputError, internal_error
 from ._jsonio import MAX_BYTES, decode_utf8, read_text
-from ._page import Page, PageOptions, check_text
+from ._page import STRIPPED, Page, PageOptions, check_text
 from ._report import FileResult, input_error_result
 from ._report import exit_code as report_exit_code
-from ._site import CACHE_DIR_NAME, Config, registered_pages
+from ._site import CACHE_DIR_NAME, Config, GlobMatch, site_pages, site_path
 from ._splice import InternalError
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
@@ -36,17 +37,21 @@ TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
 # second. One this old is the leftover of a killed run; a younger one may belong to a
 # --write running right now, and deleting it would make that run's replace fail.
 STALE_TEMP_SECONDS = 60.0
+# A registered page's result detail when it has no claim element, slot or bundle (SH007 counts them).
+NO_MARKUP = "no evidence markup"
 
 
 @dataclass(frozen=True)
 class Task:
-    """One page to check: where it is, how to show it, whether it is registered, whether to write."""
+    """One page to check: where it is, how to show it, whether it is registered, whether to write,
+    and (a run over a config's pages) the config as shown, which SH007 names."""
 
     path: str
     display: str
     options: PageOptions
     registered: bool = True
     write: bool = False
+    config: str | None = None
 
 
 def html_files(folder: Path, clean_temps: bool = False) -> Iterator[Path]:
@@ -108,33 +113,85 @@ def display(path: Path, cwd: str | None = None) -> str:
 def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) -> list[Task]:
     """Tasks for files and folders; a --write run first cleans stale temp files where it looks.
 
+    With a config (``options.site``), files that ``exclude`` leaves out are skipped, named ones too
+    (a pre-commit hook names every changed ``*.html``, templates included), and each page learns
+    where it is served and whether ``require`` names it.
     A folder without a page is an :class:`InputError` (SH006): a mistyped path must not pass a CI run.
     """
+    site = _Site(options) if options.site is not None else None
     tasks: list[Task] = []
     for path in paths:
         if path.is_dir():
-            found = [Task(os.fspath(p), os.fspath(p), options, True, write) for p in html_files(path, write)]
+            found, left_out = [], 0
+            for page in html_files(path, write):
+                if site is not None and site.excluded(page):
+                    left_out += 1
+                    continue
+                found.append(Task(os.fspath(page), os.fspath(page), site.options_for(page) if site else options, True, write))
             if not found:
                 message = "no pages found under this folder (looked for *.html; hidden folders are skipped)"
+                if left_out:
+                    message += f"; exclude in claim-evidence.toml leaves out the {left_out} found"
                 raise InputError(Diagnostic("SH006", message, file=os.fspath(path)))
             tasks.extend(found)
         else:
+            if site is not None and site.excluded(path):
+                continue
             if write:
                 _clean_folder(Path(os.path.realpath(path)).parent)
-            tasks.append(Task(os.fspath(path), os.fspath(path), options, True, write))
+            tasks.append(Task(os.fspath(path), os.fspath(path), site.options_for(path) if site else options, True, write))
     return tasks
 
 
+class _Site:
+    """A config's site seen from pages named on the command line: what ``exclude`` leaves out, what
+    ``require`` names, and where each page is served."""
+
+    def __init__(self, options: PageOptions) -> None:
+        assert options.site is not None
+        self.base = options
+        self.root = Path(options.site.root)
+        self.left_out = GlobMatch(self.root, options.site.exclude, "exclude")
+        self.require = GlobMatch(self.root, options.site.require, "require")
+
+    def excluded(self, path: Path) -> bool:
+        return bool(self.left_out) and site_path(self.root, path) in self.left_out
+
+    def options_for(self, path: Path) -> PageOptions:
+        relative = site_path(self.root, path)
+        return page_options(self.base, relative, relative in self.require.files)
+
+
+def page_options(options: PageOptions, relative: str | None, required: bool) -> PageOptions:
+    """The site's options for one page: where it is served (its path under the web root, from its path
+    under the site root ``relative``) and whether it must carry evidence."""
+    web_root = options.site.web_root if options.site else ""
+    page = relative if not web_root or relative is None else (
+        relative[len(web_root) + 1 :] if relative.startswith(web_root + "/") else None
+    )
+    if page == options.page and required == options.required:
+        return options
+    return dataclasses.replace(options, page=page, required=required)
+
+
 def tasks_for_config(config: Config, write: bool) -> list[Task]:
-    """Registered pages, then every other ``*.html`` under the site root (reported only if it has markup)."""
-    registered = registered_pages(config)
+    """Registered pages, then every other ``*.html`` under the site root (reported only if it has
+    markup) that ``exclude`` does not leave out."""
+    pages = site_pages(config)
+    registered = pages.registered
     cwd = os.path.realpath(os.getcwd())
+    shown = display(config.path or config.root, cwd)
     listed = set(registered)
     known = {os.path.realpath(p) for p in registered}
-    tasks = [Task(os.fspath(p), display(p, cwd), config.options, True, write) for p in registered]
+    tasks = []
+    for p in registered:
+        options = page_options(config.options, site_path(config.root, p), p in pages.required)
+        tasks.append(Task(os.fspath(p), display(p, cwd), options, True, write, shown))
     for path in html_files(config.root, write):
         # The walk and the globs spell a registered page the same way; only other paths need resolving.
-        if path not in listed and os.path.realpath(path) not in known:
+        if path in listed or (pages.excluded and site_path(config.root, path) in pages.excluded):
+            continue
+        if os.path.realpath(path) not in known:
             tasks.append(Task(os.fspath(path), display(path, cwd), config.options, False, False))
     return tasks
 
@@ -191,13 +248,39 @@ def run(
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(worker,)) as pool:
-            return _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
-    previous = _WORKER[0]
-    _start_worker(worker)
-    try:
-        return _collect(map(_check, tasks), len(tasks), progress, stats)
-    finally:
-        _start_worker(previous)
+            results = _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
+    else:
+        previous = _WORKER[0]
+        _start_worker(worker)
+        try:
+            results = _collect(map(_check, tasks), len(tasks), progress, stats)
+        finally:
+            _start_worker(previous)
+    return results + site_findings(tasks, results)
+
+
+def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[FileResult]:
+    """SH007, on the config: a run over a config's pages in which every registered page was read and
+    none carries evidence markup. Every page passes on its own, so only the site as a whole can tell
+    that its evidence is gone (a generator that dropped it all, globs naming the wrong files)."""
+    configs = {t.display: t.config for t in tasks if t.registered and t.config is not None}
+    found = [r for r in results if r.path in configs]
+    if not configs or len(found) != len(configs) or any(r.detail != NO_MARKUP for r in found):
+        return []
+    shown = next(iter(configs.values()))
+    assert shown is not None
+    stripped = sum(1 for r in found if any(d.code == STRIPPED for d in r.diagnostics))
+    count = f"{len(found)} page{'' if len(found) == 1 else 's'} checked"
+    message = (
+        f"the registered pages carry no evidence markup at all ({count}; not one has a claim element, evidence slot "
+        "or bundle script), so nothing was checked, and a gate must not pass a site whose evidence vanished in the "
+        "build. "
+        + (f"The site generator dropped raw HTML from {stripped} of them (SH161): fix the build first. " if stripped else "")
+        + "Check that pages names the built pages that carry evidence (a new site: mark a claim first, with "
+        "claim-evidence claim add), and list in require the pages that must carry it, so that each fails on its own "
+        "when it loses it (SH160)"
+    )
+    return [FileResult(shown, [Diagnostic("SH007", message, subject="config", file=shown)])]
 
 
 @dataclass(frozen=True)
@@ -246,7 +329,7 @@ def _check(task: Task) -> tuple[FileResult | None, bool]:
         return check_task(task), True  # check_task reports the problem
     if len(data) > MAX_BYTES:
         return check_task(task), True
-    key = cache.key(task.display, task.registered, data)
+    key = cache.key(_identity(task), task.registered, data)
     hit, found = cache.get(key, task.display)
     if hit:
         return found, False
@@ -255,6 +338,17 @@ def _check(task: Task) -> tuple[FileResult | None, bool]:
     if (result is None or result.outcome() == "pass") and not _rewrote(result):
         cache.put(key, result)
     return result, True
+
+
+def _identity(task: Task) -> str:
+    """The page as the cache knows it beyond its bytes and the run's settings: its path as shown and, in a
+    configured site, where it is served and whether ``require`` names it (the same bytes may link the
+    stylesheet correctly in one folder and not in another; the same path as shown may be another file
+    when the run starts in another folder)."""
+    options = task.options
+    if options.page is None and not options.required:
+        return task.display
+    return f"{task.display}\0{options.page}\0{int(options.required)}"
 
 
 def _rewrote(result: FileResult | None) -> bool:
@@ -316,7 +410,7 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     if task.write and page.errors and page.stale:
         diagnostics.append(not_rewritten(page, task.display))
     if not page.has_markup:
-        return FileResult(task.display, diagnostics, detail="no evidence markup")
+        return FileResult(task.display, diagnostics, detail=NO_MARKUP)
     claims = len(page.claims)
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:

@@ -1,4 +1,5 @@
-"""``claim-evidence.toml``: registered pages, stylesheet href, display language, the site's policy
+"""``claim-evidence.toml``: registered pages (and which must carry evidence, which are left out),
+the stylesheet href and where the site is served, display language, the site's policy
 (``require_quotes``), the snapshot folder, and the news outputs.
 
 One file at the site root serves both paths: ``static-helper`` reads the
@@ -8,23 +9,28 @@ from __future__ import annotations
 
 import difflib
 import os
+import posixpath
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ._diagnostics import Diagnostic, InputError
 from ._policy import Policy
 from ._snapstore import SNAPSHOT_DIR_NAME
 from ._vocabulary import LABELS
 
-from ._page import DEFAULT_STYLESHEET, PageOptions
+from ._page import DEFAULT_STYLESHEET, PageOptions, SiteLayout
 
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
 CACHE_DIR_NAME = ".claim-evidence-cache"
-KNOWN_KEYS = ("pages", "stylesheet", "lang", "require_quotes", "snapshots", "news")
+KNOWN_KEYS = (
+    "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "news"
+)
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -53,6 +59,16 @@ class Config:
     options: PageOptions = PageOptions()
     path: Path | None = None
     news: NewsConfig | None = None
+
+    @property
+    def require(self) -> tuple[str, ...]:
+        """Globs of the pages that must carry evidence markup (each must be registered too)."""
+        return self.options.site.require if self.options.site else ()
+
+    @property
+    def exclude(self) -> tuple[str, ...]:
+        """Globs of files (or folders) that are no pages of the site: templates, partials."""
+        return self.options.site.exclude if self.options.site else ()
 
 
 def find_config(start: Path) -> Path | None:
@@ -122,6 +138,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     pages = data.get("pages", [])
     if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
         raise _error("SH003", "pages must be a list of glob strings, e.g. pages = [\"articles/*.html\"]", name)
+    require, exclude = (_glob_list(data.get(key, []), key, example, name) for key, example in _PAGE_GLOBS)
     stylesheet = data.get("stylesheet", DEFAULT_STYLESHEET)
     if stylesheet is not False and (not isinstance(stylesheet, str) or not stylesheet.strip()):
         message = 'stylesheet must be the href of the shared evidence stylesheet, or false to skip SH130 (e.g. stylesheet = "/assets/claim-evidence.css")'
@@ -136,22 +153,155 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     if not isinstance(snapshots, str) or not snapshots.strip():
         raise _error("SH003", f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"', name)
     news = _news(data["news"], name) if "news" in data else None
+    site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
-        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots)
+        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site
     )
     return Config(root, tuple(pages), options, path, news)
 
 
+_PAGE_GLOBS = (("require", "articles/*.html"), ("exclude", "layouts/**"))
+
+
+def _glob_list(value: Any, key: str, example: str, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+        raise _error("SH003", f'{key} must be a list of glob strings, e.g. {key} = ["{example}"] (found {value!r})', name)
+    return tuple(value)
+
+
+def _base_url(value: Any, name: str) -> str:
+    """``/docs`` → ``/docs/``, ``https://Example.com/docs`` → ``https://example.com/docs/``: always ending in ``/``."""
+    if isinstance(value, str) and value == value.strip() and not any(c in value for c in "?#\\"):
+        try:
+            parts = urlsplit(value)
+        except ValueError:  # e.g. an unclosed IPv6 bracket
+            parts = None
+        if parts is not None and parts.scheme in ("http", "https") and parts.netloc:
+            return f"{parts.scheme}://{parts.netloc.lower()}{parts.path.rstrip('/')}/"
+        if parts is not None and not parts.scheme and value.startswith("/") and not value.startswith("//"):
+            return value.rstrip("/") + "/"
+    message = (
+        'base_url must be the URL path the site is served under, e.g. base_url = "/docs/" or '
+        f'base_url = "https://example.com/docs/" (no query or fragment; found {value!r})'
+    )
+    raise _error("SH003", message, name)
+
+
+def _web_root(value: Any, name: str) -> str:
+    """The served folder, relative to the config's folder, as a POSIX path (``""``: the config's folder)."""
+    if value is None:
+        return ""
+    folder = posixpath.normpath(value.replace("\\", "/")) if isinstance(value, str) and value.strip() else None
+    if folder is None or folder.startswith(("/", "../")) or folder == "..":
+        message = f'web_root must be a folder under the config\'s folder, e.g. web_root = "public" (found {value!r})'
+        raise _error("SH003", message, name)
+    return "" if folder == "." else folder
+
+
+@dataclass(frozen=True)
+class SitePages:
+    """The pages a config registers, those of them ``require`` names, and what ``exclude`` leaves out."""
+
+    registered: list[Path]
+    required: frozenset[Path]
+    excluded: GlobMatch
+
+
+class GlobMatch:
+    """What globs match under a root, as paths relative to it (POSIX): the files they match, and the
+    folders, which stand for everything under them (``exclude = ["layouts/**"]``, ``["_includes"]``)."""
+
+    def __init__(self, root: Path, patterns: Iterable[str], key: str, name: str | None = None) -> None:
+        self.files: set[str] = set()
+        self.folders: set[str] = set()
+        for pattern in patterns:
+            for match in _glob(root, pattern, key, name):
+                relative = site_path(root, match)
+                if relative is not None:
+                    (self.folders if match.is_dir() else self.files).add(relative)
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.folders)
+
+    def __contains__(self, relative: object) -> bool:
+        """A path (relative to the root) that a glob matches, or that lies in a folder a glob matches."""
+        if not isinstance(relative, str) or not (self.files or self.folders):
+            return False
+        if relative in self.files or relative in self.folders:
+            return True
+        parts = relative.split("/")
+        return any("/".join(parts[:i]) in self.folders for i in range(1, len(parts)))
+
+
+def site_path(root: Path, path: Path) -> str | None:
+    """``path`` relative to the site root, POSIX (``articles/a.html``); None when it lies outside."""
+    # Globs and the walk give paths under the (resolved) root already: no system call for those.
+    for candidate in (path, Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+        if candidate.is_absolute():
+            try:
+                return candidate.relative_to(root).as_posix()
+            except ValueError:
+                continue
+    return None
+
+
+def site_pages(config: Config) -> SitePages:
+    """Registered and required pages, sorted, without what ``exclude`` leaves out (exclude wins).
+
+    A ``pages`` or ``require`` glob that matches no file, or only excluded ones, is an error (SH004),
+    and so is a required page that ``pages`` does not register (SH008).
+    """
+    name = _name(config)
+    excluded = GlobMatch(config.root, config.exclude, "exclude", name)
+    registered = _kept(config, config.pages, "pages", excluded)
+    required = _kept(config, config.require, "require", excluded)
+    listed = set(registered)
+    loose = [(page, pattern) for page, pattern in required.items() if page not in listed]
+    if loose:
+        page, pattern = loose[0]
+        more = f" (and {len(loose) - 1} more)" if len(loose) > 1 else ""
+        message = (
+            f"require glob {pattern!r} matches {site_path(config.root, page) or page}{more}, which pages does not register: "
+            "a page that must carry evidence must be checked as a registered page; add it to pages"
+        )
+        raise _error("SH008", message, name)
+    return SitePages(sorted(listed), frozenset(required), excluded)
+
+
+def _kept(config: Config, patterns: tuple[str, ...], key: str, excluded: GlobMatch) -> dict[Path, str]:
+    """Files each pattern matches that ``exclude`` keeps, with the first pattern that matched each."""
+    found: dict[Path, str] = {}
+    name = _name(config)
+    for pattern in patterns:
+        matches = [p for p in _glob(config.root, pattern, key, name) if p.is_file()]
+        if not matches:
+            raise _error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", name)
+        kept = [p for p in matches if not excluded or site_path(config.root, p) not in excluded]
+        if not kept:
+            message = f"{key} glob {pattern!r} matches only files that exclude leaves out, under {config.root} (exclude wins over {key})"
+            raise _error("SH004", message, name)
+        for page in kept:
+            found.setdefault(page, pattern)
+    return found
+
+
+def _glob(root: Path, pattern: str, key: str, name: str | None) -> list[Path]:
+    try:
+        return list(root.glob(pattern))
+    except (ValueError, NotImplementedError):  # an absolute or empty pattern: pathlib refuses it
+        raise _error("SH003", f"{key} glob {pattern!r} must be relative to the config's folder, e.g. \"articles/*.html\"", name) from None
+
+
 def registered_pages(config: Config) -> list[Path]:
-    """Every file the ``pages`` globs match, sorted; a glob that matches nothing is an error."""
-    return expand(config, config.pages, "pages")
+    """Every file the ``pages`` globs match and ``exclude`` keeps, sorted (see :func:`site_pages`)."""
+    return site_pages(config).registered
 
 
 def expand(config: Config, patterns: tuple[str, ...], key: str) -> list[Path]:
     """Files under the site root that ``patterns`` match, sorted; a pattern matching nothing is an error."""
     found: set[Path] = set()
     for pattern in patterns:
-        matches = [p for p in config.root.glob(pattern) if p.is_file()]
+        matches = [p for p in _glob(config.root, pattern, key, _name(config)) if p.is_file()]
         if not matches:
             raise _error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", _name(config))
         found.update(matches)

@@ -124,7 +124,7 @@ def test_init_default_folder_is_here(run: Any, tmp_path: Path, monkeypatch: pyte
     assert (tmp_path / "claim-evidence.toml").is_file()
 
 
-def test_init_config_loads_and_the_gates_pass(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_config_loads_and_the_gates_run(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     site = _site(tmp_path / "site")
     _page(site / "legacy" / "old.htm", "en")
     assert run("init", os.fspath(site))[0] == 0
@@ -132,18 +132,21 @@ def test_init_config_loads_and_the_gates_pass(run: Any, tmp_path: Path, monkeypa
     assert config.pages == ("*.html", "articles/*.html", "articles/deep/*.html", "legacy/*.htm")
     assert (config.options.lang, config.options.stylesheet, config.options.policy.require_quotes) == ("ja", "/assets/claim-evidence.css", False)
     monkeypatch.chdir(site)
-    assert run("prepublish", "--config", "claim-evidence.toml", "--jobs", "1") == (
-        0,
-        "PASS about.html: no evidence markup\n"
-        "PASS articles/deep/second.html: no evidence markup\n"
-        "PASS articles/first.html: no evidence markup\n"
-        "PASS index.html: no evidence markup\n"
-        "PASS legacy/old.htm: no evidence markup\n"
-        "5 targets: 5 passed, 0 failed\n",
-        "",
-    )
-    assert static_helper_main(["--no-cache", "--jobs", "1"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "5 pages: 5 passed, 0 failed"
+    # Every page passes on its own; a site without any evidence markup yet does not pass the gate (SH007).
+    code, out, err = run("prepublish", "--config", "claim-evidence.toml", "--jobs", "1")
+    assert (code, err) == (1, "")
+    assert out.splitlines()[:6] == [
+        "PASS about.html: no evidence markup",
+        "PASS articles/deep/second.html: no evidence markup",
+        "PASS articles/first.html: no evidence markup",
+        "PASS index.html: no evidence markup",
+        "PASS legacy/old.htm: no evidence markup",
+        "ERROR claim-evidence.toml",
+    ]
+    assert out.splitlines()[6].startswith("claim-evidence.toml: SH007 the registered pages carry no evidence markup at all (5 pages checked;")
+    assert out.splitlines()[7:] == ["6 targets: 5 passed, 1 failed"]
+    assert static_helper_main(["--no-cache", "--jobs", "1"]) == 1
+    assert capsys.readouterr().out.splitlines()[-2:][0].startswith("claim-evidence.toml: SH007 ")
 
 
 def test_init_refuses_existing_config_and_changes_nothing(run: Any, tmp_path: Path) -> None:

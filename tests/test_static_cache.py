@@ -164,6 +164,6 @@ def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
     page.write_text("<p>no evidence here</p>", encoding="utf-8")
     (tmp_path / "claim-evidence.toml").write_text('pages = ["page.html"]\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    assert main([]) == 0
+    assert main([]) == 1  # SH007: no registered page carries evidence; the page itself passed, and is cached
     ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
     assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its cache of passing page checks.\n*\n"

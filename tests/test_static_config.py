@@ -7,7 +7,7 @@ import pytest
 
 from claim_evidence import InputError
 from claim_evidence._site import find_config, load_config, registered_pages
-from claim_evidence._page import PageOptions
+from claim_evidence._page import PageOptions, SiteLayout
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -25,12 +25,14 @@ def message(path: Path) -> str:
 def test_config_defaults(tmp_path):
     config = load_config(write(tmp_path, ""))
     snapshots = str(tmp_path / "evidence-snapshots")
-    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja", snapshots=snapshots), tmp_path)
+    site = SiteLayout(str(tmp_path))  # served from the config's folder at "/", nothing required or excluded
+    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja", snapshots=snapshots, site=site), tmp_path)
 
 
 def test_config_values(tmp_path):
     config = load_config(write(tmp_path, 'pages = ["a/*.html"]\nstylesheet = "/css/e.css"\nlang = "en"\n'))
-    assert (config.pages, config.options) == (("a/*.html",), PageOptions("/css/e.css", "en", True, snapshots=str(tmp_path / "evidence-snapshots")))
+    expected = PageOptions("/css/e.css", "en", True, snapshots=str(tmp_path / "evidence-snapshots"), site=SiteLayout(str(tmp_path)))
+    assert (config.pages, config.options) == (("a/*.html",), expected)
     moved = load_config(write(tmp_path, 'snapshots = "copies/read"\n'))
     assert moved.options.snapshots == str(tmp_path / "copies" / "read")
 
@@ -42,7 +44,7 @@ def test_config_unknown_key_did_you_mean(tmp_path):
 
 def test_config_unknown_key_without_close_match(tmp_path):
     path = write(tmp_path, 'zzz = 1\n')
-    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, stylesheet, lang, require_quotes, snapshots, news)"
+    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, news)"
 
 
 def test_config_invalid_toml_has_position(tmp_path):
