@@ -19,6 +19,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     status: str = ""  # "pass", "fail", "unregistered", "unreadable", "error" (a bug); derived when empty
     detail: str = ""
+    rewritten: int = 0  # evidence slots this run re-rendered in the file (static-helper --write)
 
     def failed(self, strict: bool = False) -> bool:
         return any(d.fails(strict) for d in self.diagnostics)
@@ -89,12 +90,15 @@ def record_tag(d: Diagnostic) -> str:
 
 
 def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """Fixed keys per file; ``rewritten`` (how many evidence slots ``--write`` re-rendered) is
+    added only to a file that was rewritten, so every other file reads as it always did."""
     payload = {
         "summary": _summary(results, strict, noun),
         "files": [
             {
                 "path": r.path,
                 "status": r.outcome(strict),
+                **({"rewritten": r.rewritten} if r.rewritten else {}),
                 "diagnostics": [
                     {
                         "code": d.code,

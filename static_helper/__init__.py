@@ -6,21 +6,32 @@ exact positions, checks that they agree, and re-renders only the inside of the
 slots. The page reader and the checks are the library's (``claim_evidence``);
 this package adds the rewriting (``--write``), its cache and its command line.
 The public API is what ``__all__`` lists.
-"""
-from claim_evidence._locate import Element, Located, locate
-from claim_evidence._page import (
-    DEFAULT_STYLESHEET,
-    Page,
-    PageOptions,
-    check_static_page,
-    check_text,
-    load_page,
-    render_static_page,
-    replace_bundle,
-)
-from claim_evidence._splice import InternalError
 
-from ._write import write_page
+The names are imported on first use (PEP 562): ``import static_helper`` costs
+almost nothing, so a command line or a build tool that only needs one part,
+or none (``static-helper --version``), does not pay for the rest.
+"""
+from __future__ import annotations
+
+import importlib
+
+# Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from claim_evidence._locate import Element, Located, locate
+    from claim_evidence._page import (
+        DEFAULT_STYLESHEET,
+        Page,
+        PageOptions,
+        check_static_page,
+        check_text,
+        load_page,
+        render_static_page,
+        replace_bundle,
+    )
+    from claim_evidence._splice import InternalError
+
+    from ._write import write_page
 
 __all__ = [
     "DEFAULT_STYLESHEET",
@@ -37,3 +48,33 @@ __all__ = [
     "replace_bundle",
     "write_page",
 ]
+
+# Where each public name lives.
+_HOMES = {
+    "Element": "claim_evidence._locate",
+    "Located": "claim_evidence._locate",
+    "locate": "claim_evidence._locate",
+    "DEFAULT_STYLESHEET": "claim_evidence._page",
+    "Page": "claim_evidence._page",
+    "PageOptions": "claim_evidence._page",
+    "check_static_page": "claim_evidence._page",
+    "check_text": "claim_evidence._page",
+    "load_page": "claim_evidence._page",
+    "render_static_page": "claim_evidence._page",
+    "replace_bundle": "claim_evidence._page",
+    "InternalError": "claim_evidence._splice",
+    "write_page": "static_helper._write",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups do not come back here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -2,7 +2,8 @@
 
 The check itself is the library's (``claim_evidence``); what this module adds is
 the one thing only the helper does: replacing the file, under a lock, only when
-it is still the text that was checked, atomically.
+it is still the text that was checked, atomically. A page that is not a file
+(``static-helper --write -``, a page on stdin) is rewritten in memory instead.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 
 from claim_evidence import Diagnostic, InputError
 from claim_evidence._atomic import atomic_write_bytes
-from claim_evidence._jsonio import read_text
+from claim_evidence._jsonio import decode_utf8, read_text
 from claim_evidence._page import Page, PageOptions, check_text
 
 try:
@@ -35,16 +36,54 @@ def write_page(path: str, options: PageOptions, name: str | None = None) -> tupl
     for _ in range(WRITE_ATTEMPTS):
         text, bom = read_text(path), _has_bom(path)
         page = check_text(text, shown, options)
-        if page.errors or not page.stale:
+        if not _rewritable(page):
             return page, 0
-        new_text = page.rendered_text()
+        new_data = _encoded(page.rendered_text(), bom)
         with _locked(path):
             if read_text(path) != text or _has_bom(path) != bom:
                 continue
-            atomic_write_bytes(path, (_BOM if bom else b"") + new_text.encode("utf-8"))
+            atomic_write_bytes(path, new_data)
         return page, len(page.stale)
     message = f"page changed {WRITE_ATTEMPTS} times while --write ran; nothing written, run it again"
     raise InputError(Diagnostic("SH005", message, file=shown))
+
+
+def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, bytes]:
+    """The in-memory ``--write``: ``(page as checked, its bytes with the stale slots re-rendered)``.
+
+    ``data`` comes back as it is when nothing is stale or anything else is wrong;
+    a BOM and the line endings are kept. Bytes that are not UTF-8 raise
+    :class:`InputError` (CE002) naming ``name``.
+    """
+    page = check_text(decode_utf8(data, name), name, options)
+    if not _rewritable(page):
+        return page, data
+    return page, _encoded(page.rendered_text(), data.startswith(_BOM))
+
+
+class MemoryPage:
+    """A page that is not a file (one read from stdin), for the runner's ``writer``.
+
+    :meth:`rewrite` has a writer's signature but writes nothing: it keeps the
+    result in :attr:`output`, which holds the input bytes until a rewrite succeeds.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.output = data
+
+    def rewrite(self, path: str, options: PageOptions, name: str | None = None) -> tuple[Page, int]:
+        page, self.output = rewrite_bytes(self.data, options, name or path)
+        return page, len(page.stale) if _rewritable(page) else 0
+
+
+def _rewritable(page: Page) -> bool:
+    """Only staleness is wrong: the one case --write fixes (anything else must be fixed by hand first)."""
+    return not page.errors and bool(page.stale)
+
+
+def _encoded(text: str, bom: bool) -> bytes:
+    return (_BOM if bom else b"") + text.encode("utf-8")
 
 
 def _has_bom(path: str) -> bool:

@@ -1,87 +1,161 @@
-"""``static-helper [PATHS...] [--write] [--config FILE] [--format …] [--jobs N]``: parse, dispatch, exit code."""
+"""``static-helper [PATHS... | -] [--write [--exit-non-zero-on-write]] [--config FILE] [--format …] [--jobs N]``.
+
+Parse, dispatch, exit code. Other tools call this once per page or per commit,
+so loading this module costs next to nothing: click and the toolkit are
+imported when a command runs, and ``--version`` is answered without them.
+"""
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-import click
+# Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
-import claim_evidence
-from claim_evidence import REPORT_FORMATS, ClaimEvidenceError, Diagnostic, InputError, report
-from claim_evidence._diagnostics import format_location
+    import click
 
-from claim_evidence._page import PageOptions
-from claim_evidence._runner import Stats, display, exit_code, rewritten_pages, run, tasks_for_config, tasks_for_paths
-from claim_evidence._site import CACHE_DIR_NAME, CONFIG_NAME, Config, find_config, load_config
+    from claim_evidence import ClaimEvidenceError, FileResult
+    from claim_evidence._page import PageOptions
+    from claim_evidence._runner import Stats
+    from claim_evidence._site import Config
 
-from ._cache import Cache, default_folder, settings_fingerprint
-from ._write import write_page
+    from ._cache import Cache
 
 # Show progress only for runs long enough to wonder whether anything happens.
 PROGRESS_MIN_PAGES = 200
+# The path that means "one page on stdin", and how findings name that page.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+PROG = "static-helper"
 
 
-@click.command(name="static-helper", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--write", is_flag=True, help="Re-render stale evidence slots in place (only when nothing else is wrong); exit 1 if a file changed.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
-@click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
-@click.option("--no-cache", "no_cache", is_flag=True, help="Check every page; neither read nor write the cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=(
-        f"Where passing results are cached (default: {CACHE_DIR_NAME}/ beside {CONFIG_NAME}; without a config, "
-        "$XDG_CACHE_HOME/claim-evidence/ or ~/.cache/claim-evidence/, one folder per working folder)."
-    ),
-)
-@click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
-@click.version_option(claim_evidence.__version__, "--version", prog_name="static-helper")
-@click.pass_context
-def command(
-    ctx: click.Context,
-    paths: tuple[Path, ...],
-    write: bool,
-    config_path: Path | None,
-    output_format: str,
-    jobs: int | None,
-    no_cache: bool,
-    cache_dir: Path | None,
-    stats: bool,
-) -> None:
-    """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the console script and ``python -m static_helper``; returns the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:  # the probe other tools make before anything else: answer it without loading the rest
+        sys.stdout.write(f"{PROG}, version {_version()}\n")
+        return 0
+    import click
 
-    PATHS are pages or folders of *.html; without PATHS, the pages registered
-    in the nearest claim-evidence.toml. A folder without pages is an error.
-    The check never touches the network. The site's settings (stylesheet,
-    lang, require_quotes) come from that file, also when PATHS are given.
-
-    \b
-    Exit codes: 0 clean (with --write: nothing needed changing),
-    1 findings (malformed bundle JSON too), or --write changed a file
-      (as formatters do under pre-commit),
-    2 usage error, unreadable input, no pages, write failure or internal
-      error (every other page is still checked and reported).
-    """
     try:
-        caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)
-        code = execute(paths, write, config_path, output_format, jobs or os.cpu_count() or 1, caching)
-    except ClaimEvidenceError as exc:
-        click.echo(f"static-helper: {_describe(exc)}", err=True)
-        code = exc.exit_code
-    ctx.exit(code)
+        result = _command().main(args=args, prog_name=PROG, standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        click.echo(f"{PROG}: aborted", err=True)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug: say so plainly, no traceback unless asked for
+        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+            raise
+        click.echo(f"{PROG}: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
+        return 2
+    return result if isinstance(result, int) else 0
 
 
-@dataclass(frozen=True)
+def __getattr__(name: str) -> click.Command:
+    """``command``, the click command, is built on first use (tests and ``CliRunner`` take it from here)."""
+    if name == "command":
+        return _command()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _command() -> click.Command:
+    """The click command, defined on first use: click, and the toolkit names its options show, load only then."""
+    import click
+
+    from claim_evidence import REPORT_FORMATS, ClaimEvidenceError
+    from claim_evidence._site import CACHE_DIR_NAME, CONFIG_NAME
+
+    @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
+    @click.option("--write", is_flag=True, help="Re-render stale evidence slots (in place; with -, on stdout), only when nothing else is wrong.")
+    @click.option(
+        "--exit-non-zero-on-write",
+        "exit_on_write",
+        is_flag=True,
+        help="With --write: exit 1 when a file was changed, even if nothing is left to report (for pre-commit hooks).",
+    )
+    @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
+    @click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
+    @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
+    @click.option("--no-cache", "no_cache", is_flag=True, help="Check every page; neither read nor write the cache.")
+    @click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=(
+            f"Where passing results are cached (default: {CACHE_DIR_NAME}/ beside {CONFIG_NAME}; without a config, "
+            "$XDG_CACHE_HOME/claim-evidence/ or ~/.cache/claim-evidence/, one folder per working folder)."
+        ),
+    )
+    @click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
+    @click.version_option(_version(), "--version", prog_name=PROG)
+    @click.pass_context
+    def command(
+        ctx: click.Context,
+        paths: tuple[str, ...],
+        write: bool,
+        exit_on_write: bool,
+        config_path: Path | None,
+        output_format: str,
+        jobs: int | None,
+        no_cache: bool,
+        cache_dir: Path | None,
+        stats: bool,
+    ) -> None:
+        """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
+
+        PATHS are pages or folders of *.html; without PATHS, the pages registered
+        in the nearest claim-evidence.toml. A folder without pages is an error.
+        "-" reads one page from stdin (named <stdin> in findings); with --write,
+        the page goes to stdout (rewritten, or unchanged) and the findings to
+        stderr. The check never touches the network. The site's settings
+        (stylesheet, lang, require_quotes) come from that file, also when PATHS
+        are given.
+
+        \b
+        Exit codes: 0 clean (with --write: clean once the stale slots were
+          re-rendered),
+        1 findings (malformed bundle JSON too); with --exit-non-zero-on-write,
+          also when --write changed a file (as formatters do under pre-commit),
+        2 usage error, unreadable input, no pages, write failure or internal
+          error (every other page is still checked and reported).
+        """
+        if STDIN in paths and len(paths) > 1:
+            raise click.UsageError(f"'{STDIN}' (one page on stdin) cannot be combined with other paths")
+        if exit_on_write and not write:
+            raise click.UsageError("--exit-non-zero-on-write is about --write; give both")
+        try:
+            caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)
+            code = execute(
+                [Path(p) for p in paths], write, config_path, output_format, jobs or os.cpu_count() or 1, caching,
+                exit_on_write=exit_on_write, stdin=paths == (STDIN,),
+            )
+        except ClaimEvidenceError as exc:
+            click.echo(f"{PROG}: {_describe(exc)}", err=True)
+            code = exc.exit_code
+        ctx.exit(code)
+
+    return command
+
+
 class CacheChoice:
-    enabled: bool = True
-    folder: Path | None = None
-    report: bool = False
+    """How a run uses the cache (``--no-cache``, ``--cache-dir``, ``--stats``)."""
+
+    def __init__(self, enabled: bool = True, folder: Path | None = None, report: bool = False) -> None:
+        self.enabled = enabled
+        self.folder = folder
+        self.report = report
 
 
 def execute(
@@ -90,32 +164,108 @@ def execute(
     config_path: Path | None,
     output_format: str,
     jobs: int,
-    caching: CacheChoice = CacheChoice(enabled=False),
+    caching: CacheChoice | None = None,
+    *,
+    exit_on_write: bool = False,
+    stdin: bool = False,
 ) -> int:
+    """Check (with ``write``: and rewrite) the pages and print the report; the exit code.
+
+    ``exit_on_write``: a changed file alone makes it 1. ``stdin``: ``paths`` is ``[-]``, one page on stdin.
+    """
+    import click
+
+    from claim_evidence import Diagnostic, InputError, report
+    from claim_evidence._page import PageOptions
+    from claim_evidence._runner import Stats, display, run, tasks_for_config, tasks_for_paths
+
+    from ._write import write_page
+
+    caching = caching or CacheChoice(enabled=False)
     config = _config(config_path, required=not paths)
     options = config.options if config else PageOptions()
-    if paths:
-        tasks = tasks_for_paths(paths, options, write)
-    else:
-        assert config is not None
-        if not config.pages:
-            raise InputError(Diagnostic("SH006", 'registers no pages: list them, e.g. pages = ["**/*.html"]', file=display(config.path or config.root)))
-        tasks = tasks_for_config(config, write)
     stats = Stats()
-    results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
-    click.echo(report(results, output_format, noun="page"), nl=False)
-    changed = rewritten_pages(results)
+    if stdin:
+        results, page_out = _check_stdin(options, write, stats)
+    else:
+        if paths:
+            tasks = tasks_for_paths(paths, options, write)
+        else:
+            assert config is not None
+            if not config.pages:
+                raise InputError(Diagnostic("SH006", 'registers no pages: list them, e.g. pages = ["**/*.html"]', file=display(config.path or config.root)))
+            tasks = tasks_for_config(config, write)
+        results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
+        page_out = None
+    # With a page on stdout, stdout carries the page alone: the report goes to stderr.
+    click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)
+    code = _exit_code(results, exit_on_write)
+    changed = sum(1 for r in results if r.rewritten)
     if changed:
-        click.echo(f"static-helper: rewrote {changed} page{'' if changed == 1 else 's'} (exit 1: files changed)", err=True)
+        click.echo(f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})", err=True)
     if caching.report:
-        click.echo(f"static-helper stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
-    return exit_code(results)
+        click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
+    if page_out is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(page_out)
+        sys.stdout.buffer.flush()
+    return code
+
+
+def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[FileResult], bytes | None]:
+    """``-``: the one page on stdin, checked (and, with --write, rewritten in memory, never on disk);
+    ``(results, the bytes for stdout)``, no bytes without --write."""
+    from claim_evidence import Diagnostic, InputError
+    from claim_evidence._jsonio import MAX_BYTES
+    from claim_evidence._report import input_error_result
+    from claim_evidence._runner import Task, check_task, run
+
+    from ._write import MemoryPage
+
+    data = sys.stdin.buffer.read()
+    page = MemoryPage(data)
+    if len(data) > MAX_BYTES:
+        message = f"input is {len(data)} bytes, over the {MAX_BYTES}-byte limit; split it"
+        stats.pages += 1
+        results = [input_error_result(STDIN_NAME, InputError(Diagnostic("CE004", message, file=STDIN_NAME)))]
+    elif write:
+        results = run([Task(STDIN_NAME, STDIN_NAME, options, True, True)], 1, None, None, stats, page.rewrite)
+    else:
+        stats.pages += 1
+        stats.checked += 1
+        result = check_task(Task(STDIN_NAME, STDIN_NAME, options, True, False), data)
+        results = [result] if result is not None else []
+    return results, page.output if write else None
+
+
+def _exit_code(results: Sequence[FileResult], exit_on_write: bool) -> int:
+    """0 clean, 1 findings, 2 unreadable input, write failure or internal error; a page --write fixed is
+    clean (ruff's ``--fix``), unless ``exit_on_write`` makes a changed file exit 1 (``--exit-non-zero-on-fix``)."""
+    from claim_evidence import exit_code
+
+    code = exit_code(results)
+    return 1 if exit_on_write and code == 0 and any(r.rewritten for r in results) else code
+
+
+def _exit_reason(results: Sequence[FileResult], code: int, exit_on_write: bool) -> str:
+    """What the rewrite note says about the exit code: the truth, whichever the mode."""
+    from claim_evidence import exit_code
+
+    if code == 0:
+        return "exit 0: nothing left to report"
+    if code == 2:
+        return "exit 2: a page could not be read, checked or written"
+    if exit_code(results) == 0:
+        return "exit 1: files changed"
+    return "exit 1: files changed, and findings remain" if exit_on_write else "exit 1: findings remain"
 
 
 def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) -> Cache | None:
     """The cache at ``--cache-dir``, else :func:`default_folder`."""
     if not caching.enabled:
         return None
+    from ._cache import Cache, default_folder, settings_fingerprint
+
     config_bytes = None
     if config is not None and config.path is not None:
         try:
@@ -127,6 +277,11 @@ def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) ->
 
 
 def _config(config_path: Path | None, required: bool) -> Config | None:
+    import click
+
+    from claim_evidence._runner import display
+    from claim_evidence._site import CONFIG_NAME, find_config, load_config
+
     path = config_path or find_config(Path.cwd())
     if path is None:
         if required:
@@ -136,6 +291,9 @@ def _config(config_path: Path | None, required: bool) -> Config | None:
 
 
 def _describe(exc: ClaimEvidenceError) -> str:
+    from claim_evidence import InputError
+    from claim_evidence._diagnostics import format_location
+
     if isinstance(exc, InputError):
         d = exc.diagnostic
         return f"{format_location(d) if d.file else 'error'}: {d.code} {d.message}"
@@ -154,21 +312,22 @@ def _progress_bar(total: int) -> Callable[[int, int], None] | None:
     return show
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point for the console script and ``python -m static_helper``; returns the exit code."""
-    try:
-        result = command.main(args=list(argv) if argv is not None else None, prog_name="static-helper", standalone_mode=False)
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.Abort:
-        click.echo("static-helper: aborted", err=True)
-        return 2
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:  # a bug: say so plainly, no traceback unless asked for
-        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
-            raise
-        click.echo(f"static-helper: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
-        return 2
-    return result if isinstance(result, int) else 0
+_VERSION = r'^__version__ = "([0-9A-Za-z.+!-]+)"$'  # compiled on first use: --version is the only user
+
+
+def _version() -> str:
+    """``claim_evidence.__version__``, read from the package's source without running it (as
+    setuptools' ``attr:`` does): importing the toolkit is most of a short run's cost."""
+    spec = importlib.util.find_spec("claim_evidence")
+    found = None
+    if spec is not None and spec.origin:
+        try:
+            with open(spec.origin, encoding="utf-8") as handle:
+                found = re.search(_VERSION, handle.read(), re.M)
+        except (OSError, UnicodeDecodeError):
+            pass
+    if found:
+        return found.group(1)
+    import claim_evidence  # a build that ships no plain source (zipped, compiled): ask the package
+
+    return claim_evidence.__version__

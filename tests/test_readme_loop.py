@@ -54,7 +54,7 @@ def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(tmp_path: Path
     codes = [(argv[0], argv[1], code) for argv, code, _, _ in results]
     assert codes == [
         ("claim-evidence", "init", 0), ("claim-evidence", "claim", 0), ("claim-evidence", "source", 0), ("claim-evidence", "ref", 0),
-        ("claim-evidence", "review", 0), ("static-helper", "--write", 1), ("claim-evidence", "prepublish", 0),
+        ("claim-evidence", "review", 0), ("static-helper", "--write", 0), ("claim-evidence", "prepublish", 0),
     ], results
     gate = results[-1][2]
     assert gate == "PASS index.html: 1 claim bound\n1 target: 1 passed, 0 failed\n", gate
