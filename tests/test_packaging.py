@@ -66,26 +66,42 @@ def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, 
 
 
 def test_packaging_runtime_dependencies_are_exactly_what_the_packages_import() -> None:
-    """Every runtime dependency is imported by the package, and every third-party import is declared."""
+    """Every runtime dependency is imported by the package, and every third-party import is declared:
+    by the runtime dependencies, or, for a generator plugin (``claim_evidence/integrations/NAME.py``),
+    by the optional extra of that NAME, and every such extra is what its plugin imports."""
     import ast
     import sys
     import tomllib
-
-    declared = {
-        name.split(">")[0].split("=")[0].split("<")[0].strip().lower()
-        for name in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
-    }
-    imported: set[str] = set()
-    for package in ("claim_evidence", "static_helper"):
-        for path in (ROOT / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Import):
-                    imported.update(alias.name.split(".")[0] for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    imported.add(node.module.split(".")[0])
-    third_party = {m for m in imported if m not in sys.stdlib_module_names and m not in ("claim_evidence", "static_helper")}
-    # Import names are not distribution names (bs4 is beautifulsoup4): ask the installed metadata.
     from importlib.metadata import packages_distributions
 
+    def names(requirements: list[str]) -> set[str]:
+        return {r.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip().lower() for r in requirements}
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = names(project["dependencies"])
+    generators = ("mkdocs", "sphinx", "pelican")
+    extras = {extra: names(project["optional-dependencies"][extra]) for extra in generators}
+    # Import names are not distribution names (bs4 is beautifulsoup4): ask the installed metadata.
     distributions = packages_distributions()
-    assert {distributions[m][0].lower() for m in third_party} == declared
+
+    def third_party(path: Path) -> set[str]:
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module.split(".")[0])
+        modules = {m for m in imported if m not in sys.stdlib_module_names and m not in ("claim_evidence", "static_helper")}
+        return {distributions[m][0].lower() for m in modules}
+
+    integrations = ROOT / "claim_evidence" / "integrations"
+    core: set[str] = set()
+    by_plugin: dict[str, set[str]] = {}
+    for package in ("claim_evidence", "static_helper"):
+        for path in (ROOT / package).rglob("*.py"):
+            if path.parent == integrations and path.stem in generators:
+                by_plugin[path.stem] = third_party(path) - declared
+            else:
+                core |= third_party(path)
+    assert core == declared
+    assert by_plugin == extras

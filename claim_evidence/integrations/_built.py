@@ -1,0 +1,102 @@
+"""A page a generator built, checked as ``static-helper`` checks it, and its findings placed in the source.
+
+What the three plugins share and no generator is needed for: the check and the optional re-rendering
+(``static-helper --write``'s rule: only a page whose one problem is stale slots is rewritten), the line in
+the source file where a finding's markup was written, and the one-line form of a finding.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .._diagnostics import Diagnostic, line_column, line_starts
+from .._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
+from .._page import STALE, Page, PageOptions, check_text
+from .._report import record_tag
+from .._runner import not_rewritten
+from .._site import CONFIG_NAME, load_config
+from .._splice import InternalError
+
+__all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options", "source_line"]
+
+_BOM = "\ufeff"
+
+
+@dataclass
+class Built:
+    """What the check of one built page came to: the text to publish and every finding to report."""
+
+    page: Page
+    text: str  # the page re-rendered when ``write`` allowed it, else exactly as the generator built it
+    findings: list[Diagnostic] = field(default_factory=list)
+    rewritten: int = 0  # evidence slots re-rendered
+
+
+def check_built(text: str, name: str, options: PageOptions, write: bool) -> Built:
+    """Check ``text`` (a built page) and, with ``write``, re-render its stale slots exactly when
+    ``static-helper --write`` would: the page has no other error. Otherwise the page stays as built
+    and its findings say why (``SH150`` names the errors to fix first)."""
+    bom = text.startswith(_BOM)
+    page = check_text(text[1:] if bom else text, name, options)
+    if not write or not page.stale:
+        return Built(page, text, list(page.diagnostics))
+    if page.errors:
+        return Built(page, text, [*page.diagnostics, not_rewritten(page, name)])
+    try:
+        new_text = page.rendered_text()
+    except InternalError as exc:  # the rewrite failed its own proof: a bug, reported, nothing written
+        return Built(page, text, [*page.diagnostics, Diagnostic("SH009", str(exc), file=name)])
+    found = [d for d in page.diagnostics if d.code != STALE]
+    return Built(page, (_BOM if bom else "") + new_text, found, len(page.stale))
+
+
+def at_page(options: PageOptions, served: str) -> PageOptions:
+    """``options`` for the page served at ``served`` (its path under the output folder, POSIX): relative
+    stylesheet hrefs are resolved from there, as ``static-helper`` resolves them on the built site."""
+    return dataclasses.replace(options, page=served)
+
+
+def site_options(path: str | os.PathLike[str] | None) -> PageOptions:
+    """The page options of a ``claim-evidence.toml`` (:class:`InputError` when it does not load), or the
+    defaults without one."""
+    return load_config(path).options if path is not None else PageOptions()
+
+
+def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
+    """``path`` relative to ``base`` when it lies inside it (POSIX separators), else as given."""
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:
+        return os.fspath(path)
+
+
+def source_line(source: str, d: Diagnostic) -> int | None:
+    """The line of ``source`` (the Markdown or reST file a page was built from) where ``d``'s markup is
+    written: a claim's ``data-claim-id="ID"`` (else its slot), for every other finding the bundle script's
+    ``claim-evidence-data`` (else the first claim or slot). ``None`` when the source does not hold it
+    (markup that a template or an include put there)."""
+    kind, _, rid = d.subject.rpartition(", ")[2].partition(" ")
+    patterns = [_attribute(CLAIM_ATTR, rid), _attribute(SLOT_ATTR, rid)] if kind == "claim" and rid else []
+    patterns += [re.compile(re.escape(BUNDLE_ID)), re.compile(f"(?i){CLAIM_ATTR}|{SLOT_ATTR}")]
+    for pattern in patterns:
+        found = pattern.search(source)
+        if found:
+            return line_column(line_starts(source), found.start())[0]
+    return None
+
+
+def _attribute(attr: str, value: str) -> re.Pattern[str]:
+    v = re.escape(value)
+    return re.compile(rf"""(?i:{attr})\s*=\s*(?:"{v}"|'{v}'|{v}(?=[\s/>]))""")
+
+
+def describe(d: Diagnostic, where: str | None = None) -> str:
+    """``claim-evidence: WHERE: CODE [ID] message``, worded as ``static-helper`` words a finding
+    (a warning or note says so at the end); without ``where`` when the generator places it."""
+    message = d.message.replace("\n", "\n    ")
+    severity = "" if d.is_error else f" ({d.severity})"
+    place = f"{where}: " if where else ""
+    return f"claim-evidence: {place}{d.code} {record_tag(d)}{message}{severity}"

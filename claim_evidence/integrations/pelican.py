@@ -1,0 +1,140 @@
+"""Pelican plugin: every article and page Pelican writes is checked as ``static-helper`` checks it, and its
+evidence slots are filled in place (``static-helper --write``'s rule).
+
+Enable it in ``pelicanconf.py`` (``pip install 'claim-evidence[pelican]'``)::
+
+    PLUGINS = ["claim_evidence.integrations.pelican"]
+    CLAIM_EVIDENCE_CONFIG = "claim-evidence.toml"  # default: the nearest one from PATH upwards, if any
+    CLAIM_EVIDENCE_WRITE = True                    # fill the evidence slots of the written pages
+    CLAIM_EVIDENCE_STRICT = False                  # True: the toolkit's warnings fail too
+
+Only the output of an article or a page (a draft, a hidden one, a translation) is checked: listing pages
+(index, archives, categories, tags, authors) copy several articles' content or summaries, whose markup
+cannot check as one page (several bundles, a bundle cut short by the summary); feeds are never touched.
+A page's failing findings are one warning of this module's logger, so ``pelican --fatal warnings`` fails.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pelican import signals  # type: ignore[import-untyped]
+from pelican.contents import Content  # type: ignore[import-untyped]
+
+from .._atomic import atomic_write_bytes
+from .._diagnostics import InputError
+from .._locate import might_have_markup
+from .._page import PageOptions
+from .._site import find_config
+from ._built import at_page, check_built, describe, display_path, site_options, source_line
+
+log = logging.getLogger(__name__)
+
+
+def register() -> None:
+    signals.initialized.connect(_initialized)
+    signals.content_written.connect(check_written)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The plugin's settings, read from Pelican's (``CLAIM_EVIDENCE_*``)."""
+
+    options: PageOptions
+    write: bool
+    strict: bool
+    base: str  # sources are shown relative to this folder: the one holding the content folder (PATH)
+
+
+def settings_of(settings: Mapping[str, Any]) -> Settings:
+    """``CLAIM_EVIDENCE_CONFIG`` (a relative path is taken from the working folder, as Pelican's own
+    command-line paths are), else the nearest ``claim-evidence.toml`` from PATH upwards, else defaults."""
+    flags = {}
+    for key, default in (("CLAIM_EVIDENCE_WRITE", True), ("CLAIM_EVIDENCE_STRICT", False)):
+        value = settings.get(key, default)
+        if not isinstance(value, bool):
+            raise ValueError(f"claim-evidence: {key} must be True or False (found {value!r})")
+        flags[key] = value
+    content = os.path.abspath(settings.get("PATH") or os.curdir)
+    named = settings.get("CLAIM_EVIDENCE_CONFIG")
+    found = os.path.abspath(named) if named else find_config(Path(content))
+    return Settings(_options(found), flags["CLAIM_EVIDENCE_WRITE"], flags["CLAIM_EVIDENCE_STRICT"], os.path.dirname(content))
+
+
+def _options(path: str | os.PathLike[str] | None) -> PageOptions:
+    if path is None:
+        return PageOptions()
+    try:
+        stat = os.stat(path)
+        stamp = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        stamp = (0, 0)  # load_config says what is wrong with it
+    return _loaded(os.fspath(path), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _loaded(path: str, stamp: tuple[int, int]) -> PageOptions:
+    """Read once per build (and again when the file changes, under ``pelican --autoreload``)."""
+    try:
+        return site_options(path)
+    except InputError as exc:
+        raise ValueError(f"claim-evidence: {exc}") from None
+
+
+def _initialized(pelican: Any) -> None:
+    settings_of(pelican.settings)  # a broken claim-evidence.toml or setting stops Pelican before it writes
+
+
+def check_written(path: str, context: Mapping[str, Any]) -> None:
+    """``content_written``: check (and fill in place) the file Pelican just wrote for an article or page."""
+    content = next((context[k] for k in ("article", "page") if isinstance(context.get(k), Content)), None)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return  # not a page Pelican wrote as UTF-8 HTML
+    if not might_have_markup(text):
+        return
+    if content is None:
+        log.info(
+            "claim-evidence: %s: not checked: a listing page that carries evidence markup copied from articles; "
+            "keep the markup out of summaries (Summary: metadata) to keep it off listing pages",
+            path,
+        )
+        return
+    settings = settings_of(context)
+    source = content.source_path
+    shown = display_path(source, settings.base) if source else path
+    served = context.get("output_file") or display_path(path, context.get("OUTPUT_PATH") or os.path.dirname(path))
+    built = check_built(text, shown, at_page(settings.options, served), settings.write)
+    if built.text != text:
+        try:
+            atomic_write_bytes(path, built.text.encode("utf-8"))
+        except InputError as exc:  # CE010: the page stays as Pelican wrote it, and the build fails
+            built.findings.append(exc.diagnostic)
+    if not built.findings:
+        return
+    written = _source_text(source)
+    failing = []
+    for d in built.findings:
+        line = source_line(written, d)
+        where = f"{shown}:{line}" if line else f"{shown} (written page {path}:{d.line})"
+        if d.fails(settings.strict):
+            failing.append(describe(d, where))
+        else:
+            log.info(describe(d, where))
+    if failing:
+        # One warning for the page: under --fatal warnings Pelican stops at the first one, and every
+        # finding of the page should be in it.
+        log.warning("\n".join(failing))
+
+
+def _source_text(path: str | None) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig", errors="replace") if path else ""
+    except OSError:
+        return ""
