@@ -111,6 +111,7 @@ class PageOptions:
     # page, a stylesheet href must equal ``stylesheet`` as written; with either, it is resolved (SH130).
     page: str | None = None
     required: bool = False  # ``require`` names this page: a page without evidence markup fails (SH160)
+    search_ignore: bool = False  # blocks carry data-pagefind-ignore and data-search-exclude
 
 
 @dataclass
@@ -385,11 +386,12 @@ class _BundleFacts:
     """What follows from a bundle's JSON text alone: its findings (with offsets in the text),
     each claim's rendered block and where each claim starts in the text."""
 
-    __slots__ = ("findings", "blocks", "offsets")
+    __slots__ = ("findings", "blocks", "search_ignore", "offsets")
 
     def __init__(self, findings: tuple[tuple[int, Diagnostic], ...]) -> None:
         self.findings = findings
         self.blocks: dict[str, str] | None = None  # every claim's block, rendered at the first slot
+        self.search_ignore = False  # the setting the blocks were rendered with
         self.offsets: dict[str, int] = {}
 
 
@@ -559,6 +561,8 @@ def _binding(page: Page) -> Iterator[Finding]:
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
     facts = _FACTS.get((content, page.lang))
+    if facts is not None and facts.blocks is not None and facts.search_ignore != page.options.search_ignore:
+        facts.blocks = None  # rendered for a site with the other search setting
     if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
         facts = _facts(content, page.lang, _load(content, page.name, 0, 0))
     for cid, index in registered.items():
@@ -584,7 +588,8 @@ def _binding(page: Page) -> Iterator[Finding]:
             slot = found_slots[0]
             if facts.blocks is None:
                 invalid = any(d.is_error for _, d in facts.findings)
-                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang)
+                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=page.options.search_ignore)
+                facts.search_ignore = page.options.search_ignore
             wanted = with_newlines(facts.blocks[cid], newline)
             if page.text[slot.open_end : slot.close_start] != wanted:
                 page.rendered.append((slot, wanted))

@@ -82,10 +82,13 @@ def render_evidence(
     *,
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
+    search_ignore: bool = False,
 ) -> str:
     """HTML for the claims of ``bundle`` (all, or those in ``claim_ids``), joined by newlines.
 
-    ``None``/``{}`` (legacy items) render as ``""``.
+    ``None``/``{}`` (legacy items) render as ``""``. ``search_ignore`` marks each block for site
+    search to skip (``data-pagefind-ignore``, ``data-search-exclude``): the blocks repeat the same
+    labels on every page and would otherwise dominate a page's index entry.
     """
     if bundle is None or (isinstance(bundle, dict) and not bundle):
         return ""
@@ -96,7 +99,7 @@ def render_evidence(
         return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
-    key = _memo_key(bundle, subject, lang) if template_dir is None else None
+    key = _memo_key(bundle, subject, lang, search_ignore) if template_dir is None else None
     cached = _MEMO.get(key) if key is not None else None
     if cached is None:
         cached = _Rendered(bool(validate_bundle(bundle, subject)))
@@ -110,7 +113,7 @@ def render_evidence(
             block = cached.blocks.get(index) if key is not None else None
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
-                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=_phrases(lang))
+                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -121,7 +124,7 @@ def _wanted(cid: Any, wanted: set[Any]) -> bool:
     return not isinstance(cid, (dict, list)) and cid in wanted  # an object or array id is wanted by no one
 
 
-def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja") -> dict[str, str]:
+def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", search_ignore: bool = False) -> dict[str, str]:
     """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
     (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
     passes the outcome as ``invalid``: the page check, which must not validate twice."""
@@ -131,7 +134,8 @@ def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja") ->
     found: dict[str, list[str]] = {}
     for claim in bundle["claims"]:
         if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-            found.setdefault(claim["id"], []).append(template.render(c=_claim_view(claim, sources, invalid, lang), t=phrases))
+            view = _claim_view(claim, sources, invalid, lang)
+            found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
 
@@ -149,12 +153,12 @@ class _Rendered:
 _MEMO: Memo[_Rendered] = Memo(256)
 
 
-def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, lang: str) -> tuple[str, str, str] | None:
+def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, lang: str, search_ignore: bool) -> tuple[str, str, str, bool] | None:
     bundle_key = content_key(bundle)
     subject_key = "" if subject is None else content_key(subject)
     if bundle_key is None or subject_key is None:
         return None
-    return bundle_key, subject_key, lang
+    return bundle_key, subject_key, lang, search_ignore
 
 
 def _source_map(sources: Any) -> dict[str, dict[str, Any]]:

@@ -29,7 +29,8 @@ CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
-    "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "news"
+    "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
+    "news",
 )
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -146,6 +147,9 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     lang = data.get("lang", "ja")
     if lang not in LABELS:
         raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
+    search_ignore = data.get("search_ignore", False)
+    if not isinstance(search_ignore, bool):
+        raise _error("SH003", f"search_ignore must be true or false (found {search_ignore!r})", name)
     require_quotes = data.get("require_quotes", False)
     if not isinstance(require_quotes, bool):
         raise _error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
@@ -155,7 +159,8 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     news = _news(data["news"], name) if "news" in data else None
     site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
-        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site
+        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
+        search_ignore=search_ignore,
     )
     return Config(root, tuple(pages), options, path, news)
 

@@ -290,3 +290,44 @@ def test_render_blocks_equals_render_evidence_per_id(bundle: dict) -> None:
         assert blocks[cid] == render_evidence(bundle, [cid])
     assert blocks[ids[0]].count("<aside") == 2
     assert render_blocks(bundle, invalid=invalid, lang="en")[ids[0]] == render_evidence(bundle, [ids[0]], lang="en")
+
+
+def test_render_search_ignore_marks_the_block_for_site_search(bundle: dict) -> None:
+    marked = render_evidence(bundle, search_ignore=True)
+    assert marked == SEED_BLOCK.replace(
+        'data-evidence-id="fictional-rate">', 'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>', 1
+    )
+    assert render_evidence(bundle) == SEED_BLOCK  # off by default: existing pages stay byte-identical
+
+
+def test_render_search_ignore_from_the_site_config(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from claim_evidence import dumps_for_script
+    from static_helper.cli import command
+
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "p.html"
+    page.write_text(
+        '<!DOCTYPE html><html lang="ja"><head><link rel="stylesheet" href="/assets/claim-evidence.css"></head><body>'
+        f'<p data-claim-id="fictional-rate">{bundle["claims"][0]["statement"]}</p>'
+        f'<div data-evidence-for="fictional-rate">{render_evidence(bundle)}</div>'
+        f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(bundle)}</script></body></html>\n',
+        encoding="utf-8",
+    )
+    config = tmp_path / "claim-evidence.toml"
+
+    def check(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(command, ["--no-cache", *args], catch_exceptions=False)
+        return result.exit_code, result.stdout
+
+    config.write_text('pages = ["p.html"]\n', encoding="utf-8")
+    assert check()[0] == 0
+    config.write_text('pages = ["p.html"]\nsearch_ignore = true\n', encoding="utf-8")
+    code, out = check()
+    assert code == 1 and "SH140" in out
+    assert check("--write")[0] == 0
+    assert 'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>' in page.read_text(encoding="utf-8")
+    assert check()[0] == 0
+    config.write_text('pages = ["p.html"]\nsearch_ignore = "yes"\n', encoding="utf-8")
+    assert check()[0] == 2
