@@ -61,7 +61,9 @@ def _site(tmp_path: Path, generator: str, *, edited: bool = False) -> tuple[Path
 
 def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", *args], cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True, check=False, timeout=120
+        # NO_COLOR: generators colour their logs when they think a CI log can show it (Sphinx does under CI=true)
+        [sys.executable, "-m", *args], cwd=cwd, env={**os.environ, "NO_COLOR": "1", **(env or {})}, capture_output=True, text=True,
+        check=False, timeout=120
     )
 
 
