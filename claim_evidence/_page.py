@@ -19,6 +19,7 @@ from ._memo import Memo
 from ._policy import DEFAULT_POLICY, Policy
 from ._snapcheck import snapshot_diagnostics, snapshot_store
 from ._render import render_blocks
+from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
 from ._jsonpos import offset_of
 from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
@@ -591,7 +592,8 @@ def _binding(page: Page) -> Iterator[Finding]:
                 facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=page.options.search_ignore)
                 facts.search_ignore = page.options.search_ignore
             wanted = with_newlines(facts.blocks[cid], newline)
-            if page.text[slot.open_end : slot.close_start] != wanted:
+            shown = page.text[slot.open_end : slot.close_start]
+            if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale
                 page.rendered.append((slot, wanted))
                 yield slot.start, Diagnostic(STALE, _stale_message(facts, path, page.name), path=path, subject=subject)
 
