@@ -18,7 +18,7 @@ from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._policy import DEFAULT_POLICY, Policy
 from ._snapcheck import snapshot_diagnostics, snapshot_store
-from ._render import render_blocks
+from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
 from ._jsonpos import offset_of
@@ -31,6 +31,11 @@ from ._vocabulary import LABELS
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 STALE = "SH140"
+UNBOUND = frozenset({"SH110", "SH120"})  # a claim's page and record disagree: its slot gets the safe block
+UNBOUND_STALE = (
+    "evidence display must now show the claim as unverified: the page and its record disagree (see SH110/SH120 for it); "
+    "--write puts the 未確認 block in this slot, and the check fails until the sentence or the record is fixed"
+)
 HIDDEN_MARKUP = (
     "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
     "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
@@ -151,8 +156,15 @@ class Page:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        """Errors that block ``--write`` (everything but staleness and warnings)."""
+        """Every error but staleness."""
         return [d for d in self.diagnostics if d.is_error and d.code != STALE]
+
+    @property
+    def blocking(self) -> list[Diagnostic]:
+        """Errors that stop ``--write``: all but staleness and a claim's disagreement with its page
+        (SH110, SH120), whose slot ``--write`` fills with the safe 未確認 block instead of leaving
+        readers an empty one; the run still fails on them."""
+        return [d for d in self.errors if d.code not in UNBOUND]
 
     @property
     def stale(self) -> list[Diagnostic]:
@@ -575,12 +587,15 @@ def _binding(page: Page) -> Iterator[Finding]:
             if offset is None:
                 offset = facts.offsets[path] = offset_of(content, path)
             where = script.open_end + offset
-        if len(found_bodies) != 1:
+        unbound = len(found_bodies) != 1  # the page and the record disagree about this claim
+        if unbound:
             at = found_bodies[1].start if found_bodies else where
             message = f'exactly one bound body element required for claim "{cid}" (found {len(found_bodies)})'
             yield at, Diagnostic("SH110", message, path=path, subject=subject)
         else:
-            yield from _body_text(page, found_bodies[0], bundle["claims"][index], path)
+            for finding in _body_text(page, found_bodies[0], bundle["claims"][index], path):
+                unbound = True
+                yield finding
         if len(found_slots) != 1:
             at = found_slots[1].start if found_slots else where
             message = f'exactly one evidence slot required for claim "{cid}" (found {len(found_slots)})'
@@ -591,11 +606,13 @@ def _binding(page: Page) -> Iterator[Finding]:
                 invalid = any(d.is_error for _, d in facts.findings)
                 facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=page.options.search_ignore)
                 facts.search_ignore = page.options.search_ignore
-            wanted = with_newlines(facts.blocks[cid], newline)
+            block = render_unbound(bundle, cid, lang=page.lang, search_ignore=page.options.search_ignore) if unbound else facts.blocks[cid]
+            wanted = with_newlines(block, newline)
             shown = page.text[slot.open_end : slot.close_start]
             if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale
                 page.rendered.append((slot, wanted))
-                yield slot.start, Diagnostic(STALE, _stale_message(facts, path, page.name), path=path, subject=subject)
+                message = UNBOUND_STALE if unbound else _stale_message(facts, path, page.name)
+                yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
 
 
 def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:

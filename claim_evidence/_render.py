@@ -139,6 +139,20 @@ def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", se
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
 
+def render_unbound(bundle: dict[str, Any], claim_id: str, *, lang: str = "ja", search_ignore: bool = False) -> str:
+    """The safe block for a claim whose page and record disagree (SH110, SH120): 未確認, no review date or
+    method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
+    showing a status the page no longer earns. The other claims of the page render as usual."""
+    template = template_environment(None).get_template(TEMPLATE)
+    sources = _source_map(bundle.get("sources"))
+    blocks = [
+        template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)
+        for claim in bundle["claims"]
+        if isinstance(claim, dict) and claim.get("id") == claim_id
+    ]
+    return "\n".join(blocks)
+
+
 class _Rendered:
     """What rendering one distinct bundle has produced so far: its validity and each claim's block."""
 
@@ -187,7 +201,9 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], invalid: bool, lang: str) -> dict[str, Any]:
+def _claim_view(
+    claim: dict[str, Any], sources: dict[str, dict[str, Any]], invalid: bool, lang: str, warning: str = "invalid_warning"
+) -> dict[str, Any]:
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
     status = "unverified" if invalid else str_or_none(claim.get("status"))
@@ -209,6 +225,7 @@ def _claim_view(claim: dict[str, Any], sources: dict[str, dict[str, Any]], inval
         "checked_at": checked_at if is_valid_date(checked_at) else None,
         "method": labels["method"].get(_text(verification.get("method"))),
         "invalid": invalid,
+        "warning": TEXT[lang][warning] if invalid else "",
         "limits": " / ".join(limits),
         "statement": _text(claim.get("statement")),
         "evidence_label": _text(claim.get("evidence_label")),

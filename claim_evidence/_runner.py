@@ -407,7 +407,7 @@ def _text(task: Task, data: bytes | None) -> str:
 
 def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     diagnostics = [d for d in page.diagnostics if not (rewritten and d.code == "SH140")]
-    if task.write and page.errors and page.stale:
+    if task.write and page.blocking and page.stale:
         diagnostics.append(not_rewritten(page, task.display))
     if not page.has_markup:
         return FileResult(task.display, diagnostics, detail=NO_MARKUP)
@@ -420,9 +420,9 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
 
 def not_rewritten(page: Page, display: str) -> Diagnostic:
     """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
-    first = page.errors[0]
+    first = page.blocking[0]
     gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
-    others = sorted({d.code for d in page.errors} - {first.code})
+    others = sorted({d.code for d in page.blocking} - {first.code})
     also = f" (and {', '.join(others)})" if others else ""
     message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
     return Diagnostic("SH150", message, file=display, subject="page")

@@ -78,8 +78,9 @@ class MemoryPage:
 
 
 def _rewritable(page: Page) -> bool:
-    """Only staleness is wrong: the one case --write fixes (anything else must be fixed by hand first)."""
-    return not page.errors and bool(page.stale)
+    """Stale slots and nothing that stops --write: claims whose page and record disagree get the safe
+    block (their findings remain and fail the run); anything else must be fixed by hand first."""
+    return not page.blocking and bool(page.stale)
 
 
 def _encoded(text: str, bom: bool) -> bytes:

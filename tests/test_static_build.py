@@ -92,12 +92,12 @@ def test_static_build_exit_non_zero_on_write_keeps_the_formatter_exit(site, caps
 
 def test_static_build_write_with_findings_left_exits_1_in_both_modes(site, capsys):
     page = site / "basic.html"
-    page.write_bytes(page.read_bytes().replace("<time>07:00 JST<".encode(), "<time>08:00 JST<".encode()))  # SH120: not fixable by --write
+    page.write_bytes(page.read_bytes().replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b""))  # SH130: not --write's to fix
     for flags, reason in (([], "findings remain"), (["--exit-non-zero-on-write"], "files changed, and findings remain")):
         (site / "tricky.html").write_bytes(built("tricky"))
         assert main([".", "--write", *flags]) == 1
         out, err = capsys.readouterr()
-        assert "basic.html: SH150 not rewritten: fix SH120 (body text differs from reviewed statement at character 5)" in out
+        assert "basic.html: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing)" in out
         assert out.endswith("PASS tricky.html: 3 claims bound, 3 evidence slots re-rendered\n2 pages: 1 passed, 1 failed\n")
         assert err == f"static-helper: rewrote 1 page (exit 1: {reason})\n"
 
@@ -203,13 +203,13 @@ def test_static_build_dash_write_clean_page_comes_back_unchanged(site, monkeypat
 
 
 def test_static_build_dash_write_page_with_findings_comes_back_unchanged(site, monkeypatch, capsysbinary):
-    page = built("basic").replace("<time>07:00 JST<".encode(), "<time>08:00 JST<".encode())
+    page = built("basic").replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b"")
     feed(monkeypatch, page)
     assert main(["--write", "-"]) == 1
     out, err = capsysbinary.readouterr()
     assert out == page
     assert err.endswith(
-        b"<stdin>: SH150 not rewritten: fix SH120 (body text differs from reviewed statement at character 5) first; "
+        b"<stdin>: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing) first; "
         b"the page was left unchanged\n1 page: 0 passed, 1 failed\n"
     )
 

@@ -90,20 +90,45 @@ def test_cli_write_matches_golden_and_is_idempotent(site):
 
 def test_cli_write_refuses_when_other_checks_fail(site):
     page = site / "basic.html"
-    text = page.read_text(encoding="utf-8").replace("毎日 <time>07:00 JST</time>", "毎日 <time>08:00 JST</time>")
+    text = page.read_text(encoding="utf-8").replace('<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', "")
     page.write_text(text, encoding="utf-8")
     before = page.read_bytes()
     code, out, _ = invoke("basic.html", "--write")
     assert code == 1
-    assert "SH120 [B-2] body text differs from reviewed statement at character 5" in out
+    assert "SH130 shared evidence stylesheet is missing" in out
     assert "SH140" in out
     assert out.splitlines()[-2] == (
-        "basic.html: SH150 not rewritten: fix SH120 (body text differs from reviewed statement at character 5) first; "
-        "the page was left unchanged"
+        "basic.html: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing) first; the page was left unchanged"
     )
     assert page.read_bytes() == before
     code, out, _ = invoke("basic.html")  # a check without --write says nothing about rewriting
     assert code == 1 and "SH150" not in out
+
+
+def test_cli_write_never_leaves_readers_an_empty_slot(site):
+    """A claim whose sentence no longer matches its record: --write fills its slot with the safe 未確認 block
+    (saying the page and the record disagree), renders the other claims as usual, and the run still fails."""
+    page = site / "basic.html"
+    text = page.read_text(encoding="utf-8").replace("毎日 <time>07:00 JST</time>", "毎日 <time>08:00 JST</time>")
+    start = text.index('data-evidence-for="B-2"')
+    start = text.index(">", start) + 1
+    end = text.index("</aside>", start) + len("</aside>")
+    page.write_text(text[:start] + text[end:], encoding="utf-8")  # a fresh build: the slot is empty
+    code, out, _ = invoke("basic.html", "--write")
+    assert code == 1
+    assert "SH120 [B-2] body text differs from reviewed statement at character 5" in out and "SH150" not in out
+    written = page.read_text(encoding="utf-8")
+    at = written.index('data-evidence-for="B-2"')  # (the other stale slots were filled too: offsets moved)
+    slot = written[at : written.index("</aside>", at)]
+    assert '<span class="claim-evidence-status">未確認・根拠未登録</span>' in slot
+    assert '<p class="claim-evidence-warning">ページ上の文と根拠記録が一致しないため、照合状態を表示していません（未確認）。</p>' in slot
+    assert "資料との照合済み" not in slot
+    code, out, _ = invoke("basic.html")
+    assert code == 1 and "SH120" in out and "SH140" not in out  # the safe block is what the slot must show now
+    page.write_text(written.replace("毎日 <time>08:00 JST</time>", "毎日 <time>07:00 JST</time>"), encoding="utf-8")
+    code, out, _ = invoke("basic.html", "--write")  # the sentence fixed: the claim shows its reviewed status again
+    fixed = page.read_text(encoding="utf-8")
+    assert code == 0 and "ページ上の文と根拠記録が一致しない" not in fixed
 
 
 def test_cli_write_keeps_symlink_and_mode(site):

@@ -128,7 +128,7 @@ def test_check_unregistered_ids():
 def test_check_slot_nested_in_claim_text():
     body = f'<div data-claim-id="C-1">The sky is blue.{slot("C-1")}</div>'
     found = codes(page(body, ONE))
-    assert [c[0] for c in found] == ["SH120", "SH113"]  # the block's text also shows up in the claim's text
+    assert [c[0] for c in found] == ["SH120", "SH113", "SH140"]  # the block's text also shows up in the claim's text
     assert found[1][3] == 'evidence slot must not be nested in claim text (the slot for "C-1" is inside the claim element of "C-1")'
 
 
@@ -167,9 +167,11 @@ def test_check_static_page_returns_messages_for_a_file(tmp_path):
 
 def test_check_body_text_differs_shows_both_and_position():
     text = page(f'<p data-claim-id="C-1">The sky is green.</p>{slot("C-1")}', ONE)
-    assert codes(text) == [
-        ("SH120", 22, 1, 'body text differs from reviewed statement at character 12: page "The sky is green." / statement "The sky is blue."')
-    ]
+    found = codes(text)
+    assert found[0] == (
+        "SH120", 22, 1, 'body text differs from reviewed statement at character 12: page "The sky is green." / statement "The sky is blue."'
+    )
+    assert [c[0] for c in found[1:]] == ["SH140"]  # its slot must now show the safe 未確認 block
 
 
 def test_check_correction_note_quoting_old_wording_is_not_checked():

@@ -43,7 +43,7 @@ def check_built(text: str, name: str, options: PageOptions, write: bool) -> Buil
     page = check_text(text[1:] if bom else text, name, options)
     if not write or not page.stale:
         return Built(page, text, list(page.diagnostics))
-    if page.errors:
+    if page.blocking:
         return Built(page, text, [*page.diagnostics, not_rewritten(page, name)])
     try:
         new_text = page.rendered_text()
