@@ -29,11 +29,13 @@ if TYPE_CHECKING:
         render_static_page,
         replace_bundle,
     )
+    from claim_evidence._site import Config, find_config, load_config
     from claim_evidence._splice import InternalError
 
     from ._write import write_page
 
 __all__ = [
+    "Config",
     "DEFAULT_STYLESHEET",
     "Element",
     "InternalError",
@@ -42,6 +44,8 @@ __all__ = [
     "PageOptions",
     "check_static_page",
     "check_text",
+    "find_config",
+    "load_config",
     "load_page",
     "locate",
     "render_static_page",
@@ -62,6 +66,9 @@ _HOMES = {
     "load_page": "claim_evidence._page",
     "render_static_page": "claim_evidence._page",
     "replace_bundle": "claim_evidence._page",
+    "Config": "claim_evidence._site",
+    "find_config": "claim_evidence._site",
+    "load_config": "claim_evidence._site",
     "InternalError": "claim_evidence._splice",
     "write_page": "static_helper._write",
 }

@@ -68,3 +68,23 @@ def test_layering_network_and_extraction_libraries_load_only_for_the_sources_com
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+def test_layering_the_readme_build_hook_runs_on_the_public_api(tmp_path: Path) -> None:
+    """README's build-hook snippet, run as written in a built copy of the example site's page."""
+    import re
+    import shutil
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = re.search(r"A build hook .*?```python\n(.*?)```", text, re.S).group(1)  # type: ignore[union-attr]
+    (tmp_path / "public").mkdir()
+    page = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    start = page.index('data-evidence-for="ABOUT-AI"')
+    start = page.index(">", start) + 1
+    end = page.index("</aside>", start) + len("</aside>")
+    (tmp_path / "public" / "index.html").write_text(page[:start] + page[end:], encoding="utf-8")  # a fresh build
+    (tmp_path / "claim-evidence.toml").write_text('pages = ["public/*.html"]\nsnapshots = "snaps"\n', encoding="utf-8")
+    shutil.copytree(ROOT / "examples" / "site" / "evidence-snapshots", tmp_path / "snaps")
+    done = subprocess.run([sys.executable, "-c", snippet], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "PASS public/index.html\n1 page: 1 passed, 0 failed\n", "")
+    assert (tmp_path / "public" / "index.html").read_text(encoding="utf-8") == page
