@@ -22,7 +22,6 @@ from ._diagnostics import Diagnostic, InputError, internal_error
 from ._jsonio import MAX_BYTES, decode_utf8, read_text
 from ._page import STRIPPED, Page, PageOptions, check_text
 from ._report import FileResult, input_error_result
-from ._report import exit_code as report_exit_code
 from ._site import CACHE_DIR_NAME, Config, GlobMatch, site_pages, site_path
 from ._splice import InternalError
 
@@ -197,13 +196,6 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
 
 
 @dataclass
-class PageResult(FileResult):
-    """A page's result, and how many of its evidence slots this run wrote to disk."""
-
-    rewritten: int = 0
-
-
-@dataclass
 class Stats:
     """How a run went: pages seen, pages actually read and checked, pages answered from the cache."""
 
@@ -335,7 +327,7 @@ def _check(task: Task) -> tuple[FileResult | None, bool]:
         return found, False
     result = check_task(task, data)
     # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
-    if (result is None or result.outcome() == "pass") and not _rewrote(result):
+    if (result is None or result.outcome() == "pass") and not (result is not None and result.rewritten):
         cache.put(key, result)
     return result, True
 
@@ -349,21 +341,6 @@ def _identity(task: Task) -> str:
     if options.page is None and not options.required:
         return task.display
     return f"{task.display}\0{options.page}\0{int(options.required)}"
-
-
-def _rewrote(result: FileResult | None) -> bool:
-    return isinstance(result, PageResult) and result.rewritten > 0
-
-
-def rewritten_pages(results: Sequence[FileResult]) -> int:
-    return sum(1 for r in results if _rewrote(r))
-
-
-def exit_code(results: Sequence[FileResult]) -> int:
-    """2: unreadable input, write failure or internal error; 1: findings, or a page that
-    --write changed (as formatters do, so pre-commit shows the change); else 0."""
-    code = report_exit_code(results)
-    return 1 if code == 0 and any(_rewrote(r) for r in results) else code
 
 
 def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
@@ -415,7 +392,7 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
-    return PageResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
+    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
 
 
 def not_rewritten(page: Page, display: str) -> Diagnostic:
