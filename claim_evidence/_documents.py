@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, PathParts, internal_error
+from ._freshness import Freshness, freshness_diagnostics
 from ._jsonio import MAX_BYTES, loads, read_text
 from ._jsonpos import placed
 from ._page import read_page_bundle
@@ -54,9 +55,14 @@ class BundleDocument:
         """A path inside the bundle as a path in the file (an article's is under ``claim_evidence``)."""
         return _prefixed(path, self.prefix)
 
-    def diagnostics(self, policy: Policy = DEFAULT_POLICY, snapshots: str | os.PathLike[str] | None = None) -> list[Diagnostic]:
-        """Validation under the site's ``policy``, and the offline snapshot checks when ``snapshots``
-        names the site's snapshot folder."""
+    def diagnostics(
+        self,
+        policy: Policy = DEFAULT_POLICY,
+        snapshots: str | os.PathLike[str] | None = None,
+        freshness: Freshness | None = None,
+    ) -> list[Diagnostic]:
+        """Validation under the site's ``policy``, the offline snapshot checks when ``snapshots``
+        names the site's snapshot folder, and the review ages under ``freshness`` (dated)."""
         length = len(self.prefix)
         inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
         found = [
@@ -64,6 +70,7 @@ class BundleDocument:
             for d in (
                 *iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy),
                 *snapshot_diagnostics(self.bundle, snapshot_store(snapshots)),
+                *freshness_diagnostics(self.bundle, freshness),
             )
         ]
         return found if self.text is None else placed(found, self.text, self.origin)
@@ -94,13 +101,14 @@ def check_file(
     *,
     policy: Policy = DEFAULT_POLICY,
     snapshots: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
 ) -> FileResult:
     """Validate one file; never raises: unreadable input, malformed content and even a bug
     become this file's result."""
     name = os.fspath(path)
     try:
         document = load_document(name, max_bytes)
-        return FileResult(name, document.diagnostics(policy, snapshots))
+        return FileResult(name, document.diagnostics(policy, snapshots, freshness))
     except InputError as exc:
         return input_error_result(name, exc)
     except Exception as exc:  # a bug: this file's result; the other files are still checked

@@ -16,6 +16,7 @@ from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedIn
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
+from ._freshness import Freshness, freshness_diagnostics
 from ._policy import DEFAULT_POLICY, Policy
 from ._snapcheck import snapshot_diagnostics, snapshot_store
 from ._render import render_blocks, render_unbound
@@ -118,6 +119,8 @@ class PageOptions:
     page: str | None = None
     required: bool = False  # ``require`` names this page: a page without evidence markup fails (SH160)
     search_ignore: bool = False  # blocks carry data-pagefind-ignore and data-search-exclude
+    # The site's review age policy ([freshness]) with its build date; None: reviews are not aged.
+    freshness: Freshness | None = None
 
 
 @dataclass
@@ -347,6 +350,8 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     for offset, d in _facts(content, page.lang, loaded).findings:
         yield script.open_end + offset, site.applied(d)
     for d in snapshot_diagnostics(page.bundle, snapshot_store(page.options.snapshots)):
+        yield script.open_end + offset_of(content, d.path), d
+    for d in freshness_diagnostics(page.bundle, page.options.freshness):
         yield script.open_end + offset_of(content, d.path), d
 
 

@@ -12,15 +12,20 @@ from pathlib import Path
 from ._diagnostics import Diagnostic, InputError
 from ._report import FileResult, input_error_result
 from ._runner import display, run, tasks_for_config
-from ._site import expand, find_config, load_config
+from ._site import Config, at_build_date, expand, find_config, load_config
 
 
-def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[FileResult]:
-    """Results for every target named by the ``claim-evidence.toml`` at ``config_path``.
+def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: str | None = None) -> list[FileResult]:
+    """Results for every target named by the ``claim-evidence.toml`` at ``config_path``; review ages
+    (``[freshness]``) are counted to ``today``, else ``SOURCE_DATE_EPOCH``, else the clock.
 
     Raises :class:`InputError` for a config that cannot be used (exit code 2).
     """
-    config = load_config(config_path)
+    return check_site(at_build_date(load_config(config_path), today), jobs)
+
+
+def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
+    """Results for every target a loaded (and dated) config names; see :func:`run_prepublish`."""
     if not config.pages and config.news is None:
         message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
         raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
@@ -34,7 +39,8 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1) -> list[F
     news = config.news
     registry_path = config.root / news.corrections
     try:  # opened by its display name, so its findings name the file as the header does
-        registry = load_corrections(display(registry_path), policy=config.options.policy, snapshots=config.options.snapshots)
+        options = config.options
+        registry = load_corrections(display(registry_path), policy=options.policy, snapshots=options.snapshots, freshness=options.freshness)
     except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
         return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
     except InputError as exc:

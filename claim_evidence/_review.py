@@ -27,6 +27,7 @@ class ReviewRequest:
     checked_at: str
     note: str | None = None  # None keeps the existing note; "" removes it
     status: str | None = None  # None keeps the recorded status
+    review_by: str | None = None  # None keeps a recorded review_by still ahead of checked_at; "" removes it
 
 
 def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY) -> dict[str, Any]:
@@ -41,6 +42,8 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Pol
         raise ReviewError(f"--checked-at must be an existing date as YYYY-MM-DD, got {request.checked_at!r}")
     if request.method not in METHODS:
         raise ReviewError(f"unknown method {request.method!r}; expected one of {', '.join(METHODS)}")
+    if request.review_by and not is_valid_date(request.review_by):
+        raise ReviewError(f"--review-by must be an existing date as YYYY-MM-DD, got {request.review_by!r}")
     if request.status is not None and request.status not in STATUSES:
         raise ReviewError(f"unknown status {request.status!r}; expected one of {', '.join(STATUSES)}")
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
@@ -59,6 +62,14 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Pol
     note = previous.get("note") if request.note is None else request.note
     if note:
         verification["note"] = note
+    # A review_by the new review has reached was met by it; one still ahead stays (a forecast's date).
+    kept = previous.get("review_by")
+    if request.review_by is not None:
+        review_by: str | None = request.review_by
+    else:
+        review_by = kept if isinstance(kept, str) and is_valid_date(kept) and kept > request.checked_at else None
+    if review_by:
+        verification["review_by"] = review_by
     verification["fingerprint"] = claim_fingerprint(claim, updated.get("sources"))
     claim["verification"] = verification
     index = updated["claims"].index(claim)

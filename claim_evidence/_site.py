@@ -1,6 +1,6 @@
 """``claim-evidence.toml``: registered pages (and which must carry evidence, which are left out),
 the stylesheet href and where the site is served, display language, the site's policy
-(``require_quotes``), the snapshot folder, and the news outputs.
+(``require_quotes``, the review age policy ``[freshness]``), the snapshot folder, and the news outputs.
 
 One file at the site root serves both paths: ``static-helper`` reads the
 top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
@@ -13,12 +13,13 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from ._diagnostics import Diagnostic, InputError
+from ._freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, dated
 from ._policy import Policy
 from ._snapstore import SNAPSHOT_DIR_NAME
 from ._vocabulary import LABELS
@@ -30,8 +31,9 @@ CONFIG_NAME = "claim-evidence.toml"
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
     "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
-    "news",
+    "news", "freshness",
 )
+FRESHNESS_KEYS = ("max_age_days", "expired")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -157,12 +159,42 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     if not isinstance(snapshots, str) or not snapshots.strip():
         raise _error("SH003", f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"', name)
     news = _news(data["news"], name) if "news" in data else None
+    freshness = _freshness(data["freshness"], name) if "freshness" in data else None
     site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
         stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
-        search_ignore=search_ignore,
+        search_ignore=search_ignore, freshness=freshness,
     )
     return Config(root, tuple(pages), options, path, news)
+
+
+def _freshness(data: Any, name: str) -> Freshness:
+    """``[freshness]``: present (even empty), the review age policy is on, with the defaults for what it leaves out."""
+    if not isinstance(data, dict):
+        raise _error("SH003", "freshness must be a table: [freshness]", name)
+    _check_keys(data, FRESHNESS_KEYS, name, "freshness.")
+    expired = data.get("expired", "warning")
+    if expired not in EXPIRED_SEVERITIES:
+        raise _error("SH003", f'freshness.expired must be "warning" or "error" (found {expired!r})', name)
+    ages = data.get("max_age_days", {})
+    if not isinstance(ages, dict):
+        raise _error("SH003", "freshness.max_age_days must be a table of days per basis, e.g. [freshness.max_age_days] reporting = 60", name)
+    _check_keys(ages, tuple(DEFAULT_MAX_AGE_DAYS), name, "freshness.max_age_days.")
+    for basis, days in ages.items():
+        if days is not False and (type(days) is not int or days < 1):
+            message = f"freshness.max_age_days.{basis} must be a whole number of days (1 or more), or false for no limit (found {days!r})"
+            raise _error("SH003", message, name)
+    merged = {basis: (None if ages.get(basis, default) is False else ages.get(basis, default)) for basis, default in DEFAULT_MAX_AGE_DAYS.items()}
+    return Freshness(tuple(merged.items()), expired)
+
+
+def at_build_date(config: Config, today: str | None) -> Config:
+    """``config`` with its review age policy dated (``--today``, else ``SOURCE_DATE_EPOCH``, else the clock);
+    a config without ``[freshness]`` is returned as it is, and nothing reads the clock."""
+    freshness = dated(config.options.freshness, today)
+    if freshness is None:
+        return config
+    return replace(config, options=replace(config.options, freshness=freshness))
 
 
 _PAGE_GLOBS = (("require", "articles/*.html"), ("exclude", "layouts/**"))

@@ -23,13 +23,21 @@ from ._cli_sources import sources
 from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
 from ._fingerprint import article_fingerprint, claim_fingerprint
+from ._freshness import Freshness, check_today, dated
 from ._jsonio import MAX_BYTES
 from ._policy import Policy
 from ._render import render_evidence
 from ._report import exit_code, record_tag, report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject
 from ._schema import schema_text
+from ._site import at_build_date, load_config
 from ._vocabulary import LOCALES, METHODS, STATUSES
+
+TODAY = click.option(
+    "--today", metavar="YYYY-MM-DD", default=None,
+    help="The build date review ages are counted to ([freshness] in claim-evidence.toml); default: "
+    "SOURCE_DATE_EPOCH (its UTC date), else the clock.",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,7 +62,16 @@ def cli() -> None:
     help="The site's snapshot folder: check that each recorded snapshot is there unaltered and that every quote is in it "
     "(without it, bundles with snapshots get a note that these checks were skipped).",
 )
-def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int, require_quotes: bool, snapshot_dir: str | None) -> int:
+@click.option(
+    "--config", "config_path", type=click.Path(dir_okay=False, path_type=str), metavar="FILE",
+    help="A claim-evidence.toml whose [freshness] table ages the reviews (only that table is read; without "
+    "--config, reviews are not aged).",
+)
+@TODAY
+def validate(
+    files: Sequence[str], fmt: str, strict: bool, max_bytes: int, require_quotes: bool, snapshot_dir: str | None,
+    config_path: str | None, today: str | None,
+) -> int:
     """Validate bundle files, or article JSON files carrying `claim_evidence`.
 
     Besides the structure and the review seals, each figure of a matched or
@@ -74,10 +91,19 @@ def validate(files: Sequence[str], fmt: str, strict: bool, max_bytes: int, requi
             "static pages (.html), e.g. `claim-evidence validate site/*.html`. For a whole site use "
             "`static-helper DIR` or `claim-evidence prepublish`"
         )
+    check_today(today)
+    freshness = dated(load_config(config_path).options.freshness, today) if config_path is not None else None
     policy = Policy(require_quotes=require_quotes)
-    results = [check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir) for f in files]
+    results = [check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness) for f in files]
     click.echo(report(results, fmt, strict=strict, noun="file"), nl=False)
+    _say_build_date(freshness)
     return exit_code(results, strict)
+
+
+def _say_build_date(freshness: Freshness | None) -> None:
+    """Name the date reviews were aged to, and where it came from (stderr: stdout may be JSON)."""
+    if freshness is not None:
+        click.echo(f"claim-evidence: {freshness.describe()}", err=True)
 
 
 @cli.command()
@@ -149,7 +175,8 @@ def assets(out_dir: Path) -> int:
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
 @FORMAT
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for static pages (default: number of cores).")
-def prepublish(config_path: Path | None, fmt: str, jobs: int | None) -> int:
+@TODAY
+def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str | None) -> int:
     """Gate a publish: check every registered target; never writes.
 
     Reads claim-evidence.toml at the site root: `pages` (static pages, checked
@@ -162,13 +189,15 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None) -> int:
     Exit 0 when every target passes, 1 on any finding, 2 on a config or usage
     error or unreadable input.
     """
-    from ._prepublish import find_site_config, run_prepublish
+    from ._prepublish import check_site, find_site_config
 
     path = config_path or find_site_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
-    results = run_prepublish(path, jobs or os.cpu_count() or 1)
+    config = at_build_date(load_config(path), today)
+    results = check_site(config, jobs or os.cpu_count() or 1)
     click.echo(report(results, fmt, noun="target", headers=True), nl=False)
+    _say_build_date(config.options.freshness)
     return exit_code(results)
 
 
@@ -184,9 +213,12 @@ def review() -> None:
 @click.option("--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock).")
 @click.option("--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it.")
 @click.option("--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept).")
+@click.option("--review-by", metavar="YYYY-MM-DD", default=None,
+              help="Re-review by this date (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.")
 @REQUIRE_QUOTES
 def review_record(
-    file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None, require_quotes: bool
+    file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None, review_by: str | None,
+    require_quotes: bool,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
@@ -198,7 +230,7 @@ def review_record(
     errors, such as a figure of the statement that no quote has (CE317): fix
     the statement or paste the passage into quote.exact, then record again.
     """
-    request = ReviewRequest(claim_id, method, checked_at, note, status)
+    request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
     document = load_document(file)
     try:
         updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes))

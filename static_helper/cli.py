@@ -99,6 +99,11 @@ def _command() -> click.Command:
         ),
     )
     @click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
+    @click.option(
+        "--today", metavar="YYYY-MM-DD", default=None,
+        help=f"The build date review ages are counted to ([freshness] in {CONFIG_NAME}); default: SOURCE_DATE_EPOCH "
+        "(its UTC date), else the clock.",
+    )
     @click.version_option(_version(), "--version", prog_name=PROG)
     @click.pass_context
     def command(
@@ -112,6 +117,7 @@ def _command() -> click.Command:
         no_cache: bool,
         cache_dir: Path | None,
         stats: bool,
+        today: str | None,
     ) -> None:
         """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
 
@@ -139,7 +145,7 @@ def _command() -> click.Command:
             caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)
             code = execute(
                 [Path(p) for p in paths], write, config_path, output_format, jobs or os.cpu_count() or 1, caching,
-                exit_on_write=exit_on_write, stdin=paths == (STDIN,),
+                exit_on_write=exit_on_write, stdin=paths == (STDIN,), today=today,
             )
         except ClaimEvidenceError as exc:
             click.echo(f"{PROG}: {_describe(exc)}", err=True)
@@ -168,21 +174,27 @@ def execute(
     *,
     exit_on_write: bool = False,
     stdin: bool = False,
+    today: str | None = None,
 ) -> int:
     """Check (with ``write``: and rewrite) the pages and print the report; the exit code.
 
     ``exit_on_write``: a changed file alone makes it 1. ``stdin``: ``paths`` is ``[-]``, one page on stdin.
+    ``today``: the build date review ages are counted to (``[freshness]``; default ``SOURCE_DATE_EPOCH``, else the clock).
     """
     import click
 
     from claim_evidence import Diagnostic, InputError, report
     from claim_evidence._page import PageOptions
+    from claim_evidence._freshness import check_today
     from claim_evidence._runner import Stats, display, run, tasks_for_config, tasks_for_paths
+    from claim_evidence._site import at_build_date
 
     from ._write import write_page
 
     caching = caching or CacheChoice(enabled=False)
+    check_today(today)
     config = _config(config_path, required=not paths)
+    config = at_build_date(config, today) if config is not None else None
     options = config.options if config else PageOptions()
     stats = Stats()
     if stdin:
@@ -203,6 +215,8 @@ def execute(
     changed = sum(1 for r in results if r.rewritten)
     if changed:
         click.echo(f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})", err=True)
+    if options.freshness is not None:  # the date review ages were counted to, and where it came from
+        click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
         click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
     if page_out is not None:

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .._diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
+from .._freshness import Freshness, freshness_diagnostics
 from .._jsonio import MAX_BYTES, loads, read_text
 from .._jsonpos import placed
 from .._urls import safe_http_url
@@ -75,9 +76,10 @@ def load_corrections(
     *,
     policy: Policy = DEFAULT_POLICY,
     snapshots: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
 ) -> CorrectionRegistry:
     """Read and validate a registry file (under the site's ``policy``; with the offline snapshot
-    checks when ``snapshots`` names the site's snapshot folder).
+    checks when ``snapshots`` names the site's snapshot folder, and the review ages under ``freshness``).
 
     Raises :class:`~claim_evidence.InputError` when the file cannot be read or
     parsed, and :class:`CorrectionRegistryError` when any correction is invalid.
@@ -85,7 +87,7 @@ def load_corrections(
     name = os.fspath(path)
     text = read_text(name, max_bytes)
     loaded = loads(text, name)
-    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text, snapshots=snapshots)
+    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text, snapshots=snapshots, freshness=freshness)
 
 
 def registry_from_value(
@@ -96,12 +98,13 @@ def registry_from_value(
     policy: Policy = DEFAULT_POLICY,
     text: str | None = None,
     snapshots: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
 ) -> CorrectionRegistry:
     """Validate an already-parsed registry value (the input is deep-copied, never kept).
 
     ``text``, the JSON the value was parsed from, gives each finding its line and column.
     """
-    found = iter_registry_diagnostics(value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots))
+    found = iter_registry_diagnostics(value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots), freshness=freshness)
     diagnostics = [replace(d, file=name) for d in found]
     if text is not None:
         diagnostics = placed(diagnostics, text)
@@ -120,7 +123,12 @@ def _correction(url: str, entry: Mapping[str, Any]) -> Correction:
 
 
 def iter_registry_diagnostics(
-    value: Any, duplicate_keys: list[PathParts] | None = None, *, policy: Policy = DEFAULT_POLICY, snapshots: SnapshotStore | None = None
+    value: Any,
+    duplicate_keys: list[PathParts] | None = None,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    snapshots: SnapshotStore | None = None,
+    freshness: Freshness | None = None,
 ) -> Iterator[Diagnostic]:
     """Every finding of a registry value: its shape, then each correction and bundle."""
     if not isinstance(value, dict):
@@ -131,11 +139,11 @@ def iter_registry_diagnostics(
             yield Diagnostic("NW104", "URL registered twice; only the last correction would be kept", json_path(parts), subject=f"article {parts[0]}")
     for url, entry in value.items():
         duplicates = [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)]
-        yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots)
+        yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots, freshness)
 
 
 def _entry_diagnostics(
-    url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy, snapshots: SnapshotStore | None
+    url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy, snapshots: SnapshotStore | None, freshness: Freshness | None
 ) -> Iterator[Diagnostic]:
     subject = f"article {url}"
 
@@ -162,7 +170,7 @@ def _entry_diagnostics(
         message = f"a correction with claim_evidence must give the reviewed {', '.join(missing)} as strings"
         yield at("NW103", (), message)
         return
-    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *snapshot_diagnostics(bundle, snapshots)):
+    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *snapshot_diagnostics(bundle, snapshots), *freshness_diagnostics(bundle, freshness)):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)
 

@@ -1,0 +1,149 @@
+"""Review age: a review is a statement about a moment, and a site may say how long it holds.
+
+``[freshness]`` in ``claim-evidence.toml`` sets, per basis, how many days a
+review of a claim holds (``max_age_days``), and whether an expired review is a
+warning or an error. A claim's ``verification.review_by`` overrides that for
+the claim. Ages are counted to the *build date*: ``--today``, else
+``SOURCE_DATE_EPOCH``, else the clock — the one place the toolkit reads it.
+
+Like the snapshot checks, these findings belong to the site, not to the
+record: they are added after validation and never change how a block renders.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Literal
+
+from ._diagnostics import Diagnostic, InputError, json_path
+from ._vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id
+
+# Days a review holds per basis; None: no limit (an editorial view does not age).
+DEFAULT_MAX_AGE_DAYS: dict[str, int | None] = {
+    "official_spec": 365,
+    "vendor_claim": 180,
+    "independent_measurement": 365,
+    "reporting": 90,
+    "operator_measurement": 365,
+    "editorial": None,
+}
+EXPIRED_SEVERITIES = ("warning", "error")
+# A review is due soon in the last 15 % of its period (an informational note).
+DUE_SOON_PERCENT = 15
+EXPIRED = "CE601"
+DUE_SOON = "CE602"
+BAD_DATE = "CE600"
+TODAY_SOURCES = ("--today", "SOURCE_DATE_EPOCH", "clock")
+_ADVICE = "read the sources again and record the review"
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """A site's review age policy, and (once resolved by :func:`dated`) the build date ages are counted to.
+
+    Strings, ints and tuples only: page options are part of cache keys (``dataclasses.astuple``, then JSON),
+    so the policy and the build date both change every key.
+    """
+
+    max_age_days: tuple[tuple[str, int | None], ...] = tuple(DEFAULT_MAX_AGE_DAYS.items())
+    expired: Literal["warning", "error"] = "warning"
+    today: str | None = None  # YYYY-MM-DD; None: not resolved yet, no findings
+    source: str | None = None  # where ``today`` came from: one of TODAY_SOURCES
+
+    def max_age(self, basis: object) -> int | None:
+        return dict(self.max_age_days).get(basis) if isinstance(basis, str) else None
+
+    def describe(self) -> str:
+        """The line a report prints: the build date and where it came from."""
+        return f"freshness: review ages counted to {self.today} (build date from {self.source})"
+
+
+def clock_date() -> date:
+    """Today's date (UTC), from the clock: the last resort for the build date."""
+    return datetime.now(timezone.utc).date()
+
+
+def build_date(today: str | None, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """``(YYYY-MM-DD, source)``: ``today`` (``--today``), else ``SOURCE_DATE_EPOCH`` (its UTC date), else the clock.
+
+    An invalid ``--today`` or ``SOURCE_DATE_EPOCH`` is an :class:`InputError` (CE600): a build date
+    must never be guessed.
+    """
+    if today is not None:
+        if not is_valid_date(today):
+            raise _bad_date(f"--today must be an existing date as YYYY-MM-DD (found {today!r})")
+        return today, "--today"
+    epoch = (os.environ if environ is None else environ).get("SOURCE_DATE_EPOCH")
+    if epoch is not None:
+        try:
+            return datetime.fromtimestamp(int(epoch.strip()), timezone.utc).date().isoformat(), "SOURCE_DATE_EPOCH"
+        except (ValueError, OverflowError, OSError):
+            raise _bad_date(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC (found {epoch!r})") from None
+    return clock_date().isoformat(), "clock"
+
+
+def check_today(today: str | None) -> None:
+    """Refuse a malformed ``--today`` even where no policy applies (a typo must not pass silently)."""
+    if today is not None and not is_valid_date(today):
+        build_date(today)
+
+
+def dated(freshness: Freshness | None, today: str | None, environ: Mapping[str, str] | None = None) -> Freshness | None:
+    """``freshness`` with its build date resolved; None stays None and reads neither the environment nor the clock."""
+    check_today(today)
+    if freshness is None:
+        return None
+    day, source = build_date(today, environ)
+    return replace(freshness, today=day, source=source)
+
+
+def _bad_date(message: str) -> InputError:
+    return InputError(Diagnostic(BAD_DATE, message, subject="build date"))
+
+
+def freshness_diagnostics(bundle: Any, freshness: Freshness | None) -> list[Diagnostic]:
+    """Expired (CE601) and due-soon (CE602, a note) reviews of ``bundle``'s claims, in claim order;
+    none without a policy or a resolved build date."""
+    if freshness is None or freshness.today is None or not isinstance(bundle, dict):
+        return []
+    claims = bundle.get("claims")
+    today = date.fromisoformat(freshness.today)
+    return [d for i, claim in enumerate(claims if isinstance(claims, list) else []) for d in _claim(i, claim, freshness, today)]
+
+
+def _claim(i: int, claim: Any, freshness: Freshness, today: date) -> Iterator[Diagnostic]:
+    if not isinstance(claim, dict) or claim.get("status") not in VERIFIED_STATUSES:
+        return
+    verification = claim.get("verification")
+    checked_at = verification.get("checked_at") if isinstance(verification, dict) else None
+    if not is_valid_date(checked_at):
+        return  # CE401 reports it
+    assert isinstance(verification, dict) and isinstance(checked_at, str)
+    checked = date.fromisoformat(checked_at)
+    review_by = verification.get("review_by")
+    subject = f"claim {claim['id']}" if is_valid_id(claim.get("id")) else f"claim #{i}"
+    if is_valid_date(review_by):  # an invalid one is CE405; the policy applies meanwhile
+        assert isinstance(review_by, str)
+        due, key = date.fromisoformat(review_by), "review_by"
+        late = f"review_by {review_by} has passed ({_days((today - due).days)} ago): {_ADVICE}"
+    else:
+        basis = claim.get("basis")
+        limit = freshness.max_age(basis)
+        if limit is None:
+            return
+        due, key = checked + timedelta(days=limit), "checked_at"
+        age = (today - checked).days
+        late = f"review is {_days(age)} old (checked {checked_at}); the policy for {basis} is {_days(limit)}: {_ADVICE}"
+    where = json_path(("claims", i, "verification", key))
+    left = (due - today).days
+    if left < 0:
+        yield Diagnostic(EXPIRED, late, where, freshness.expired, subject)
+    elif left * 100 <= (due - checked).days * DUE_SOON_PERCENT:
+        when = "review due today" if left == 0 else f"review due in {_days(left)}"
+        yield Diagnostic(DUE_SOON, f"{when} (by {due.isoformat()})", where, "note", subject)
+
+
+def _days(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
