@@ -61,7 +61,8 @@ class Freshness:
 
 
 def clock_date() -> date:
-    """Today's date (UTC), from the clock: the last resort for the build date."""
+    """Today's date (UTC), from the clock: the last resort for the build date, and the date of a
+    real fetch (``sources snapshot``). The toolkit's one reading of the clock for a date."""
     return datetime.now(timezone.utc).date()
 
 

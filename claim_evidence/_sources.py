@@ -10,7 +10,6 @@ a person decides whether the review still holds.
 from __future__ import annotations
 
 import copy
-import datetime
 import hashlib
 import os
 from collections.abc import Iterable, Sequence
@@ -23,6 +22,7 @@ from ._authoring import AuthoringError, Change, judged
 from ._diagnostics import Diagnostic
 from ._extract import extract_text
 from ._fetch import Fetched, FetchSettings, fetch_all
+from ._freshness import clock_date
 from ._report import FileResult
 from ._snapstore import SnapshotStore
 from ._urls import safe_http_url
@@ -52,8 +52,9 @@ class Snapshots:
 
 
 def today() -> str:
-    """The date of a fetch: the one place the toolkit reads the clock (``--retrieved-at`` overrides)."""
-    return datetime.date.today().isoformat()
+    """The date of a fetch (UTC), from the same clock reading the review-age policy uses:
+    a real fetch is dated by the clock; ``--retrieved-at`` overrides it."""
+    return clock_date().isoformat()
 
 
 def chosen_sources(bundle: Any, ids: Sequence[str]) -> list[tuple[int, dict[str, Any]]]:
