@@ -19,6 +19,7 @@ from ._authoring import EditRefused
 from ._bundlefile import write_bundle_file
 from ._cli_edit import claim, ref, source
 from ._cli_options import FORMAT, REQUIRE_QUOTES
+from ._cli_report import report as site_report
 from ._cli_sources import sources
 from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
 from ._documents import check_file, load_document
@@ -282,7 +283,7 @@ def init(folder: str) -> int:
     return 0
 
 
-for _group in (claim, source, ref, sources):
+for _group in (claim, source, ref, sources, site_report):
     cli.add_command(_group)
 
 
