@@ -122,28 +122,46 @@ def _claim(i: int, claim: Any, freshness: Freshness, today: date) -> Iterator[Di
     if not is_valid_date(checked_at):
         return  # CE401 reports it
     assert isinstance(verification, dict) and isinstance(checked_at, str)
-    checked = date.fromisoformat(checked_at)
-    review_by = verification.get("review_by")
+    found = review_due(verification, claim.get("basis"), freshness)
+    if found is None:
+        return
+    due, key = found
     subject = f"claim {claim['id']}" if is_valid_id(claim.get("id")) else f"claim #{i}"
-    if is_valid_date(review_by):  # an invalid one is CE405; the policy applies meanwhile
-        assert isinstance(review_by, str)
-        due, key = date.fromisoformat(review_by), "review_by"
-        late = f"review_by {review_by} has passed ({_days((today - due).days)} ago): {_ADVICE}"
-    else:
-        basis = claim.get("basis")
-        limit = freshness.max_age(basis)
-        if limit is None:
-            return
-        due, key = checked + timedelta(days=limit), "checked_at"
-        age = (today - checked).days
-        late = f"review is {_days(age)} old (checked {checked_at}); the policy for {basis} is {_days(limit)}: {_ADVICE}"
     where = json_path(("claims", i, "verification", key))
-    left = (due - today).days
-    if left < 0:
+    state = due_state(due, date.fromisoformat(checked_at), today)
+    if state == "expired":
+        if key == "review_by":
+            late = f"review_by {due.isoformat()} has passed ({_days((today - due).days)} ago): {_ADVICE}"
+        else:
+            basis, age = claim.get("basis"), (today - date.fromisoformat(checked_at)).days
+            late = f"review is {_days(age)} old (checked {checked_at}); the policy for {basis} is {_days((due - date.fromisoformat(checked_at)).days)}: {_ADVICE}"
         yield Diagnostic(EXPIRED, late, where, freshness.expired, subject)
-    elif left * 100 <= (due - checked).days * DUE_SOON_PERCENT:
+    elif state == "due soon":
+        left = (due - today).days
         when = "review due today" if left == 0 else f"review due in {_days(left)}"
         yield Diagnostic(DUE_SOON, f"{when} (by {due.isoformat()})", where, "note", subject)
+
+
+def review_due(verification: Mapping[str, Any], basis: Any, freshness: Freshness) -> tuple[date, str] | None:
+    """When a review (with a valid ``checked_at``) is due, and which field decided (``review_by``, else
+    ``checked_at`` plus the basis's period); None when the basis has no limit. One rule for the
+    findings and the site report."""
+    review_by = verification.get("review_by")
+    if is_valid_date(review_by):  # an invalid one is CE405; the policy applies meanwhile
+        assert isinstance(review_by, str)
+        return date.fromisoformat(review_by), "review_by"
+    limit = freshness.max_age(basis)
+    if limit is None:
+        return None
+    return date.fromisoformat(str(verification["checked_at"])) + timedelta(days=limit), "checked_at"
+
+
+def due_state(due: date, checked: date, today: date) -> str:
+    """``expired`` past the due date, ``due soon`` in the last :data:`DUE_SOON_PERCENT` of the period, else ``fresh``."""
+    left = (due - today).days
+    if left < 0:
+        return "expired"
+    return "due soon" if left * 100 <= (due - checked).days * DUE_SOON_PERCENT else "fresh"
 
 
 def _days(n: int) -> str:

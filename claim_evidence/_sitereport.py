@@ -13,12 +13,12 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, fields, replace
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from ._diagnostics import ClaimEvidenceError, Diagnostic
 from ._documents import ARTICLE_KEY, BundleDocument, load_document
-from ._freshness import DUE_SOON, DUE_SOON_PERCENT, EXPIRED, Freshness, build_date
+from ._freshness import DUE_SOON, EXPIRED, Freshness, build_date, due_state, review_due
 from ._jsonio import read_text
 from ._page import check_text
 from ._render import template_environment
@@ -233,21 +233,11 @@ def _due(claim: dict[str, Any], verification: dict[str, Any], freshness: Freshne
     """The due date and state, by the same rule as CE601/CE602: ``review_by``, else the basis's period."""
     if freshness is None:
         return None, "no policy"
-    checked = date.fromisoformat(verification["checked_at"])
-    review_by = verification.get("review_by")
-    if isinstance(review_by, str) and is_valid_date(review_by):
-        due = date.fromisoformat(review_by)
-    else:
-        limit = freshness.max_age(claim.get("basis"))
-        if limit is None:
-            return None, "no policy"
-        due = checked + timedelta(days=limit)
-    left = (due - built).days
-    if left < 0:
-        return due.isoformat(), "expired"
-    if left * 100 <= (due - checked).days * DUE_SOON_PERCENT:
-        return due.isoformat(), "due soon"
-    return due.isoformat(), "fresh"
+    found = review_due(verification, claim.get("basis"), freshness)
+    if found is None:
+        return None, "no policy"
+    due = found[0]
+    return due.isoformat(), due_state(due, date.fromisoformat(verification["checked_at"]), built)
 
 
 # --- reporting ----------------------------------------------------------------------
