@@ -6,12 +6,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, PathParts, internal_error
-from ._freshness import Freshness, freshness_diagnostics
+from ._freshness import Freshness
 from ._jsonio import MAX_BYTES, loads, read_text
 from ._jsonpos import placed
 from ._page import read_page_bundle
 from ._policy import DEFAULT_POLICY, Policy
-from ._snapcheck import snapshot_diagnostics, snapshot_store
+from ._sitechecks import site_diagnostics
+from ._snapcheck import snapshot_store
 from ._report import FileResult, input_error_result
 from ._validation import iter_diagnostics
 
@@ -69,8 +70,7 @@ class BundleDocument:
             replace(d, path=self.prefixed(d.path), file=self.path)
             for d in (
                 *iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy),
-                *snapshot_diagnostics(self.bundle, snapshot_store(snapshots)),
-                *freshness_diagnostics(self.bundle, freshness),
+                *site_diagnostics(self.bundle, snapshot_store(snapshots), freshness),
             )
         ]
         return found if self.text is None else placed(found, self.text, self.origin)

@@ -16,9 +16,10 @@ from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedIn
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
-from ._freshness import Freshness, freshness_diagnostics
+from ._freshness import Freshness
 from ._policy import DEFAULT_POLICY, Policy
-from ._snapcheck import snapshot_diagnostics, snapshot_store
+from ._sitechecks import site_diagnostics
+from ._snapcheck import snapshot_store
 from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
@@ -349,9 +350,7 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     site = page.options.policy
     for offset, d in _facts(content, page.lang, loaded).findings:
         yield script.open_end + offset, site.applied(d)
-    for d in snapshot_diagnostics(page.bundle, snapshot_store(page.options.snapshots)):
-        yield script.open_end + offset_of(content, d.path), d
-    for d in freshness_diagnostics(page.bundle, page.options.freshness):
+    for d in site_diagnostics(page.bundle, snapshot_store(page.options.snapshots), page.options.freshness):
         yield script.open_end + offset_of(content, d.path), d
 
 

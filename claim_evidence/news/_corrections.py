@@ -16,12 +16,13 @@ from types import MappingProxyType
 from typing import Any
 
 from .._diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
-from .._freshness import Freshness, freshness_diagnostics
+from .._freshness import Freshness
 from .._jsonio import MAX_BYTES, loads, read_text
 from .._jsonpos import placed
 from .._urls import safe_http_url
 from .._policy import DEFAULT_POLICY, Policy
-from .._snapcheck import snapshot_diagnostics, snapshot_store
+from .._sitechecks import site_diagnostics
+from .._snapcheck import snapshot_store
 from .._snapstore import SnapshotStore
 from .._validation import iter_diagnostics
 from .._vocabulary import EVIDENCE_LABELS
@@ -170,7 +171,7 @@ def _entry_diagnostics(
         message = f"a correction with claim_evidence must give the reviewed {', '.join(missing)} as strings"
         yield at("NW103", (), message)
         return
-    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *snapshot_diagnostics(bundle, snapshots), *freshness_diagnostics(bundle, freshness)):
+    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *site_diagnostics(bundle, snapshots, freshness)):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)
 
