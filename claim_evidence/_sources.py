@@ -148,6 +148,7 @@ class Cited:
     """One source URL as the site records it: where, with which snapshot, and the quotes relying on it."""
 
     url: str
+    source_id: str  # the id of its first record: the findings' subject
     places: list[str] = field(default_factory=list)  # "about.html [source about-policy]"
     digests: set[str] = field(default_factory=set)
     final_hosts: set[str] = field(default_factory=set)
@@ -165,7 +166,7 @@ def collect_sources(documents: Iterable[tuple[str, Any]]) -> dict[str, Cited]:
             url = source.get("url") if isinstance(source, dict) else None
             if not isinstance(url, str) or not safe_http_url(url) or not isinstance(source.get("id"), str):
                 continue
-            entry = cited.setdefault(url, Cited(url))
+            entry = cited.setdefault(url, Cited(url, source["id"]))
             entry.places.append(f"{name} [source {source['id']}]")
             snapshot = source.get("snapshot")
             if isinstance(snapshot, dict) and isinstance(snapshot.get("sha256"), str) and FINGERPRINT_RE.fullmatch(snapshot["sha256"]):
@@ -199,7 +200,7 @@ def verify_sources(
 
 def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: bool) -> FileResult:
     where = "; ".join(entry.places)
-    subject = "source " + entry.places[0].rsplit("[source ", 1)[-1].rstrip("]")
+    subject = f"source {entry.source_id}"
 
     def finding(code: str, message: str, severity: str = "error") -> Diagnostic:
         return Diagnostic(code, message, "$", severity, subject)  # type: ignore[arg-type]
