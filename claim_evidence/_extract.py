@@ -217,8 +217,13 @@ def _labels(body: bytes, bom: str | None, charset: str | None, html: bool) -> It
 def _detect(body: bytes, html: bool, warnings: list[str]) -> _Decoded | None:
     """Guess the encoding of an unlabelled, non-empty body; ``None`` when plain text is not text at all."""
     if html:
+        import charset_normalizer
+
         _quiet("bs4.dammit")
-        dammit = _dammit_class()(body, is_html=True)
+        # charset-normalizer's guess goes first, as bs4's own guess would: bs4 asks whichever detector is
+        # installed (chardet, if anything pulled it in), and the result must not depend on that.
+        guess = charset_normalizer.detect(body).get("encoding")
+        dammit = _dammit_class()(body, is_html=True, user_encodings=[guess] if isinstance(guess, str) else [])
         if dammit.unicode_markup is None:  # bs4 says it cannot happen: windows-1252 with replacement always works
             return _Decoded(body.decode("utf-8", "replace"), "utf-8", [*warnings, "the page could not be decoded"])
         if dammit.contains_replacement_characters:

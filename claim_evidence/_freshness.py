@@ -51,6 +51,7 @@ class Freshness:
     expired: Literal["warning", "error"] = "warning"
     today: str | None = None  # YYYY-MM-DD; None: not resolved yet, no findings
     source: str | None = None  # where ``today`` came from: one of TODAY_SOURCES
+    markers: bool = False  # evidence blocks and the sources summary show each review's freshness
 
     def max_age(self, basis: object) -> int | None:
         return dict(self.max_age_days).get(basis) if isinstance(basis, str) else None
@@ -162,6 +163,45 @@ def due_state(due: date, checked: date, today: date) -> str:
     if left < 0:
         return "expired"
     return "due soon" if left * 100 <= (due - checked).days * DUE_SOON_PERCENT else "fresh"
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A review's freshness as a block shows it: ``state`` (one of :data:`MARKER_STATES`) and the
+    review's age in days on the build date."""
+
+    state: str
+    age_days: int
+
+
+MARKER_STATES = ("fresh", "due soon", "expired")
+
+
+def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:
+    """The freshness marker of ``claim``'s review, when the site shows markers (``markers = true``
+    with a resolved build date) and the claim asserts a review with a valid ``checked_at``; else None.
+
+    A review recorded after the build date counts as 0 days old: a marker never shows a negative age.
+    """
+    if freshness is None or not freshness.markers or freshness.today is None or not isinstance(claim, dict):
+        return None
+    verification = claim.get("verification")
+    if claim.get("status") not in VERIFIED_STATUSES or not isinstance(verification, dict):
+        return None
+    checked_at = verification.get("checked_at")
+    if not is_valid_date(checked_at):
+        return None
+    checked, today = date.fromisoformat(str(checked_at)), date.fromisoformat(freshness.today)
+    found = review_due(verification, claim.get("basis"), freshness)
+    state = "fresh" if found is None else due_state(found[0], checked, today)
+    return Marker(state, max(0, (today - checked).days))
+
+
+def marker_key(freshness: Freshness | None) -> tuple[Any, ...] | None:
+    """What markers depend on (the policy and the build date), for memo keys; None when no marker shows."""
+    if freshness is None or not freshness.markers or freshness.today is None:
+        return None
+    return freshness.max_age_days, freshness.today
 
 
 def _days(n: int) -> str:

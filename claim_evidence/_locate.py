@@ -17,13 +17,15 @@ from ._tokens import MARKERS, Handler, TreeBuilder, attribute_value, iter_attrib
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"
+SUMMARY_ATTR = "data-evidence-summary"  # the slot of the "sources this page relies on" block
 BUNDLE_ID = "claim-evidence-data"
 
-_INTERESTING = re.compile(r"(?i)data-claim-id|data-evidence-for|claim-evidence-data")
-_SUFFIX = re.compile(r"-(?i:claim-id|evidence-for|evidence-data)")
+_INTERESTING = re.compile(r"(?i)data-claim-id|data-evidence-for|data-evidence-summary|claim-evidence-data")
+_SUFFIX = re.compile(r"-(?i:claim-id|evidence-for|evidence-summary|evidence-data)")
 # Evidence markup written as a tag, wherever it is (comments and raw text included).
 _TAG_SHAPED = re.compile(
-    r"""(?i)<[a-z][^<>]*?[\s"'/](?:data-claim-id|data-evidence-for)\s*=|<script\b[^<>]*?[\s"'/]id\s*=\s*["']?claim-evidence-data\b"""
+    r"""(?i)<[a-z][^<>]*?[\s"'/](?:data-claim-id|data-evidence-for)\s*=|<[a-z][^<>]*?[\s"'/]data-evidence-summary(?=[\s/>=])"""
+    r"""|<script\b[^<>]*?[\s"'/]id\s*=\s*["']?claim-evidence-data\b"""
 )
 
 
@@ -55,6 +57,7 @@ class Located:
     text: str
     claims: list[Element] = field(default_factory=list)
     slots: list[Element] = field(default_factory=list)
+    summaries: list[Element] = field(default_factory=list)  # data-evidence-summary slots (at most one is allowed)
     scripts: list[Element] = field(default_factory=list)
     links: list[Element] = field(default_factory=list)
     # Offset of evidence markup written as a tag that is no element (swallowed by an unclosed comment,
@@ -68,7 +71,7 @@ class Located:
 
     @property
     def has_markup(self) -> bool:
-        return bool(self.claims or self.slots or self.scripts)
+        return bool(self.claims or self.slots or self.scripts or self.summaries)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based ``(line, column)`` of a character offset; lines end at CRLF, CR or LF."""
@@ -136,13 +139,13 @@ class _Locator(Handler):
             kind = "link"
         elif name == "script" and attrs.get("id") == BUNDLE_ID:
             kind = "script"
-        elif CLAIM_ATTR in attrs or SLOT_ATTR in attrs:
+        elif CLAIM_ATTR in attrs or SLOT_ATTR in attrs or SUMMARY_ATTR in attrs:
             kind = "element"
         else:
             return None
         self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
         pending = _Pending(name, attrs, start, end, self_closing, kind)
-        if SLOT_ATTR in attrs and name not in MARKERS:  # (content after a marker is out of reach of a link)
+        if (SLOT_ATTR in attrs or SUMMARY_ATTR in attrs) and name not in MARKERS:  # (content after a marker is out of reach of a link)
             pending.link = self.builder.open_link()
         self.order.append(pending)
         return pending
@@ -168,8 +171,10 @@ class _Locator(Handler):
                 located.claims.append(element)
             if SLOT_ATTR in element.attrs:
                 located.slots.append(element)
-                if pending.link is not None:
-                    located.linked.append((element, pending.link))
+            if SUMMARY_ATTR in element.attrs:
+                located.summaries.append(element)
+            if pending.link is not None:
+                located.linked.append((element, pending.link))
 
 
 FAST_AFTER_CHARS = 1_000_000

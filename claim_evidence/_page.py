@@ -16,10 +16,11 @@ from ._diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedIn
 from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
-from ._freshness import Freshness
+from ._freshness import Freshness, marker_key
 from ._policy import DEFAULT_POLICY, Policy
 from ._sitechecks import site_diagnostics
 from ._snapcheck import snapshot_store
+from ._summary import summary_findings
 from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
@@ -60,8 +61,12 @@ LINKED_SLOT = (
     'evidence slot for "{cid}" would be inside a link: the <a> opened at line {line} is still open where the slot '
     "starts (browsers re-open a link closed only implicitly, without its own </a>); close it with </a> before the slot"
 )
+LINKED_SUMMARY = (
+    "the data-evidence-summary slot would be inside a link: the <a> opened at line {line} is still open where the "
+    "slot starts; close it with </a> before the slot"
+)
 # Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
-_NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
+NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
 REQUIRED = "SH160"
 REQUIRED_MARKUP = (
     "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
@@ -140,6 +145,8 @@ class Page:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     rendered: list[tuple[Element, str]] = field(default_factory=list)
     lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
+    record_invalid: bool = False  # the bundle has validation errors: every claim shows as unverified
+    unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
 
     @property
     def has_markup(self) -> bool:
@@ -191,8 +198,8 @@ def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
     again = check_text(new_text, old.name, old.options)
     if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.errors]:
         raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
-    moved = [(s.open_end, s.close_start) for s in again.slots]
-    expected = _shifted([(s.open_end, s.close_start) for s in old.slots], edits)
+    moved = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
+    expected = _shifted([(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)], edits)
     if moved != expected:
         raise InternalError("internal error: the evidence slots moved after re-rendering; nothing written")
 
@@ -285,11 +292,15 @@ def _parsing(page: Page, codes: set[str]) -> list[tuple[int, Diagnostic]]:
     located = page.located
     found: list[tuple[int, Diagnostic]] = []
     if located.frameset is not None:
-        first = min(e.start for e in (*located.claims, *located.slots, *located.scripts))
+        first = min(e.start for e in (*located.claims, *located.slots, *located.scripts, *located.summaries))
         message = FRAMESET_MARKUP.format(line=located.position(located.frameset)[0])
         found.append((first, Diagnostic("SH104", message, subject="page")))
     for slot, link in located.linked:
-        cid = slot.attrs[SLOT_ATTR]
+        cid = slot.attrs.get(SLOT_ATTR)
+        if cid is None:  # the sources summary's slot
+            message = LINKED_SUMMARY.format(line=located.position(link)[0])
+            found.append((slot.start, Diagnostic(LINKED, message, subject="page")))
+            continue
         message = LINKED_SLOT.format(cid=cid, line=located.position(link)[0])
         found.append((slot.start, Diagnostic(LINKED, message, subject=f"claim {cid}")))
     if not located.scripts or "SH130" in codes:
@@ -317,7 +328,7 @@ def _placed(page: Page, offset: int, d: Diagnostic) -> Diagnostic:
 def _checks(page: Page) -> Iterator[Finding]:
     located = page.located
     scripts = located.scripts
-    first = min(e.start for e in (*located.claims, *located.slots, *scripts))
+    first = min(e.start for e in (*located.claims, *located.slots, *scripts, *located.summaries))
     if len(scripts) != 1:
         at = scripts[1].start if scripts else first
         yield at, Diagnostic("SH101", _one_script(len(scripts)), subject="page")
@@ -327,6 +338,7 @@ def _checks(page: Page) -> Iterator[Finding]:
     yield from _shapes(page)
     if isinstance(page.bundle, dict) and isinstance(page.bundle.get("claims"), list):
         yield from _binding(page)
+        yield from summary_findings(page)
 
 
 def _bundle(page: Page, script: Element) -> Iterator[Finding]:
@@ -348,7 +360,9 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     site = page.options.policy
-    for offset, d in _facts(content, page.lang, loaded).findings:
+    facts = _facts(content, page.lang, loaded)
+    page.record_invalid = any(d.is_error for _, d in facts.findings)
+    for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
     for d in site_diagnostics(page.bundle, snapshot_store(page.options.snapshots), page.options.freshness):
         yield script.open_end + offset_of(content, d.path), d
@@ -403,12 +417,12 @@ class _BundleFacts:
     """What follows from a bundle's JSON text alone: its findings (with offsets in the text),
     each claim's rendered block and where each claim starts in the text."""
 
-    __slots__ = ("findings", "blocks", "search_ignore", "offsets")
+    __slots__ = ("findings", "blocks", "rendered_with", "offsets")
 
     def __init__(self, findings: tuple[tuple[int, Diagnostic], ...]) -> None:
         self.findings = findings
         self.blocks: dict[str, str] | None = None  # every claim's block, rendered at the first slot
-        self.search_ignore = False  # the setting the blocks were rendered with
+        self.rendered_with: tuple[Any, ...] = ()  # the settings the blocks were rendered with (render_settings)
         self.offsets: dict[str, int] = {}
 
 
@@ -517,8 +531,8 @@ def _shapes(page: Page) -> Iterator[Finding]:
     in_slot = _Containment(slots)
     for slot in slots:
         cid = slot.attrs[SLOT_ATTR]
-        if slot.name in _NOT_CONTAINERS or ":" in slot.name or not slot.has_end_tag:
-            why = "has no end tag" if slot.name not in _NOT_CONTAINERS and not slot.has_end_tag else f"is a <{slot.name}>"
+        if slot.name in NOT_CONTAINERS or ":" in slot.name or not slot.has_end_tag:
+            why = "has no end tag" if slot.name not in NOT_CONTAINERS and not slot.has_end_tag else f"is a <{slot.name}>"
             if slot.self_closing and slot.name not in VOID:
                 why = f"is written <{slot.name} …/>, which HTML does not close"
             message = (
@@ -578,8 +592,9 @@ def _binding(page: Page) -> Iterator[Finding]:
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
     facts = _FACTS.get((content, page.lang))
-    if facts is not None and facts.blocks is not None and facts.search_ignore != page.options.search_ignore:
-        facts.blocks = None  # rendered for a site with the other search setting
+    settings = render_settings(page.options)
+    if facts is not None and facts.blocks is not None and facts.rendered_with != settings:
+        facts.blocks = None  # rendered for a site with other settings (search, markers, build date)
     if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
         facts = _facts(content, page.lang, _load(content, page.name, 0, 0))
     for cid, index in registered.items():
@@ -593,12 +608,14 @@ def _binding(page: Page) -> Iterator[Finding]:
             where = script.open_end + offset
         unbound = len(found_bodies) != 1  # the page and the record disagree about this claim
         if unbound:
+            page.unbound.add(cid)
             at = found_bodies[1].start if found_bodies else where
             message = f'exactly one bound body element required for claim "{cid}" (found {len(found_bodies)})'
             yield at, Diagnostic("SH110", message, path=path, subject=subject)
         else:
             for finding in _body_text(page, found_bodies[0], bundle["claims"][index], path):
                 unbound = True
+                page.unbound.add(cid)
                 yield finding
         if len(found_slots) != 1:
             at = found_slots[1].start if found_slots else where
@@ -608,15 +625,43 @@ def _binding(page: Page) -> Iterator[Finding]:
             slot = found_slots[0]
             if facts.blocks is None:
                 invalid = any(d.is_error for _, d in facts.findings)
-                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=page.options.search_ignore)
-                facts.search_ignore = page.options.search_ignore
+                options = page.options
+                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=options.search_ignore, freshness=options.freshness)
+                facts.rendered_with = settings
             block = render_unbound(bundle, cid, lang=page.lang, search_ignore=page.options.search_ignore) if unbound else facts.blocks[cid]
             wanted = with_newlines(block, newline)
             shown = page.text[slot.open_end : slot.close_start]
             if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale
                 page.rendered.append((slot, wanted))
                 message = UNBOUND_STALE if unbound else _stale_message(facts, path, page.name)
+                if not unbound and _only_marker_differs(shown, wanted):
+                    message = _marker_stale(page.options.freshness)
                 yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
+
+
+def _marker_stale(freshness: Freshness | None) -> str:
+    """A slot that differs from its block only in the freshness marker: the record is as reviewed."""
+    if marker_key(freshness) is None:
+        return "evidence display is stale: it shows a freshness marker, and this site shows none ([freshness] markers); run --write to remove it"
+    assert freshness is not None
+    return (
+        "evidence display is stale: only its freshness marker differs, which counts the review's age to the build "
+        f"date ({freshness.today}); run --write to show the current marker"
+    )
+# The marker as evidence.html.j2 writes it (with the separator before it), and nothing else.
+_MARKER_SPAN = re.compile(r' · <span class="claim-evidence-freshness" data-freshness="[a-z-]+"><span aria-hidden="true">[^<]*</span> [^<]*</span>')
+
+
+def _only_marker_differs(shown: str, wanted: str) -> bool:
+    """A slot that differs from its block only in the freshness marker (a marker turned, or markers were
+    switched on or off): the record is as reviewed, and the message should say so."""
+    return _MARKER_SPAN.sub("", shown) == _MARKER_SPAN.sub("", wanted)
+
+
+def render_settings(options: PageOptions) -> tuple[Any, ...]:
+    """What a page's blocks depend on besides its records and language: the search setting, and the
+    marker policy with the build date (a new day can turn a marker 🟡)."""
+    return options.search_ignore, marker_key(options.freshness)
 
 
 def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:
@@ -649,7 +694,7 @@ def _codes(diagnostics: list[Diagnostic]) -> str:
 
 
 def _ownable(slot: Element) -> bool:
-    return slot.name not in _NOT_CONTAINERS and ":" not in slot.name and slot.has_end_tag
+    return slot.name not in NOT_CONTAINERS and ":" not in slot.name and slot.has_end_tag
 
 
 def _by_id(elements: list[Element], attr: str) -> dict[str, list[Element]]:

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from ._freshness import Freshness, Marker, marker_key, review_marker
 from ._memo import Memo, content_key
 from ._urls import safe_http_url
 from ._validation import validate_bundle
@@ -83,12 +84,15 @@ def render_evidence(
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
     search_ignore: bool = False,
+    freshness: Freshness | None = None,
 ) -> str:
     """HTML for the claims of ``bundle`` (all, or those in ``claim_ids``), joined by newlines.
 
     ``None``/``{}`` (legacy items) render as ``""``. ``search_ignore`` marks each block for site
     search to skip (``data-pagefind-ignore``, ``data-search-exclude``): the blocks repeat the same
-    labels on every page and would otherwise dominate a page's index entry.
+    labels on every page and would otherwise dominate a page's index entry. ``freshness`` with
+    ``markers`` on and a resolved build date adds each review's freshness marker to its block's
+    first line; otherwise blocks are exactly as without it.
     """
     if bundle is None or (isinstance(bundle, dict) and not bundle):
         return ""
@@ -99,7 +103,7 @@ def render_evidence(
         return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
-    key = _memo_key(bundle, subject, lang, search_ignore) if template_dir is None else None
+    key = _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness)) if template_dir is None else None
     cached = _MEMO.get(key) if key is not None else None
     if cached is None:
         cached = _Rendered(bool(validate_bundle(bundle, subject)))
@@ -113,7 +117,8 @@ def render_evidence(
             block = cached.blocks.get(index) if key is not None else None
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
-                block = template.render(c=_claim_view(claim, sources, cached.invalid, lang), t=_phrases(lang), search_ignore=search_ignore)
+                view = _claim_view(claim, sources, cached.invalid, lang, freshness=freshness)
+                block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -124,7 +129,9 @@ def _wanted(cid: Any, wanted: set[Any]) -> bool:
     return not isinstance(cid, (dict, list)) and cid in wanted  # an object or array id is wanted by no one
 
 
-def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", search_ignore: bool = False) -> dict[str, str]:
+def render_blocks(
+    bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", search_ignore: bool = False, freshness: Freshness | None = None
+) -> dict[str, str]:
     """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
     (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
     passes the outcome as ``invalid``: the page check, which must not validate twice."""
@@ -134,7 +141,7 @@ def render_blocks(bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", se
     found: dict[str, list[str]] = {}
     for claim in bundle["claims"]:
         if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-            view = _claim_view(claim, sources, invalid, lang)
+            view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
             found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
@@ -167,12 +174,14 @@ class _Rendered:
 _MEMO: Memo[_Rendered] = Memo(256)
 
 
-def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, lang: str, search_ignore: bool) -> tuple[str, str, str, bool] | None:
+def _memo_key(
+    bundle: Any, subject: Mapping[str, Any] | None, lang: str, search_ignore: bool, markers: tuple[Any, ...] | None
+) -> tuple[Any, ...] | None:
     bundle_key = content_key(bundle)
     subject_key = "" if subject is None else content_key(subject)
     if bundle_key is None or subject_key is None:
         return None
-    return bundle_key, subject_key, lang, search_ignore
+    return bundle_key, subject_key, lang, search_ignore, markers
 
 
 def _source_map(sources: Any) -> dict[str, dict[str, Any]]:
@@ -202,7 +211,12 @@ def _text(value: Any) -> str:
 
 
 def _claim_view(
-    claim: dict[str, Any], sources: dict[str, dict[str, Any]], invalid: bool, lang: str, warning: str = "invalid_warning"
+    claim: dict[str, Any],
+    sources: dict[str, dict[str, Any]],
+    invalid: bool,
+    lang: str,
+    warning: str = "invalid_warning",
+    freshness: Freshness | None = None,
 ) -> dict[str, Any]:
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
@@ -232,6 +246,26 @@ def _claim_view(
         "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
         "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
         "note": _text(verification.get("note")),
+        "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
+    })
+
+
+MARKER_SYMBOLS = {"fresh": "🟢", "due soon": "🟡", "expired": "⚠"}
+
+
+def marker_view(marker: Marker | None, lang: str) -> _View | None:
+    """A freshness marker for templates: ``state`` (``fresh``, ``due-soon``, ``expired``: a CSS hook),
+    ``symbol`` (decoration: templates hide it from screen readers) and ``text``, which alone says it."""
+    if marker is None:
+        return None
+    key = "marker_" + marker.state.replace(" ", "_")
+    if marker.state == "fresh" and marker.age_days == 1:
+        key = "marker_fresh_one"
+    return _View({
+        "state": marker.state.replace(" ", "-"),
+        "symbol": MARKER_SYMBOLS[marker.state],
+        "text": TEXT[lang][key].format(days=marker.age_days),
+        "age_days": marker.age_days,
     })
 
 

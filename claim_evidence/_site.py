@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ._chatconfig import ChatConfig, chat_config
 from ._diagnostics import Diagnostic, InputError
 from ._freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, dated
 from ._policy import Policy
@@ -31,9 +32,9 @@ CONFIG_NAME = "claim-evidence.toml"
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
     "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
-    "news", "freshness",
+    "news", "freshness", "chat",
 )
-FRESHNESS_KEYS = ("max_age_days", "expired")
+FRESHNESS_KEYS = ("max_age_days", "expired", "markers")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -62,6 +63,7 @@ class Config:
     options: PageOptions = PageOptions()
     path: Path | None = None
     news: NewsConfig | None = None
+    chat: ChatConfig | None = None  # the [chat] table: kb build and the answer guard (see _chatconfig)
 
     @property
     def require(self) -> tuple[str, ...]:
@@ -160,12 +162,13 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
         raise _error("SH003", f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"', name)
     news = _news(data["news"], name) if "news" in data else None
     freshness = _freshness(data["freshness"], name) if "freshness" in data else None
+    chat = chat_config(data["chat"], name) if "chat" in data else None
     site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
         stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
         search_ignore=search_ignore, freshness=freshness,
     )
-    return Config(root, tuple(pages), options, path, news)
+    return Config(root, tuple(pages), options, path, news, chat)
 
 
 def _freshness(data: Any, name: str) -> Freshness:
@@ -184,8 +187,11 @@ def _freshness(data: Any, name: str) -> Freshness:
         if days is not False and (type(days) is not int or days < 1):
             message = f"freshness.max_age_days.{basis} must be a whole number of days (1 or more), or false for no limit (found {days!r})"
             raise _error("SH003", message, name)
+    markers = data.get("markers", False)
+    if not isinstance(markers, bool):
+        raise _error("SH003", f"freshness.markers must be true or false (found {markers!r})", name)
     merged = {basis: (None if ages.get(basis, default) is False else ages.get(basis, default)) for basis, default in DEFAULT_MAX_AGE_DAYS.items()}
-    return Freshness(tuple(merged.items()), expired)
+    return Freshness(tuple(merged.items()), expired, markers=markers)
 
 
 def at_build_date(config: Config, today: str | None) -> Config:

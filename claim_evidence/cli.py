@@ -17,6 +17,7 @@ from . import __version__
 from ._atomic import atomic_write_bytes
 from ._authoring import EditRefused
 from ._bundlefile import write_bundle_file
+from ._cli_answer import answer, kb
 from ._cli_edit import claim, ref, source
 from ._cli_options import FORMAT, REQUIRE_QUOTES
 from ._cli_report import report as site_report
@@ -283,7 +284,7 @@ def init(folder: str) -> int:
     return 0
 
 
-for _group in (claim, source, ref, sources, site_report):
+for _group in (claim, source, ref, sources, site_report, kb, answer):
     cli.add_command(_group)
 
 

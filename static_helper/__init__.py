@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         render_static_page,
         replace_bundle,
     )
-    from claim_evidence._site import Config, find_config, load_config
+    from claim_evidence._site import Config, at_build_date, find_config, load_config
     from claim_evidence._splice import InternalError
 
     from ._write import write_page
@@ -42,6 +42,7 @@ __all__ = [
     "Located",
     "Page",
     "PageOptions",
+    "at_build_date",
     "check_static_page",
     "check_text",
     "find_config",
@@ -68,6 +69,7 @@ _HOMES = {
     "replace_bundle": "claim_evidence._page",
     "Config": "claim_evidence._site",
     "find_config": "claim_evidence._site",
+    "at_build_date": "claim_evidence._site",
     "load_config": "claim_evidence._site",
     "InternalError": "claim_evidence._splice",
     "write_page": "static_helper._write",

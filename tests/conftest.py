@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import copy
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,54 @@ def shared() -> Path:
 def _user_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """static-helper without a config caches under $XDG_CACHE_HOME: never the real user's, in tests."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+
+
+# The example site shows freshness markers ([freshness] markers = true), which count review ages to
+# the build date: its pages are rendered for this one, as the README's commands say (--today).
+EXAMPLE_BUILD_DATE = "2026-12-01"
+EXAMPLE_EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
+
+
+@pytest.fixture(autouse=True)
+def _example_build_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test builds at the example's build date unless it sets its own (a test of the clock
+    fallback deletes SOURCE_DATE_EPOCH): the committed example must check clean on any day."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EXAMPLE_EPOCH)
+
+
+_FRESHNESS_TABLE = re.compile(r"(?ms)^\[freshness\]\n(?:(?!\[).*?\n)*")
+
+
+def example_site_copy(dest: Path, freshness: str | None = None) -> Path:
+    """A copy of the example site at ``dest``; with ``freshness``, its ``[freshness]`` table replaced by that
+    text (``""``: none) and every registered page re-rendered to match, so a test of another policy or
+    build date starts from a clean site (without markers, the blocks are as they were before them)."""
+    shutil.copytree(ROOT / "examples" / "site", dest, ignore=shutil.ignore_patterns(".claim-evidence-cache"))
+    if freshness is None:
+        return dest
+    from claim_evidence._page import check_text
+    from claim_evidence._site import at_build_date, load_config, registered_pages
+
+    config_path = dest / "claim-evidence.toml"
+    text = config_path.read_text(encoding="utf-8")
+    assert _FRESHNESS_TABLE.search(text), "the example's config has a [freshness] table"
+    config_path.write_text(_FRESHNESS_TABLE.sub(lambda _: freshness, text), encoding="utf-8")
+    config = at_build_date(load_config(config_path), None)
+    for page in registered_pages(config):
+        checked = check_text(page.read_bytes().decode("utf-8"), str(page), config.options)
+        assert not checked.blocking, [d.text for d in checked.blocking]
+        page.write_bytes(checked.rendered_text().encode("utf-8"))
+    return dest
+
+
+def example_page_without_markers(name: str) -> bytes:
+    """An example page as a site without freshness markers renders it (the page checked with the
+    default options, re-rendered): for tests that put the example's pages into a site of their own."""
+    from claim_evidence._page import check_text
+
+    checked = check_text((ROOT / "examples" / "site" / name).read_bytes().decode("utf-8"), name)
+    assert not checked.blocking, [d.text for d in checked.blocking]
+    return checked.rendered_text().encode("utf-8")
 
 
 @pytest.fixture(scope="session", autouse=True)

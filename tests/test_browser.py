@@ -162,6 +162,37 @@ def test_browser_keyboard_tab_reaches_summary_and_enter_opens(browser: Any, serv
     assert statement.text == "照合対象: 記事の下書きには生成AIを使い、公開前に編集者が資料と照合する。", shot
 
 
+def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(browser: Any, server: str, tmp_path: Path) -> None:
+    """The example article's "sources this page relies on" block: a labelled region with its heading, one
+    item per cited source with a freshness marker in words, and claim links a keyboard reaches and follows."""
+    _open(browser, f"{server}/articles/kumo-engine-3.html")
+    summary = browser.find_element(By.CSS_SELECTOR, "[data-evidence-summary] section.claim-evidence-summary")
+    browser.execute_script("arguments[0].scrollIntoView()", summary)
+    shot = _screenshot(browser, tmp_path / "summary.png")
+    assert summary.is_displayed(), shot
+    heading = summary.find_element(By.TAG_NAME, "h2")
+    assert heading.text == "このページが依拠する資料" and summary.get_attribute("aria-labelledby") == heading.get_attribute("id"), shot
+    items = summary.find_elements(By.CSS_SELECTOR, "ol > li")
+    assert [i.text.split(" — ")[0] for i in items] == ["架空クモ社", "架空クモ社", "架空ソラ研究所", "架空ホシ新聞"], shot
+    marker = items[3].find_element(By.CLASS_NAME, "claim-evidence-freshness")
+    assert marker.text == "🟡 まもなく再確認" and marker.is_displayed(), shot
+    symbol = marker.find_element(By.CSS_SELECTOR, "[aria-hidden=true]")
+    assert symbol.text == "🟡", shot  # decoration only: the words say it
+    link = items[1].find_element(By.CSS_SELECTOR, 'a[href="#evidence-KUMO-SPEED"]')
+    browser.find_element(By.TAG_NAME, "body").click()
+    for _ in range(80):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if browser.switch_to.active_element == link:
+            break
+    else:
+        pytest.fail(f"Tab never reached the claim link in the summary {shot}")
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    assert browser.current_url.endswith("#evidence-KUMO-SPEED"), shot
+    target = browser.find_element(By.ID, "evidence-KUMO-SPEED")
+    top = browser.execute_script("return arguments[0].getBoundingClientRect().top", target)
+    assert 0 <= top < browser.execute_script("return window.innerHeight"), _screenshot(browser, tmp_path / "followed.png")
+
+
 @pytest.mark.parametrize("page", [p[0] for p in PAGES])
 def test_browser_no_outside_requests_and_no_console_errors(browser: Any, server: str, tmp_path: Path, page: str) -> None:
     _open(browser, f"{server}/{page}")

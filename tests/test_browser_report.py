@@ -20,9 +20,7 @@ pytestmark = pytest.mark.browser
 def report_html(tmp_path: Path) -> Path:
     _require_browser()
     site = tmp_path / "site"
-    shutil.copytree(ROOT / "examples" / "site", site)
-    with open(site / "claim-evidence.toml", "a", encoding="utf-8") as handle:
-        handle.write("\n[freshness]\n")
+    shutil.copytree(ROOT / "examples" / "site", site)  # its [freshness] policy: the defaults, with markers
     out = site / "report.html"
     argv = ["report", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-01", "--format", "html", "--out", str(out)]
     assert main(argv) == 0

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import shutil
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from claim_evidence import InputError
+from claim_evidence import InputError, render_evidence
 from claim_evidence._diagnostics import Diagnostic
 from claim_evidence._freshness import DEFAULT_MAX_AGE_DAYS, Freshness, build_date, freshness_diagnostics
 from claim_evidence._page import check_text
@@ -18,9 +17,10 @@ from claim_evidence._site import load_config
 from claim_evidence._validation import iter_diagnostics
 from claim_evidence._vocabulary import BASES
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import ROOT, example_site_copy
+
 EXAMPLE = ROOT / "examples" / "site"
-RELEASE = "articles/kumo-engine-3.html:199:9: CE601 [KUMO-RELEASE] review is 91 days old (checked 2026-09-05); the policy for reporting is 90 days: read the sources again and record the review"
+RELEASE = "articles/kumo-engine-3.html:201:9: CE601 [KUMO-RELEASE] review is 91 days old (checked 2026-09-05); the policy for reporting is 90 days: read the sources again and record the review"
 REPORT = "slides/day-2026-09-04.html:152:9: CE601 [S3-REPORT] review is 92 days old (checked 2026-09-04); the policy for reporting is 90 days: read the sources again and record the review"
 
 
@@ -34,9 +34,8 @@ def _codes(found: list[Diagnostic]) -> list[tuple[str, str, str, str]]:
 
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The example site with ``[freshness]`` on (defaults), run from its folder."""
-    folder = tmp_path / "site"
-    shutil.copytree(EXAMPLE, folder)
+    """The example site without ``[freshness]``, run from its folder."""
+    folder = example_site_copy(tmp_path / "site", freshness="")  # no policy, no markers: each test sets its own
     monkeypatch.chdir(folder)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     return folder
@@ -222,7 +221,7 @@ def test_freshness_validate_needs_config_and_due_soon_note_never_fails(site: Pat
     code, out, err = run("validate", "--strict", "--snapshot-dir", "evidence-snapshots", "--config", "claim-evidence.toml", "--today", "2027-03-01", page)
     assert out.splitlines() == [
         f"PASS {page}",
-        f"{page}:164:9: CE602 [KUMO-SPEED] review due in 3 days (by 2027-03-04) (note)",
+        f"{page}:166:9: CE602 [KUMO-SPEED] review due in 3 days (by 2027-03-04) (note)",
         "1 file: 1 passed, 0 failed",
     ]
     assert (code, err) == (0, "claim-evidence: freshness: review ages counted to 2027-03-01 (build date from --today)\n")
@@ -305,3 +304,87 @@ def test_freshness_review_record_keeps_a_review_by_still_ahead_and_sets_one(bund
     assert "review_by" not in _json.loads(path.read_text(encoding="utf-8"))["claims"][0]["verification"]
     code, _, err = run(*args, "--checked-at", "2027-02-01", "--review-by", "2027-02-30")
     assert code == 2 and "--review-by must be an existing date" in err
+
+
+# --- markers on the page ------------------------------------------------------------------------------------
+
+
+def _marked(today: str, **kwargs: Any) -> Freshness:
+    return dataclasses.replace(Freshness(**kwargs), today=today, source="--today", markers=True)
+
+
+_MARKER = ' · <span class="claim-evidence-freshness" data-freshness="{}"><span aria-hidden="true">{}</span> {}</span></p>'
+
+
+@pytest.mark.parametrize(
+    "today, lang, state, symbol, text",
+    [
+        ("2026-09-05", "ja", "fresh", "🟢", "確認から 0 日"),
+        ("2026-09-06", "en", "fresh", "🟢", "checked 1 day ago"),
+        ("2027-02-01", "ja", "fresh", "🟢", "確認から 149 日"),
+        ("2027-02-01", "en", "fresh", "🟢", "checked 149 days ago"),
+        ("2027-02-10", "ja", "due-soon", "🟡", "まもなく再確認"),
+        ("2027-03-04", "en", "due-soon", "🟡", "re-check due soon"),
+        ("2027-03-05", "ja", "expired", "⚠", "古い: 再確認が必要"),
+        ("2027-03-05", "en", "expired", "⚠", "outdated: needs re-checking"),
+    ],
+)
+def test_freshness_markers_exact_strings(bundle: dict[str, Any], today: str, lang: str, state: str, symbol: str, text: str) -> None:
+    """The seed claim: vendor_claim (180 days), checked 2026-09-05, due 2027-03-04; due soon from 2027-02-08."""
+    plain = render_evidence(bundle, lang=lang)
+    marked = render_evidence(bundle, lang=lang, freshness=_marked(today))
+    line_end = plain.index("</p>")
+    assert marked == plain[:line_end] + _MARKER.format(state, symbol, text) + plain[line_end + len("</p>"):]
+
+
+def test_freshness_markers_off_renders_byte_for_byte_as_before(bundle: dict[str, Any]) -> None:
+    plain = render_evidence(bundle)
+    assert render_evidence(bundle, freshness=dataclasses.replace(_marked("2027-03-05"), markers=False)) == plain
+    assert render_evidence(bundle, freshness=dataclasses.replace(_marked("2027-03-05"), today=None)) == plain  # not dated: none
+    assert render_evidence(bundle, freshness=None) == plain
+
+
+def test_freshness_markers_only_on_reviews_the_block_shows(bundle: dict[str, Any]) -> None:
+    """An invalid record shows no review, so no marker; nor does an unverified claim; review_by decides the state."""
+    broken = copy.deepcopy(bundle)
+    broken["claims"][0]["statement"] += "（改）"  # CE403: the review no longer covers it
+    assert "claim-evidence-freshness" not in render_evidence(broken, freshness=_marked("2026-12-01"))
+    unverified = copy.deepcopy(bundle)
+    unverified["claims"][0].update(status="unverified", verification=None)
+    unverified["claims"][0].pop("verification")
+    assert "claim-evidence-freshness" not in render_evidence(unverified, freshness=_marked("2026-12-01"))
+    early = copy.deepcopy(bundle)
+    early["claims"][0]["verification"]["review_by"] = "2026-11-30"
+    assert 'data-freshness="expired"' in render_evidence(early, freshness=_marked("2026-12-01"))
+
+
+def test_freshness_markers_config_and_the_example_site(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """markers = true: a build date that turns a marker makes the slot stale, --write shows the new one;
+    markers switched off, --write removes them, and the pages are as without any policy."""
+    before = {p: p.read_bytes() for p in site.rglob("*.html")}
+    _policy(site, "[freshness]\nmarkers = true\n")
+    code, out, err = _static(capsys, "--no-cache", "--today", "2026-12-01")
+    assert code == 1 and "SH140 [KUMO-SPEED] evidence display is stale: only its freshness marker differs, which counts the review's age to the build date (2026-12-01); run --write to show the current marker" in out
+    assert _static(capsys, "--no-cache", "--today", "2026-12-01", "--write")[0] == 0
+    assert "🟢</span> 確認から 87 日" in (site / "articles" / "kumo-engine-3.html").read_text(encoding="utf-8")
+    assert _static(capsys, "--no-cache", "--today", "2026-12-01")[0] == 0
+    code, out, _ = _static(capsys, "--no-cache", "--today", "2027-03-10")
+    assert code == 1 and "only its freshness marker differs" in out
+    _policy_replace(site, "")
+    code, out, _ = _static(capsys, "--no-cache")
+    assert code == 1 and "it shows a freshness marker, and this site shows none ([freshness] markers); run --write to remove it" in out
+    assert _static(capsys, "--no-cache", "--write")[0] == 0
+    assert {p: p.read_bytes() for p in site.rglob("*.html")} == before
+
+
+def _policy_replace(site: Path, table: str) -> None:
+    config = site / "claim-evidence.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text[: text.index("[freshness]")] + table, encoding="utf-8")
+
+
+def test_freshness_markers_must_be_a_boolean(site: Path) -> None:
+    _policy(site, '[freshness]\nmarkers = "yes"\n')
+    with pytest.raises(InputError) as caught:
+        load_config(site / "claim-evidence.toml")
+    assert (caught.value.diagnostic.code, caught.value.diagnostic.message) == ("SH003", "freshness.markers must be true or false (found 'yes')")

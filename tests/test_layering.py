@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, example_page_without_markers
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -26,6 +26,32 @@ def test_layering_claim_evidence_never_imports_static_helper() -> None:
         for path in sorted((ROOT / "claim_evidence").rglob("*.py"))
     }
     assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_layering_claim_evidence_never_imports_the_chat_endpoint() -> None:
+    """The chat endpoint (an optional extra) builds on the library; no other module of it imports the endpoint."""
+    chat = ROOT / "claim_evidence" / "chat"
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(m for m in _imported_modules(path) if m == "claim_evidence.chat" or m.startswith("claim_evidence.chat."))
+        for path in sorted((ROOT / "claim_evidence").rglob("*.py"))
+        if chat not in path.parents
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_layering_importing_the_package_loads_no_chat_extra(tmp_path: Path) -> None:
+    """``import claim_evidence`` (and its CLI, the helper, the answer guard) loads neither the endpoint
+    nor what its extra installs; ``claim_evidence.chat`` itself loads them only in ``create_app``."""
+    code = (
+        "import sys, claim_evidence, claim_evidence.cli, static_helper, claim_evidence.chat, claim_evidence.chat.fakemodel\n"
+        "from claim_evidence import guard_answer, retrieve, load_kb, copy_text, trim_history\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'starlette', 'uvicorn')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+    bare = "import sys, claim_evidence, claim_evidence.cli, static_helper; print(sorted(m for m in sys.modules if m.startswith('claim_evidence.chat')))"
+    done = subprocess.run([sys.executable, "-c", bare], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
 
 def test_layering_prepublish_runs_without_static_helper(tmp_path: Path) -> None:
@@ -60,8 +86,8 @@ def test_layering_network_and_extraction_libraries_load_only_for_the_sources_com
     page = ROOT / "examples" / "site" / "articles" / "kumo-engine-3.html"
     code = (
         "import sys, claim_evidence, static_helper\n"
-        "from claim_evidence._site import load_config\n"
-        f"options = load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}).options\n"
+        "from claim_evidence._site import at_build_date, load_config\n"
+        f"options = at_build_date(load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}), None).options\n"
         f"page = static_helper.load_page({str(page)!r}, options)\n"
         "assert not [d for d in page.diagnostics if d.is_error], page.diagnostics\n"
         "print(sorted(m for m in ('httpx', 'lxml', 'bs4', 'charset_normalizer', 'pypdf') if m in sys.modules))\n"
@@ -78,7 +104,7 @@ def test_layering_the_readme_build_hook_runs_on_the_public_api(tmp_path: Path) -
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     snippet = re.search(r"A build hook .*?```python\n(.*?)```", text, re.S).group(1)  # type: ignore[union-attr]
     (tmp_path / "public").mkdir()
-    page = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    page = example_page_without_markers("about.html").decode("utf-8")
     start = page.index('data-evidence-for="ABOUT-AI"')
     start = page.index(">", start) + 1
     end = page.index("</aside>", start) + len("</aside>")

@@ -254,9 +254,9 @@ def test_render_memo_renders_each_distinct_bundle_once(bundle: dict, monkeypatch
     built: list[str] = []
     real = _render._claim_view
 
-    def counting(claim: dict, *args: object) -> object:
+    def counting(claim: dict, *args: object, **kwargs: object) -> object:
         built.append(claim["id"])
-        return real(claim, *args)
+        return real(claim, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_render, "_claim_view", counting)
     _render._MEMO.items.clear()

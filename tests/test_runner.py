@@ -15,7 +15,7 @@ from claim_evidence import _documents, _runner, claim_fingerprint
 from claim_evidence._page import check_text
 from claim_evidence.cli import main as claim_evidence_main
 
-from .conftest import ROOT
+from .conftest import ROOT, example_page_without_markers
 
 SITE = ROOT / "examples" / "site"
 INJECTED = "internal error: RuntimeError: injected for broken.html (set CLAIM_EVIDENCE_DEBUG=1 for details)"
@@ -25,7 +25,7 @@ def _site(tmp_path: Path, copies: int) -> Path:
     """The example's about page ``copies`` times (it passes) plus ``broken.html`` (the same page)."""
     site = tmp_path / "site"
     site.mkdir()
-    about = (SITE / "about.html").read_bytes()
+    about = example_page_without_markers("about.html")
     for n in range(copies):
         (site / f"page-{n:03d}.html").write_bytes(about)
     (site / "broken.html").write_bytes(about)

@@ -23,7 +23,7 @@ from claim_evidence._schema import bundle_conforms, bundle_schema, bundle_valida
 
 from .test_properties import sealed_bundles
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import ROOT, example_page_without_markers
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.sampled_from([1.0, 0.0, 2.5])
@@ -166,7 +166,8 @@ def test_checking_a_valid_page_never_imports_jsonschema(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    page = ROOT / "examples" / "site" / "articles" / "kumo-engine-3.html"
+    page = tmp_path / "kumo-engine-3.html"
+    page.write_bytes(example_page_without_markers("articles/kumo-engine-3.html"))
     code = (
         "import sys; from static_helper import load_page; "
         f"page = load_page({str(page)!r}); "

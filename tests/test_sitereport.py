@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import re
-import shutil
 from collections import Counter
 from datetime import date, timedelta
 from pathlib import Path
@@ -17,7 +16,7 @@ from claim_evidence._freshness import DEFAULT_MAX_AGE_DAYS
 from claim_evidence._page import read_page_bundle
 from claim_evidence._sitereport import AGE_BUCKETS, ROW_FIELDS, age_bucket
 
-from .conftest import ROOT
+from .conftest import ROOT, example_site_copy
 
 EXAMPLE = ROOT / "examples" / "site"
 TODAY = "2026-12-01"
@@ -26,10 +25,7 @@ ARTICLES = ("about.html", "articles/kumo-engine-3.html", "notes/ame-free-tier.ht
 
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "site"
-    shutil.copytree(EXAMPLE, folder)
-    with open(folder / "claim-evidence.toml", "a", encoding="utf-8") as handle:
-        handle.write("\n[freshness]\n")
+    folder = example_site_copy(tmp_path / "site")  # its [freshness] policy: the defaults, with markers
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     return folder
 

@@ -17,7 +17,7 @@ from .._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
 from .._page import STALE, Page, PageOptions, check_text
 from .._report import record_tag
 from .._runner import not_rewritten
-from .._site import CONFIG_NAME, load_config
+from .._site import CONFIG_NAME, at_build_date, load_config
 from .._splice import InternalError
 
 __all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options", "source_line"]
@@ -61,8 +61,9 @@ def at_page(options: PageOptions, served: str) -> PageOptions:
 
 def site_options(path: str | os.PathLike[str] | None) -> PageOptions:
     """The page options of a ``claim-evidence.toml`` (:class:`InputError` when it does not load), or the
-    defaults without one."""
-    return load_config(path).options if path is not None else PageOptions()
+    defaults without one. A ``[freshness]`` policy is dated as a build dates it: ``SOURCE_DATE_EPOCH``,
+    else the clock (generators have no ``--today``; they honour ``SOURCE_DATE_EPOCH`` too)."""
+    return at_build_date(load_config(path), None).options if path is not None else PageOptions()
 
 
 def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
