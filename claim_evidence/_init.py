@@ -21,7 +21,7 @@ from ._atomic import atomic_write_bytes
 from ._htmllang import html_lang, primary_subtag
 from ._diagnostics import ClaimEvidenceError, InputError
 from ._jsonio import read_text
-from ._page import DEFAULT_STYLESHEET
+from ._options import DEFAULT_STYLESHEET
 from ._runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
 from ._site import CONFIG_NAME, Config, expand
 from ._vocabulary import LOCALES

@@ -17,7 +17,7 @@ from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._freshness import Freshness, marker_key
-from ._policy import DEFAULT_POLICY, Policy
+from ._options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout  # noqa: F401 - re-exported (the page API)
 from ._sitechecks import site_diagnostics
 from ._snapcheck import snapshot_store
 from ._summary import summary_findings
@@ -32,7 +32,6 @@ from ._tokens import RAWTEXT, RCDATA, START_TAG, VOID, iter_attributes
 from ._validation import diagnose_loaded, iter_diagnostics
 from ._vocabulary import LABELS
 
-DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 STALE = "SH140"
 UNBOUND = frozenset({"SH110", "SH120"})  # a claim's page and record disagree: its slot gets the safe block
 UNBOUND_STALE = (
@@ -72,7 +71,6 @@ REQUIRED_MARKUP = (
     "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
     "evidence slot or bundle script; restore it (did the site generator drop it?), or take the page out of require"
 )
-STRIPPED = "SH161"
 
 
 @dataclass(frozen=True)
@@ -93,40 +91,6 @@ STRIPPED_MARKERS = (
         "hugo.toml), rebuild the site and check again",
     ),
 )
-
-
-@dataclass(frozen=True)
-class SiteLayout:
-    """Where a configured site's files are and how it is served (from ``claim-evidence.toml``).
-
-    Strings and tuples only: page options are part of cache keys (``dataclasses.astuple``, then JSON).
-    """
-
-    root: str  # the config's folder, absolute: globs are relative to it
-    web_root: str = ""  # the folder served at base_url, relative to root, POSIX ("": root itself)
-    base_url: str = "/"  # where web_root is served: "/docs/" or "https://example.com/docs/" (ends in "/")
-    require: tuple[str, ...] = ()  # globs of the pages that must carry evidence markup
-    exclude: tuple[str, ...] = ()  # globs of files, or folders, that are no pages (templates, partials)
-
-
-@dataclass(frozen=True)
-class PageOptions:
-    """Site settings a page is checked against (from ``claim-evidence.toml``), and, set per page by
-    the runner, where the page is served and whether it must carry evidence."""
-
-    stylesheet: str | None = DEFAULT_STYLESHEET  # None: the site ships the evidence CSS its own way (no SH130)
-    lang: str = "ja"  # the labels' language, unless the page's <html lang> names one the labels exist in
-    stylesheet_configured: bool = False  # False: the default href, and SH130 says so
-    policy: Policy = DEFAULT_POLICY  # what the site demands beyond the contract (require_quotes)
-    snapshots: str | None = None  # the site's snapshot folder: its copies and the quotes in them are checked
-    site: SiteLayout | None = None  # None: checked without a config (base_url "/", nothing required or excluded)
-    # This page's path under the web root ("guide/install/index.html"); None: unknown. Without a site and a
-    # page, a stylesheet href must equal ``stylesheet`` as written; with either, it is resolved (SH130).
-    page: str | None = None
-    required: bool = False  # ``require`` names this page: a page without evidence markup fails (SH160)
-    search_ignore: bool = False  # blocks carry data-pagefind-ignore and data-search-exclude
-    # The site's review age policy ([freshness]) with its build date; None: reviews are not aged.
-    freshness: Freshness | None = None
 
 
 @dataclass

@@ -15,15 +15,27 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ._atomic import TEMP_PREFIX
 from ._diagnostics import Diagnostic, InputError, internal_error
 from ._jsonio import MAX_BYTES, decode_utf8, read_text
-from ._page import STRIPPED, Page, PageOptions, check_text
+from ._options import STRIPPED, PageOptions
 from ._report import FileResult, input_error_result
 from ._site import CACHE_DIR_NAME, Config, GlobMatch, site_pages, site_path
 from ._splice import InternalError
+
+if TYPE_CHECKING:
+    from ._page import Page
+
+
+def check_text(text: str, name: str | None, options: PageOptions) -> Page:
+    """The page check (:func:`._page.check_text`), imported on first use: a run answered from the
+    cache never loads the checker (the tokenizer, validation, jinja2)."""
+    from ._page import check_text as check
+
+    return check(text, name, options)
+
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
 # Below this many pages, starting worker processes costs more than it saves.
@@ -215,7 +227,7 @@ class ResultCache(Protocol):
 
 
 # Re-renders a page's stale slots in place: ``(page as checked, slots rewritten)``.
-Writer = Callable[[str, PageOptions, str], tuple[Page, int]]
+Writer = Callable[[str, PageOptions, str], "tuple[Page, int]"]
 
 
 def run(

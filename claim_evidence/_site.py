@@ -25,7 +25,7 @@ from ._policy import Policy
 from ._snapstore import SNAPSHOT_DIR_NAME
 from ._vocabulary import LABELS
 
-from ._page import DEFAULT_STYLESHEET, PageOptions, SiteLayout
+from ._options import DEFAULT_STYLESHEET, PageOptions, SiteLayout
 
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.

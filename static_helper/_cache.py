@@ -25,7 +25,7 @@ from typing import Any
 import claim_evidence
 from claim_evidence import Diagnostic
 from claim_evidence._atomic import TEMP_PREFIX
-from claim_evidence._page import PageOptions
+from claim_evidence._options import PageOptions
 from claim_evidence._report import FileResult
 from claim_evidence._site import CACHE_DIR_NAME
 
@@ -190,8 +190,8 @@ def _decode(raw: Any, key: str, display: str) -> tuple[bool, FileResult | None]:
     diagnostics = []
     for item in raw["diagnostics"]:
         values = {name: item[name] for name in _FIELDS}
-        if values["severity"] != "warning" or not all(isinstance(values[n], str) for n in _FIELDS[:5]):
-            return False, None  # only warnings can come with a pass
+        if values["severity"] not in ("warning", "note") or not all(isinstance(values[n], str) for n in _FIELDS[:5]):
+            return False, None  # only warnings and notes can come with a pass
         if not all(values[n] is None or isinstance(values[n], str if n == "file" else int) for n in _FIELDS[5:]):
             return False, None
         diagnostics.append(Diagnostic(**values))

@@ -14,7 +14,12 @@ from collections.abc import Iterator
 from claim_evidence import Diagnostic, InputError
 from claim_evidence._atomic import atomic_write_bytes
 from claim_evidence._jsonio import decode_utf8, read_text
-from claim_evidence._page import Page, PageOptions, check_text
+from claim_evidence._options import PageOptions
+
+# The checker is imported where a page is checked: a run answered from the cache never loads it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from claim_evidence._page import Page
 
 try:
     import fcntl
@@ -32,6 +37,8 @@ def write_page(path: str, options: PageOptions, name: str | None = None) -> tupl
     still what was read (checked under a lock on the file, just before the
     atomic replace); a page edited meanwhile is read and checked again.
     """
+    from claim_evidence._page import check_text
+
     shown = name or path
     for _ in range(WRITE_ATTEMPTS):
         text, bom = read_text(path), _has_bom(path)
@@ -55,6 +62,8 @@ def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, b
     a BOM and the line endings are kept. Bytes that are not UTF-8 raise
     :class:`InputError` (CE002) naming ``name``.
     """
+    from claim_evidence._page import check_text
+
     page = check_text(decode_utf8(data, name), name, options)
     if not _rewritable(page):
         return page, data

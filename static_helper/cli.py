@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import click
 
     from claim_evidence import ClaimEvidenceError, FileResult
-    from claim_evidence._page import PageOptions
+    from claim_evidence._options import PageOptions
     from claim_evidence._runner import Stats
     from claim_evidence._site import Config
 
@@ -184,7 +184,7 @@ def execute(
     import click
 
     from claim_evidence import Diagnostic, InputError, report
-    from claim_evidence._page import PageOptions
+    from claim_evidence._options import PageOptions
     from claim_evidence._freshness import check_today
     from claim_evidence._runner import Stats, display, run, tasks_for_config, tasks_for_paths
     from claim_evidence._site import at_build_date

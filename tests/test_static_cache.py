@@ -167,3 +167,16 @@ def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
     assert main([]) == 1  # SH007: no registered page carries evidence; the page itself passed, and is cached
     ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
     assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its cache of passing page checks.\n*\n"
+
+
+def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example site passes with CE602 notes (reviews due soon at its build date): notes come with a
+    pass like warnings, so the second run is answered from the cache, with the same report."""
+    from .conftest import example_site_copy
+
+    site = example_site_copy(tmp_path / "site")
+    monkeypatch.chdir(site)
+    first = run()
+    assert first[0] == 0 and "(note)" in first[1] and first[2]["checked"] == first[2]["pages"] > 0
+    second = run()
+    assert second[:2] == first[:2] and second[2]["cached"] == first[2]["pages"] and second[2]["checked"] == 0
