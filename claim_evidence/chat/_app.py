@@ -1,0 +1,177 @@
+"""The reference endpoint: ``POST /api/chat`` → retrieve → model → guard → JSON, and the widget's files.
+
+Every answer a reader sees has passed ``guard_answer``; every failure is a fixed JSON message
+with a fixed status (never a traceback, never the model provider's body); the API key lives only
+inside the SDK client, read from the server's environment once.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anthropic
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import KnowledgeBase, copy_text, guard_answer, load_kb, retrieve, trim_history
+from .._chatconfig import DEFAULT_COPY_PREFIX
+from .._retrieve import DEFAULT_K
+from ._ratelimit import RateLimiter
+from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, parse_chat_request
+from ._settings import KEY_ENV, ChatConfigError, ChatSettings
+from .prompt import build_messages, system_prompt
+
+log = logging.getLogger("claim_evidence.chat")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+WIDGET_PATH = "/chat-widget"
+ENDPOINT_PATH = "/api/chat"
+RESPONSE_KEYS = ("answer", "confirmed", "unknown", "state", "sources", "refused", "findings", "copy_text", "model")
+
+RATE_LIMITED = Refusal(429, "rate_limited", "Too many requests from this address. Try again later.")
+UPSTREAM_BUSY = Refusal(429, "upstream_rate_limited", "The model is busy. Try again later.")
+UPSTREAM_DOWN = Refusal(503, "upstream_unavailable", "The model could not be reached. Try again later.")
+SERVER_BUSY = Refusal(503, "server_busy", "The server is answering other questions. Try again later.")
+INTERNAL = Refusal(500, "internal_error", "The answer could not be produced.")
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+def refuse(refusal: Refusal, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(refusal.to_dict(), status_code=refusal.status, headers={**_NO_STORE, **(headers or {})})
+
+
+class ChatService:
+    """The endpoint's state: the kb, the SDK client, the rate limiter and the upstream slots."""
+
+    def __init__(self, settings: ChatSettings, kb: KnowledgeBase, client: anthropic.AsyncAnthropic) -> None:
+        self.settings = settings
+        self.kb = kb
+        self.client = client
+        self.limiter = RateLimiter(
+            burst=settings.rate_burst, per_second=settings.rate_per_minute / 60.0, max_keys=settings.rate_clients, clock=settings.clock
+        )
+        self.in_flight = 0
+
+    async def chat(self, request: Request) -> Response:
+        wait = self.limiter.take(request.client.host if request.client else "")
+        if wait:
+            return refuse(RATE_LIMITED, {"Retry-After": str(wait)})
+        media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if media_type != "application/json":
+            return refuse(NOT_JSON_TYPE)
+        raw = await self._body(request)
+        if raw is None:
+            return refuse(TOO_LARGE)
+        try:
+            body = json.loads(raw)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return refuse(NOT_JSON)
+        parsed = parse_chat_request(body)
+        if isinstance(parsed, Refusal):
+            return refuse(parsed)
+        if self.in_flight >= self.settings.max_concurrent:
+            return refuse(SERVER_BUSY, {"Retry-After": "5"})
+        self.in_flight += 1
+        try:
+            return await self._answer(parsed)
+        finally:
+            self.in_flight -= 1
+
+    async def _body(self, request: Request) -> bytes | None:
+        """The body, or None once it is over the limit (by its Content-Length or by what arrives)."""
+        limit = self.settings.max_body_bytes
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            return None
+        received = bytearray()
+        async for piece in request.stream():
+            received += piece
+            if len(received) > limit:
+                return None
+        return bytes(received)
+
+    async def _answer(self, asked: ChatRequest) -> Response:
+        chunks = retrieve(self.kb, asked.question, DEFAULT_K)
+        try:
+            reply = await self.client.messages.create(
+                model=self.settings.model,
+                max_tokens=self.settings.max_tokens,
+                system=system_prompt(asked.lang),
+                messages=build_messages(chunks, asked.question, trim_history(asked.history)),  # type: ignore[arg-type]
+            )
+        except anthropic.RateLimitError:
+            log.warning("model provider answered 429 (rate limited)")
+            return refuse(UPSTREAM_BUSY)
+        except anthropic.APIStatusError as exc:
+            log.warning("model provider answered HTTP %d (%s)", exc.status_code, type(exc).__name__)
+            return refuse(UPSTREAM_DOWN)
+        except anthropic.APITimeoutError:
+            log.warning("model provider did not answer within %g s", self.settings.timeout)
+            return refuse(UPSTREAM_DOWN)
+        except anthropic.APIConnectionError:
+            log.warning("model provider could not be reached")
+            return refuse(UPSTREAM_DOWN)
+        except anthropic.AnthropicError as exc:  # a malformed response, or anything else the SDK raises
+            log.warning("model call failed (%s)", type(exc).__name__)
+            return refuse(UPSTREAM_DOWN)
+        content, model = getattr(reply, "content", None), getattr(reply, "model", None)
+        if not isinstance(content, list) or not isinstance(model, str):
+            # The SDK does not validate responses strictly: a message without these is no answer.
+            log.warning("model provider sent a message without content or model")
+            return refuse(UPSTREAM_DOWN)
+        text = "".join(t for block in content if getattr(block, "type", None) == "text" and isinstance(t := getattr(block, "text", None), str))
+        guarded = guard_answer(text, chunks, lang=asked.lang, banned=self.kb.banned)
+        result: dict[str, Any] = guarded.to_dict()
+        body = {key: result[key] for key in RESPONSE_KEYS if key in result}
+        body["findings"] = list(guarded.codes)
+        body["copy_text"] = copy_text(guarded, prefix_template=self.kb.copy_prefix or DEFAULT_COPY_PREFIX, site_url=self.settings.site_url)
+        body["model"] = model
+        return JSONResponse(body, headers=_NO_STORE)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    log.error("internal error answering %s (%s)", request.url.path, type(exc).__name__)
+    return refuse(INTERNAL)
+
+
+def create_app(settings: ChatSettings) -> Starlette:
+    """The ASGI app: ``POST /api/chat``, the widget under ``/chat-widget/``, and ``settings.site_dir`` at ``/``.
+
+    Raises :class:`~claim_evidence.InputError` when the kb cannot be loaded, and
+    :class:`ChatConfigError` when the site folder is missing or ``ANTHROPIC_API_KEY`` is not set
+    in the server's environment (both are ``ClaimEvidenceError``: exit 2 from the command).
+    """
+    kb = load_kb(settings.kb_path)
+    if settings.site_dir is not None and not Path(settings.site_dir).is_dir():
+        raise ChatConfigError(f"site folder not found: {settings.site_dir}")
+    api_key = os.environ.get(KEY_ENV)
+    if not api_key:
+        raise ChatConfigError(f"{KEY_ENV} is not set in the server's environment; the chat endpoint needs it to ask the model")
+    client = anthropic.AsyncAnthropic(api_key=api_key, base_url=settings.base_url, timeout=settings.timeout, max_retries=settings.max_retries)
+    service = ChatService(settings, kb, client)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # closing the connection pool; nothing to tell anyone
+                await client.close()
+
+    routes: list[Route | Mount] = [
+        Route(ENDPOINT_PATH, service.chat, methods=["POST"]),
+        Mount(WIDGET_PATH, app=StaticFiles(directory=str(STATIC_DIR)), name="chat-widget"),
+    ]
+    if settings.site_dir is not None:
+        routes.append(Mount("/", app=StaticFiles(directory=str(settings.site_dir), html=True), name="site"))
+    app = Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan)
+    app.state.chat = service
+    return app
