@@ -21,6 +21,7 @@ from ._options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout  # n
 from ._sitechecks import site_diagnostics
 from ._snapcheck import snapshot_store
 from ._summary import summary_findings
+from . import _recordcache
 from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
@@ -108,6 +109,8 @@ class Page:
     bundle: Any = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     rendered: list[tuple[Element, str]] = field(default_factory=list)
+    # The record cache entry this check should write: (key, facts), when it computed what was not stored.
+    record: tuple[str, _BundleFacts, bool] | None = field(default=None, repr=False)  # (…, whether it was stored)
     lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
     record_invalid: bool = False  # the bundle has validation errors: every claim shows as unverified
     unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
@@ -201,11 +204,24 @@ def check_text(text: str, name: str | None = None, options: PageOptions | None =
         found = list(_checks(page))
         found += _parsing(page, {d.code for _, d in found})
         page.diagnostics = [_placed(page, offset, d) for offset, d in sorted(found, key=lambda pair: pair[0])]
+        _remember(page)
     elif page.located.hidden is not None:
         page.diagnostics = [_placed(page, page.located.hidden, Diagnostic("SH104", HIDDEN_MARKUP, subject="page"))]
     else:
         page.diagnostics = _without_markup(page)
     return page
+
+
+def _remember(page: Page) -> None:
+    """Store what this check computed of its bundle (findings, and blocks when rendered) in the record cache."""
+    records = _recordcache.active()
+    if page.record is None or records is None:
+        return
+    key, facts, stored = page.record
+    rendered = facts.blocks is not None and facts.rendered_with == render_settings(page.options)
+    if stored and not rendered:
+        return  # nothing new to add to the entry
+    records.put(key, _recordcache.Stored(facts.findings, facts.blocks if rendered else None))
 
 
 def _without_markup(page: Page) -> list[Diagnostic]:
@@ -324,7 +340,7 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     site = page.options.policy
-    facts = _facts(content, page.lang, loaded)
+    facts = _facts(content, page.lang, loaded, page)
     page.record_invalid = any(d.is_error for _, d in facts.findings)
     for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
@@ -394,8 +410,25 @@ class _BundleFacts:
 _FACTS: Memo[_BundleFacts] = Memo(256)
 
 
-def _facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
+def _facts(content: str, lang: str, loaded: LoadedJSON, page: Page | None = None) -> _BundleFacts:
+    """The bundle text's findings (and blocks, once rendered): from this process's memo, else from the
+    record cache when a run turned it on, else computed (and, for ``page``, marked to be stored)."""
     facts = _FACTS.get((content, lang))
+    records = _recordcache.active() if page is not None else None
+    if facts is None and records is not None:
+        assert page is not None
+        key = records.key(content, lang, render_settings(page.options))
+        stored = records.get(key)
+        if stored is not None:
+            facts = _FACTS.put((content, lang), _BundleFacts(stored.findings))
+            if stored.blocks is not None:
+                facts.blocks, facts.rendered_with = dict(stored.blocks), render_settings(page.options)
+            else:
+                page.record = key, facts, True  # its blocks, once rendered, complete the entry
+            return facts
+        facts = _facts(content, lang, loaded)
+        page.record = key, facts, False
+        return facts
     if facts is None:
         value = loaded.value
         if isinstance(value, dict) and value:  # loads kept the depth limit; this memo is keyed by the text

@@ -21,6 +21,8 @@ from ._atomic import TEMP_PREFIX
 from ._diagnostics import Diagnostic, InputError, internal_error
 from ._jsonio import MAX_BYTES, decode_utf8, read_text
 from ._options import STRIPPED, PageOptions
+from ._recordcache import RecordCache
+from ._recordcache import use as use_records
 from ._report import FileResult, input_error_result
 from ._site import CACHE_DIR_NAME, Config, GlobMatch, site_pages, site_path
 from ._splice import InternalError
@@ -237,17 +239,19 @@ def run(
     cache: ResultCache | None = None,
     stats: Stats | None = None,
     writer: Writer | None = None,
+    records: RecordCache | None = None,
 ) -> list[FileResult]:
     """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped).
 
     Workers get the pages in chunks, are set up once, and send back only results;
     results stream in task order, so memory does not grow with page texts.
     ``writer`` (a module-level function, so workers can receive it) handles tasks
-    marked ``write``; without one such a task fails as an internal error.
+    marked ``write``; without one such a task fails as an internal error. ``records`` turns the
+    record cache on for the page checks (see :mod:`._recordcache`).
     """
     stats = stats if stats is not None else Stats()
     stats.pages += len(tasks)
-    worker = _Worker(cache, writer)
+    worker = _Worker(cache, writer, records)
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
@@ -293,6 +297,7 @@ class _Worker:
 
     cache: ResultCache | None = None
     writer: Writer | None = None
+    records: RecordCache | None = None
 
 
 _WORKER: list[_Worker] = [_Worker()]
@@ -300,6 +305,7 @@ _WORKER: list[_Worker] = [_Worker()]
 
 def _start_worker(worker: _Worker) -> None:
     _WORKER[0] = worker
+    use_records(worker.records)
 
 
 def _collect(

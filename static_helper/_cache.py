@@ -11,12 +11,10 @@ and rebuilt, never trusted. Concurrent runs at worst write the same entry twice.
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -24,14 +22,16 @@ from typing import Any
 
 import claim_evidence
 from claim_evidence import Diagnostic
-from claim_evidence._atomic import TEMP_PREFIX
+from claim_evidence._atomic import replace_quickly
 from claim_evidence._options import PageOptions
+from claim_evidence._recordcache import RecordCache
 from claim_evidence._report import FileResult
 from claim_evidence._site import CACHE_DIR_NAME
 
 import static_helper
 
 FORMAT = 1
+RECORDS_DIR_NAME = "records"
 # A registered page without evidence markup, or an unregistered one: nothing to report.
 NOTHING = "nothing"
 _TOOLKIT_SUFFIXES = (".py", ".j2", ".css", ".json")
@@ -110,6 +110,11 @@ class Cache:
         self.folder = Path(folder)
         self.salt = salt
 
+    def records(self) -> RecordCache:
+        """The record cache beside the page entries (``records/``): keyed by the toolkit alone, so it
+        survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`)."""
+        return RecordCache(self.folder / RECORDS_DIR_NAME, toolkit_fingerprint())
+
     def key(self, display: str, registered: bool, data: bytes) -> str:
         digest = hashlib.sha256(f"{self.salt}\0{display}\0{int(registered)}\0".encode())
         digest.update(hashlib.sha256(data).digest())
@@ -142,7 +147,7 @@ class Cache:
             path = self._path(key)
             if not path.parent.is_dir():
                 self._create(path.parent)
-            _replace(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+            replace_quickly(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache only costs time
 
@@ -154,23 +159,8 @@ class Cache:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore = self.folder / ".gitignore"
             if not ignore.exists():
-                _replace(ignore, b"# Created by static-helper: its cache of passing page checks.\n*\n")
+                replace_quickly(ignore, b"# Created by static-helper: its cache of passing page checks.\n*\n")
         subfolder.mkdir(parents=True, exist_ok=True)
-
-
-def _replace(path: Path, data: bytes) -> None:
-    """Atomic like ``atomic_write_bytes`` (temp file in the same folder, ``os.replace``) but without
-    its fsyncs: they cost ~10 ms a page here, and an entry lost in a crash is only a miss (a torn
-    one does not parse and is ignored)."""
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
 
 
 _FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column")

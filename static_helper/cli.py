@@ -207,7 +207,9 @@ def execute(
             if not config.pages:
                 raise InputError(Diagnostic("SH006", 'registers no pages: list them, e.g. pages = ["**/*.html"]', file=display(config.path or config.root)))
             tasks = tasks_for_config(config, write)
-        results = run(tasks, jobs, _progress_bar(len(tasks)), _cache(caching, config, options), stats, write_page)
+        cache = _cache(caching, config, options)
+        records = cache.records() if cache is not None else None
+        results = run(tasks, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
         page_out = None
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
     click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)

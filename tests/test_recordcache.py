@@ -1,0 +1,170 @@
+"""The record cache (``claim_evidence/_recordcache.py``): a rebuilt page whose records did not change is
+checked without validating or rendering them again; a corrupt, foreign or stale entry is a miss."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from claim_evidence import _page, _render
+from claim_evidence._diagnostics import Diagnostic
+from claim_evidence._recordcache import RecordCache, Stored
+from static_helper._cache import RECORDS_DIR_NAME
+from static_helper.cli import command
+
+from .conftest import example_site_copy
+
+CACHE = ".claim-evidence-cache"
+
+
+def run(*args: str) -> tuple[int, str, dict[str, int]]:
+    _page._FACTS.items.clear()  # a new process: nothing remembered in memory
+    _page._LOADED.items.clear()
+    _render._MEMO.items.clear()
+    result = CliRunner().invoke(command, ["--stats", *args], catch_exceptions=False)
+    line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
+    stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+    return result.exit_code, result.stdout, stats
+
+
+def rebuild(site: Path, mark: str) -> None:
+    """What a generator's build does to every page: bytes change outside the slots, records do not."""
+    for page in site.rglob("*.html"):
+        if CACHE not in page.parts:
+            page.write_bytes(page.read_bytes() + f"<!-- build {mark} -->\n".encode())
+
+
+def entries(site: Path) -> list[Path]:
+    return sorted((site / CACHE / RECORDS_DIR_NAME).rglob("*.json"))
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = example_site_copy(tmp_path / "site")
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def _forbid_checking_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the records were validated or rendered again")
+
+    for name in ("diagnose_loaded", "iter_diagnostics", "render_blocks"):
+        monkeypatch.setattr(_page, name, forbidden)
+
+
+def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, first, stats = run()
+    assert code == 0 and stats["checked"] == stats["pages"] and entries(site)
+    rebuild(site, "2")
+    _forbid_checking_records(monkeypatch)
+    code, again, stats = run()
+    assert (code, again) == (0, first)
+    assert stats["checked"] == stats["pages"]  # every page missed the page cache: its bytes changed
+    assert stats["cached"] == 0
+
+
+def test_recordcache_rebuild_still_finds_what_the_page_changed(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached record never hides the page's own findings: an edited sentence, an emptied slot."""
+    run()
+    page = site / "articles" / "kumo-engine-3.html"
+    text = page.read_text(encoding="utf-8").replace("1.8 倍</strong>速い", "2 倍</strong>速い", 1)
+    start = text.index('data-evidence-for="KUMO-SPEED">') + len('data-evidence-for="KUMO-SPEED">')
+    end = text.index("</aside>", start) + len("</aside>")
+    page.write_text(text[:start] + text[end:], encoding="utf-8")
+    _forbid_checking_records(monkeypatch)
+    code, out, _ = run()
+    assert code == 1
+    assert "SH120 [KUMO-SPEED] body text differs from reviewed statement" in out
+    assert "SH140 [KUMO-SPEED] evidence display must now show the claim as unverified" in out
+
+
+def test_recordcache_write_after_a_rebuild_uses_the_stored_blocks(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh build empties the slots; --write fills them from the stored blocks, byte for byte."""
+    run()
+    page = site / "about.html"
+    before = page.read_bytes()
+    text = before.decode("utf-8")
+    start = text.index('data-evidence-for="ABOUT-AI">') + len('data-evidence-for="ABOUT-AI">')
+    end = text.index("</aside>", start) + len("</aside>")
+    page.write_text(text[:start] + text[end:], encoding="utf-8")
+    _forbid_checking_records(monkeypatch)
+    assert run("--write")[0] == 0
+    assert page.read_bytes() == before
+
+
+def test_recordcache_corrupt_and_foreign_entries_are_misses(site: Path) -> None:
+    code, first, _ = run()
+    found = entries(site)
+    assert len(found) >= 2
+    good = found[0].read_bytes()
+    found[0].write_bytes(b"{not json")
+    found[1].write_bytes(good)  # another key's entry under this key's name
+    for path in found[2:]:
+        path.write_text(json.dumps({"format": 99}), encoding="utf-8")
+    rebuild(site, "2")
+    assert run()[:2] == (code, first)
+    assert [json.loads(p.read_bytes())["key"] for p in entries(site)] == [p.stem for p in entries(site)]  # rebuilt
+
+
+def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) -> None:
+    cache = RecordCache(tmp_path / "records", "toolkit-1")
+    key = cache.key("{}", "ja", (False, None))
+    assert len({key, cache.key("{}", "en", (False, None)), cache.key("{}", "ja", (True, None)),
+                cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))), cache.key("{ }", "ja", (False, None)),
+                RecordCache(tmp_path, "toolkit-2").key("{}", "ja", (False, None))}) == 6
+    d = Diagnostic("CE101", "statement required", "$.claims[0].statement", "error", "claim c", hint="add one")
+    cache.put(key, Stored(((7, d),), {"c": "<aside>…</aside>"}))
+    assert cache.get(key) == Stored(((7, d),), {"c": "<aside>…</aside>"})
+    assert cache.get(cache.key("{}", "en", (False, None))) is None
+    assert (tmp_path / "records" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"findings": [["7", {}]], "blocks": None},
+        {"findings": [[7, {"code": "X", "message": "m", "path": "$", "severity": "fatal", "subject": "s", "file": None, "line": None, "column": None, "hint": None}]], "blocks": None},
+        {"findings": [[7, {"code": 1, "message": "m", "path": "$", "severity": "error", "subject": "s", "file": None, "line": None, "column": None, "hint": None}]], "blocks": None},
+        {"findings": [], "blocks": {"c": 3}},
+        {"findings": [], "blocks": ["c"]},
+        {"findings": {}, "blocks": None},
+    ],
+)
+def test_recordcache_wrong_types_in_an_entry_are_a_miss(tmp_path: Path, entry: dict[str, Any]) -> None:
+    cache = RecordCache(tmp_path, "t")
+    key = cache.key("{}", "ja", ())
+    path = tmp_path / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"format": 1, "key": key, **entry}), encoding="utf-8")
+    assert cache.get(key) is None
+
+
+def test_recordcache_no_cache_neither_reads_nor_writes(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run()
+    count = len(entries(site))
+    rebuild(site, "2")
+    assert run("--no-cache")[0] == 0
+    assert len(entries(site)) == count
+    _forbid_checking_records(monkeypatch)
+    code, out, _ = run("--no-cache")  # the records are checked again: the stand-ins fail each page
+    assert code == 2 and "internal error: AssertionError: the records were validated or rendered again" in out
+
+
+def test_recordcache_concurrent_runs_agree(site: Path) -> None:
+    run()
+    rebuild(site, "2")
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "static_helper", "--jobs", "1"], cwd=site, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert outputs[0][0] == outputs[1][0]
+    assert all(json.loads(p.read_bytes())["format"] == 1 for p in entries(site))
+    assert not [p for p in (site / CACHE).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
