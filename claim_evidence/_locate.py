@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ._diagnostics import line_column, line_starts
 
 from ._fastscan import fast_scan
-from ._tokens import MARKERS, Handler, TreeBuilder, attribute_value, iter_attributes, scan
+from ._tokens import MARKERS, RAWTEXT, RCDATA, VOID, Handler, TreeBuilder, attribute_value, iter_attributes, scan
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"
@@ -22,6 +22,8 @@ BUNDLE_ID = "claim-evidence-data"
 
 _INTERESTING = re.compile(r"(?i)data-claim-id|data-evidence-for|data-evidence-summary|claim-evidence-data")
 _SUFFIX = re.compile(r"-(?i:claim-id|evidence-for|evidence-summary|evidence-data)")
+# Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
+NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
 # Evidence markup written as a tag, wherever it is (comments and raw text included).
 _TAG_SHAPED = re.compile(
     r"""(?i)<[a-z][^<>]*?[\s"'/](?:data-claim-id|data-evidence-for)\s*=|<[a-z][^<>]*?[\s"'/]data-evidence-summary(?=[\s/>=])"""

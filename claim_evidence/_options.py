@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._freshness import Freshness
+from typing import Any
+
+from ._freshness import Freshness, marker_key
 from ._policy import DEFAULT_POLICY, Policy
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
@@ -46,3 +48,9 @@ class PageOptions:
     search_ignore: bool = False  # blocks carry data-pagefind-ignore and data-search-exclude
     # The site's review age policy ([freshness]) with its build date; None: reviews are not aged.
     freshness: Freshness | None = None
+
+
+def render_settings(options: PageOptions) -> tuple[Any, ...]:
+    """What a page's blocks depend on besides its records and language: the search setting, and the
+    marker policy with the build date (a new day can turn a marker 🟡)."""
+    return options.search_ignore, marker_key(options.freshness)

@@ -17,7 +17,7 @@ from ._fingerprint import normalized_text
 from ._jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from ._memo import Memo
 from ._freshness import Freshness, marker_key
-from ._options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout  # noqa: F401 - re-exported (the page API)
+from ._options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
 from ._sitechecks import site_diagnostics
 from ._snapcheck import snapshot_store
 from ._summary import summary_findings
@@ -26,10 +26,10 @@ from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
 from ._jsonpos import offset_of
-from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, Located, foreign_markup, locate
+from ._locate import BUNDLE_ID, CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element, Located, foreign_markup, locate
 from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from ._text import visible_text
-from ._tokens import RAWTEXT, RCDATA, START_TAG, VOID, iter_attributes
+from ._tokens import START_TAG, VOID, iter_attributes
 from ._validation import diagnose_loaded, iter_diagnostics
 from ._vocabulary import LABELS
 
@@ -65,8 +65,6 @@ LINKED_SUMMARY = (
     "the data-evidence-summary slot would be inside a link: the <a> opened at line {line} is still open where the "
     "slot starts; close it with </a> before the slot"
 )
-# Elements that cannot hold an <aside> block: HTML would move it out, or never parse it as markup.
-NOT_CONTAINERS = VOID | RAWTEXT | RCDATA | {"p", "template", "plaintext"}
 REQUIRED = "SH160"
 REQUIRED_MARKUP = (
     "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
@@ -318,7 +316,9 @@ def _checks(page: Page) -> Iterator[Finding]:
     yield from _shapes(page)
     if isinstance(page.bundle, dict) and isinstance(page.bundle.get("claims"), list):
         yield from _binding(page)
-        yield from summary_findings(page)
+        yield from summary_findings(
+            page.located, page.text, page.bundle, page.options, page.lang, page.record_invalid, frozenset(page.unbound), page.rendered
+        )
 
 
 def _bundle(page: Page, script: Element) -> Iterator[Finding]:
@@ -653,12 +653,6 @@ def _only_marker_differs(shown: str, wanted: str) -> bool:
     """A slot that differs from its block only in the freshness marker (a marker turned, or markers were
     switched on or off): the record is as reviewed, and the message should say so."""
     return _MARKER_SPAN.sub("", shown) == _MARKER_SPAN.sub("", wanted)
-
-
-def render_settings(options: PageOptions) -> tuple[Any, ...]:
-    """What a page's blocks depend on besides its records and language: the search setting, and the
-    marker policy with the build date (a new day can turn a marker 🟡)."""
-    return options.search_ignore, marker_key(options.freshness)
 
 
 def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:

@@ -13,19 +13,17 @@ for a claim whose page and record disagree (SH110/SH120).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._diagnostics import Diagnostic
 from ._freshness import Freshness, review_marker
 from ._htmlequiv import equivalent
-from ._locate import CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR, Element
+from ._locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
+from ._options import PageOptions, render_settings
 from ._render import _cited, _phrases, _source_map, _text, _View, marker_view, template_environment
 from ._splice import newline_style, with_newlines
 from ._urls import safe_http_url
 from ._vocabulary import TEXT, VERIFIED_STATUSES, is_valid_date, is_valid_id
-
-if TYPE_CHECKING:
-    from ._page import Finding, Page
 
 TEMPLATE = "evidence_summary.html.j2"
 DUPLICATE = "SH170"
@@ -154,16 +152,24 @@ def _source_view(entry: dict[str, Any], lang: str, freshness: Freshness | None) 
 # --- the slot on a page ---------------------------------------------------------------
 
 
-def summary_findings(page: Page) -> Iterator[Finding]:
-    """The summary slot's findings, and its content when stale (appended to ``page.rendered``).
+def summary_findings(
+    located: Located,
+    text: str,
+    bundle: Mapping[str, Any],
+    options: PageOptions,
+    lang: str,
+    invalid: bool,
+    unbound: frozenset[str],
+    rendered: list[tuple[Element, str]],
+) -> Iterator[tuple[int, Diagnostic]]:
+    """A page's summary slot findings (offset in ``text``, diagnostic), and its content when stale
+    (appended to ``rendered``, the page's stale slots). ``invalid`` and ``unbound`` are what the page
+    check found of the record and the binding.
 
     At most one slot per page (SH170 at the second); it must be a container with an end tag that
     holds no claim element or evidence slot and sits in none (SH171, SH172); then it must show
     :func:`render_summary`'s block, up to what minifiers change (SH140).
     """
-    from ._page import NOT_CONTAINERS, render_settings  # (the page module imports this one)
-
-    located = page.located
     found = located.summaries
     for extra in found[1:]:
         message = f"at most one {SUMMARY_ATTR} slot per page (found {len(found)}); keep one and remove the others"
@@ -171,7 +177,7 @@ def summary_findings(page: Page) -> Iterator[Finding]:
     if len(found) != 1:
         return
     slot = found[0]
-    problem = _shape_problem(slot, NOT_CONTAINERS)
+    problem = _shape_problem(slot)
     if problem is not None:
         message = f"the {SUMMARY_ATTR} slot must be a container element with an explicit end tag, e.g. <div {SUMMARY_ATTR}></div> (it {problem})"
         yield slot.start, Diagnostic(SHAPE, message, subject="page")
@@ -180,27 +186,24 @@ def summary_findings(page: Page) -> Iterator[Finding]:
     if nested is not None:
         yield slot.start, Diagnostic(NESTED, nested, subject="page")
         return
-    bundle = page.bundle
-    options = page.options
     order = [e.attrs[CLAIM_ATTR] for e in located.claims]
     search_ignore, _ = render_settings(options)
     block = render_summary(
-        bundle, order, invalid=page.record_invalid, unbound=frozenset(page.unbound), lang=page.lang,
-        search_ignore=search_ignore, freshness=options.freshness,
+        bundle, order, invalid=invalid, unbound=unbound, lang=lang, search_ignore=search_ignore, freshness=options.freshness
     )
-    wanted = with_newlines(block, newline_style(page.text))
-    shown = page.text[slot.open_end : slot.close_start]
+    wanted = with_newlines(block, newline_style(text))
+    shown = text[slot.open_end : slot.close_start]
     if shown != wanted and not equivalent(shown, wanted, slot.name):
-        page.rendered.append((slot, wanted))
+        rendered.append((slot, wanted))
         yield slot.start, Diagnostic(STALE, STALE_SUMMARY, subject="page")
 
 
-def _shape_problem(slot: Element, not_containers: frozenset[str]) -> str | None:
+def _shape_problem(slot: Element) -> str | None:
     if CLAIM_ATTR in slot.attrs or SLOT_ATTR in slot.attrs:
         return f"also carries {CLAIM_ATTR if CLAIM_ATTR in slot.attrs else SLOT_ATTR}; give the summary an element of its own"
-    if slot.self_closing and slot.name not in not_containers:
+    if slot.self_closing and slot.name not in NOT_CONTAINERS:
         return f"is written <{slot.name} …/>, which HTML does not close"
-    if slot.name in not_containers or ":" in slot.name:
+    if slot.name in NOT_CONTAINERS or ":" in slot.name:
         return f"is a <{slot.name}>"
     if not slot.has_end_tag:
         return "has no end tag"
