@@ -14,7 +14,7 @@ almost nothing, so a tool that needs one part (the page check, a build hook,
 """
 from __future__ import annotations
 
-import importlib
+from ._lazy import lazy_exports
 
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
@@ -95,14 +95,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups do not come back here
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)
