@@ -48,9 +48,13 @@ class PageOptions:
     search_ignore: bool = False  # blocks carry data-pagefind-ignore and data-search-exclude
     # The site's review age policy ([freshness]) with its build date; None: reviews are not aged.
     freshness: Freshness | None = None
+    # The site's own templates (template_dir: evidence.html.j2, evidence_summary.html.j2 …), absolute, and a
+    # digest of their bytes: a template edit changes every cache key. None: the packaged templates.
+    template_dir: str | None = None
+    templates_digest: str = ""
 
 
 def render_settings(options: PageOptions) -> tuple[Any, ...]:
-    """What a page's blocks depend on besides its records and language: the search setting, and the
-    marker policy with the build date (a new day can turn a marker 🟡)."""
-    return options.search_ignore, marker_key(options.freshness)
+    """What a page's blocks depend on besides its records and language: the search setting, the
+    marker policy with the build date (a new day can turn a marker 🟡) and the site's templates."""
+    return options.search_ignore, marker_key(options.freshness), options.template_dir, options.templates_digest

@@ -623,9 +623,15 @@ def _binding(page: Page) -> Iterator[Finding]:
             if facts.blocks is None:
                 invalid = any(d.is_error for _, d in facts.findings)
                 options = page.options
-                facts.blocks = render_blocks(bundle, invalid=invalid, lang=page.lang, search_ignore=options.search_ignore, freshness=options.freshness)
+                facts.blocks = render_blocks(
+                    bundle, invalid=invalid, lang=page.lang, search_ignore=options.search_ignore, freshness=options.freshness,
+                    template_dir=options.template_dir,
+                )
                 facts.rendered_with = settings
-            block = render_unbound(bundle, cid, lang=page.lang, search_ignore=page.options.search_ignore) if unbound else facts.blocks[cid]
+            if unbound:
+                block = render_unbound(bundle, cid, lang=page.lang, search_ignore=page.options.search_ignore, template_dir=page.options.template_dir)
+            else:
+                block = facts.blocks[cid]
             wanted = with_newlines(block, newline)
             shown = page.text[slot.open_end : slot.close_start]
             if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale

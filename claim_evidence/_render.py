@@ -130,12 +130,19 @@ def _wanted(cid: Any, wanted: set[Any]) -> bool:
 
 
 def render_blocks(
-    bundle: dict[str, Any], *, invalid: bool, lang: str = "ja", search_ignore: bool = False, freshness: Freshness | None = None
+    bundle: dict[str, Any],
+    *,
+    invalid: bool,
+    lang: str = "ja",
+    search_ignore: bool = False,
+    freshness: Freshness | None = None,
+    template_dir: str | None = None,
 ) -> dict[str, str]:
     """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
     (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
-    passes the outcome as ``invalid``: the page check, which must not validate twice."""
-    template = template_environment(None).get_template(TEMPLATE)
+    passes the outcome as ``invalid``: the page check, which must not validate twice. ``template_dir``:
+    the site's templates, as for :func:`render_evidence`."""
+    template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     phrases = _phrases(lang)
     found: dict[str, list[str]] = {}
@@ -146,11 +153,13 @@ def render_blocks(
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
 
-def render_unbound(bundle: dict[str, Any], claim_id: str, *, lang: str = "ja", search_ignore: bool = False) -> str:
+def render_unbound(
+    bundle: dict[str, Any], claim_id: str, *, lang: str = "ja", search_ignore: bool = False, template_dir: str | None = None
+) -> str:
     """The safe block for a claim whose page and record disagree (SH110, SH120): 未確認, no review date or
     method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
     showing a status the page no longer earns. The other claims of the page render as usual."""
-    template = template_environment(None).get_template(TEMPLATE)
+    template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     blocks = [
         template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)

@@ -32,7 +32,7 @@ CONFIG_NAME = "claim-evidence.toml"
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
     "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
-    "news", "freshness", "chat",
+    "template_dir", "news", "freshness", "chat",
 )
 FRESHNESS_KEYS = ("max_age_days", "expired", "markers")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
@@ -166,7 +166,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
         stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
-        search_ignore=search_ignore, freshness=freshness,
+        search_ignore=search_ignore, freshness=freshness, **_templates(data.get("template_dir"), root, name),
     )
     return Config(root, tuple(pages), options, path, news, chat)
 
@@ -228,6 +228,42 @@ def _base_url(value: Any, name: str) -> str:
         f'base_url = "https://example.com/docs/" (no query or fragment; found {value!r})'
     )
     raise _error("SH003", message, name)
+
+
+TEMPLATE_NAMES = ("evidence.html.j2", "evidence_summary.html.j2", "malformed.html.j2")
+
+
+def _templates(value: Any, root: Path, name: str) -> dict[str, Any]:
+    """``template_dir``: the site's own templates (any of :data:`TEMPLATE_NAMES`; the packaged ones fill in
+    the rest), checked now so that a syntax error stops the run here, with its file and line, not on
+    every page. The digest of their bytes goes into every cache key."""
+    if value is None:
+        return {}
+    folder = root / value if isinstance(value, str) and value.strip() else None
+    if folder is None or not folder.is_dir():
+        message = f'template_dir must be a folder of templates, relative to this file, e.g. template_dir = "evidence-templates" (found {value!r})'
+        raise _error("SH003", message, name)
+    import hashlib
+
+    import jinja2
+
+    from ._render import template_environment
+
+    digest = hashlib.sha256()
+    found = sorted(p for p in folder.iterdir() if p.name in TEMPLATE_NAMES and p.is_file())
+    if not found:
+        message = f"template_dir {value!r} holds none of {', '.join(TEMPLATE_NAMES)}: name a template like the packaged one it replaces"
+        raise _error("SH003", message, name)
+    environment = template_environment(str(folder.resolve()))
+    for path in found:
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            environment.get_template(path.name)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _error("SH003", f"template_dir: {path.name} cannot be read ({exc})", name) from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise InputError(Diagnostic("SH003", f"template syntax error: {exc.message}", file=str(path), line=exc.lineno)) from None
+    return {"template_dir": str(folder.resolve()), "templates_digest": digest.hexdigest()}
 
 
 def _web_root(value: Any, name: str) -> str:

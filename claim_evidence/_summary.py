@@ -19,7 +19,7 @@ from ._diagnostics import Diagnostic
 from ._freshness import Freshness, review_marker
 from ._htmlequiv import equivalent
 from ._locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
-from ._options import PageOptions, render_settings
+from ._options import PageOptions
 from ._render import _cited, _phrases, _source_map, _text, _View, marker_view, template_environment
 from ._splice import newline_style, with_newlines
 from ._urls import safe_http_url
@@ -45,12 +45,13 @@ def render_summary(
     lang: str = "ja",
     search_ignore: bool = False,
     freshness: Freshness | None = None,
+    template_dir: str | None = None,
 ) -> str:
     """The block for ``bundle``'s claims, the claims bound on the page first in ``order`` (their ids in
     document order). ``invalid`` (any validation error) and ``unbound`` (claim ids whose page and record
     disagree) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
-    template = template_environment(None).get_template(TEMPLATE)
+    template = template_environment(template_dir).get_template(TEMPLATE)
     return template.render(s=view, t=_phrases(lang), search_ignore=search_ignore)
 
 
@@ -187,9 +188,9 @@ def summary_findings(
         yield slot.start, Diagnostic(NESTED, nested, subject="page")
         return
     order = [e.attrs[CLAIM_ATTR] for e in located.claims]
-    search_ignore, _ = render_settings(options)
     block = render_summary(
-        bundle, order, invalid=invalid, unbound=unbound, lang=lang, search_ignore=search_ignore, freshness=options.freshness
+        bundle, order, invalid=invalid, unbound=unbound, lang=lang, search_ignore=options.search_ignore, freshness=options.freshness,
+        template_dir=options.template_dir,
     )
     wanted = with_newlines(block, newline_style(text))
     shown = text[slot.open_end : slot.close_start]

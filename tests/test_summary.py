@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -242,3 +243,65 @@ def test_summary_minified_block_is_not_stale() -> None:
     minified = text.replace('class="claim-evidence-summary"', "class=claim-evidence-summary").replace(' target="_blank"', " target=_blank")
     assert minified != text
     assert check_text(minified).diagnostics == []
+
+
+# --- a site's own templates (template_dir) ------------------------------------------------------------
+
+
+def _site_with_templates(tmp_path: Path, summary_template: str) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "page.html").write_text(_page(BUNDLE), encoding="utf-8")
+    (site / "templates").mkdir()
+    (site / "templates" / "evidence_summary.html.j2").write_text(summary_template, encoding="utf-8")
+    (site / "claim-evidence.toml").write_text('pages = ["page.html"]\ntemplate_dir = "templates"\n', encoding="utf-8")
+    return site
+
+
+def _static(site: Path, *args: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from static_helper.cli import command
+
+    result = CliRunner().invoke(command, ["--config", str(site / "claim-evidence.toml"), *args], catch_exceptions=False)
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(tmp_path: Path) -> None:
+    template = (
+        '<section class="my-sources">\n  <h3>Our sources</h3>\n  <ul>{% for r in s.sources %}<li>{{ r.publisher }}: {{ r.title }}'
+        "{% if r.reviewed %} ({{ r.reviewed }}){% endif %}</li>{% endfor %}</ul>\n</section>\n"
+    )
+    site = _site_with_templates(tmp_path, template)
+    assert _static(site, "--write")[0] == 0
+    text = (site / "page.html").read_text(encoding="utf-8")
+    assert (
+        '<div data-evidence-summary><section class="my-sources"><h3>Our sources</h3><ul><li>Vendor: Spec &lt;v3&gt; (2026-10-01)</li>'
+        "<li>Paper: Launch (2026-09-05)</li><li>Lab: Measurement (2026-10-01)</li></ul></section></div>"
+    ) in text
+    assert render_evidence(BUNDLE, ["A"]) in text  # evidence blocks keep the packaged template
+    assert _static(site)[0] == 0  # cached pass
+    (site / "templates" / "evidence_summary.html.j2").write_text(template.replace("Our sources", "Sources"), encoding="utf-8")
+    code, out = _static(site)
+    assert code == 1 and "SH140 sources summary is stale" in out  # the template's bytes are in every cache key
+    assert _static(site, "--write")[0] == 0 and "<h3>Sources</h3>" in (site / "page.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "setting, files, message",
+    [
+        ('template_dir = "missing"', {}, "SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = \"evidence-templates\" (found 'missing')"),
+        ('template_dir = 3', {}, "SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = \"evidence-templates\" (found 3)"),
+        ('template_dir = "t"', {"other.j2": "x"}, "SH003 template_dir 't' holds none of evidence.html.j2, evidence_summary.html.j2, malformed.html.j2: name a template like the packaged one it replaces"),
+        ('template_dir = "t"', {"evidence.html.j2": "{% if %}"}, "t/evidence.html.j2:1:1: SH003 template syntax error: Expected an expression, got 'end of statement block'"),
+    ],
+)
+def test_summary_template_dir_errors_stop_the_run(tmp_path: Path, setting: str, files: dict[str, str], message: str) -> None:
+    site = tmp_path / "site"
+    (site / "t").mkdir(parents=True)
+    for name, text in files.items():
+        (site / "t" / name).write_text(text, encoding="utf-8")
+    (site / "page.html").write_text(_page(BUNDLE), encoding="utf-8")
+    (site / "claim-evidence.toml").write_text(f'pages = ["page.html"]\n{setting}\n', encoding="utf-8")
+    code, out = _static(site)
+    assert code == 2 and message in out, out
