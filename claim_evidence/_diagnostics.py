@@ -53,7 +53,8 @@ class Diagnostic:
     ``path`` is a JSON path into the bundle (``$.claims[0].statement``);
     ``subject`` names the record (``claim fictional-rate``) so the legacy
     message form ``"claim fictional-rate: statement required"`` can be rebuilt.
-    ``file``/``line``/``column`` are filled in by callers that know a file.
+    ``file``/``line``/``column`` are filled in by callers that know a file; ``written`` by
+    those that know the sources a built page came from (see ``_sourcemap``).
     """
 
     code: str
@@ -65,6 +66,9 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     hint: str | None = field(default=None, compare=False)
+    # Where the finding's markup is written in the site's sources (``sources`` in claim-evidence.toml):
+    # ``(file, line)`` pairs, one when a single source holds it, several when more do (none is chosen).
+    written: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     @property
     def text(self) -> str:

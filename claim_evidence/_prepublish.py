@@ -31,6 +31,10 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
         raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
     # (require without pages still runs: tasks_for_config says which required page is not registered)
     results = run(tasks_for_config(config, write=False), jobs) if config.pages or config.require else []
+    if config.sources:  # where each page's findings are written (the sources are read only for findings)
+        from ._sourcemap import place_in_sources
+
+        results = place_in_sources(results, config.root, config.sources)
     if config.news is None:
         return results
     from .news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections

@@ -74,8 +74,24 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
             where = format_location(d if d.file else _with_file(d, result.path))
             message = d.message.replace("\n", "\n    ")  # continuation lines stay visibly attached
             lines.append(f"{where}: {d.code} {record_tag(d)}{message}" + (f" ({d.severity})" if not d.is_error else ""))
+            if d.written:
+                lines.append(f"    {written_text(d.written)}")
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+# An ambiguous place names this many sources in a line of text, then counts the rest.
+PLACES_SHOWN = 3
+
+
+def written_text(places: Sequence[tuple[str, int]]) -> str:
+    """``written at FILE:LINE``, or, when several sources hold the markup (none is chosen),
+    ``written in N sources: FILE:LINE, FILE:LINE``."""
+    if len(places) == 1:
+        return f"written at {places[0][0]}:{places[0][1]}"
+    shown = ", ".join(f"{file}:{line}" for file, line in places[:PLACES_SHOWN])
+    more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+    return f"written in {len(places)} sources: {shown}{more}"
 
 
 def record_tag(d: Diagnostic) -> str:
@@ -91,7 +107,8 @@ def record_tag(d: Diagnostic) -> str:
 
 def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """Fixed keys per file; ``rewritten`` (how many evidence slots ``--write`` re-rendered) is
-    added only to a file that was rewritten, so every other file reads as it always did."""
+    added only to a file that was rewritten, and ``written_at`` (where a finding's markup is written
+    in the site's sources) only to a finding that has it, so everything else reads as it always did."""
     payload = {
         "summary": _summary(results, strict, noun),
         "files": [
@@ -109,6 +126,7 @@ def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
                         "file": d.file or r.path,
                         "line": d.line,
                         "column": d.column,
+                        **({"written_at": [{"file": f, "line": n} for f, n in d.written]} if d.written else {}),
                     }
                     for d in r.diagnostics
                 ],
@@ -128,20 +146,28 @@ def _escape_property(value: str) -> str:
 
 
 def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
-    """GitHub workflow commands (``::error file=…,line=…::message``)."""
+    """GitHub workflow commands (``::error file=…,line=…::message``). A finding placed in one
+    source file (``written``) annotates that file, and its message names the built page."""
     lines = []
     for result in results:
         if result.outcome(strict) == "unregistered":
             lines.append(f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}")
         for d in result.diagnostics:
             level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
-            props = [f"file={_escape_property(d.file or result.path)}"]
-            if d.line is not None:
-                props.append(f"line={d.line}")
-                if d.column is not None:
-                    props.append(f"col={d.column}")
+            message = f"{d.path}: {d.message}"
+            if len(d.written) == 1:
+                props = [f"file={_escape_property(d.written[0][0])}", f"line={d.written[0][1]}"]
+                message += f" (built page {format_location(d if d.file else _with_file(d, result.path))})"
+            else:
+                props = [f"file={_escape_property(d.file or result.path)}"]
+                if d.line is not None:
+                    props.append(f"line={d.line}")
+                    if d.column is not None:
+                        props.append(f"col={d.column}")
+                if d.written:
+                    message += f" ({written_text(d.written)})"
             props.append(f"title={_escape_property(d.code)}")
-            lines.append(f"::{level} {','.join(props)}::{_escape_data(f'{d.path}: {d.message}')}")
+            lines.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
 
@@ -166,8 +192,16 @@ def _artifact_location(path: str) -> dict[str, str]:
     return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": "%SRCROOT%"}
 
 
+def _physical_location(path: str, line: int | None, column: int | None) -> dict[str, Any]:
+    region = {"region": {"startLine": line, "startColumn": column or 1}} if line is not None else {}
+    return {"artifactLocation": _artifact_location(path), **region}
+
+
 def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """SARIF 2.1.0: rule ids are the diagnostic codes; URIs relative to %SRCROOT%.
+
+    A finding placed in one source file (``written``) is located there, with the built page as its
+    related location; placed in several, it stays on the built page and each source is related.
 
     %SRCROOT% (the working folder, normally the repository root) is left for
     the consumer to bind, so the output is the same on every machine.
@@ -179,22 +213,25 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     for result in results:
         for d in result.diagnostics:
             codes.add(d.code)
+            built = _physical_location(d.file or result.path, d.line, d.column)
+            written = [_physical_location(file, line, None) for file, line in d.written]
+            primary, related = (written[0], [(built, "built page")]) if len(written) == 1 else (built, [(w, "written here") for w in written])
             location: dict[str, object] = {
-                "physicalLocation": {
-                    "artifactLocation": _artifact_location(d.file or result.path),
-                    **({"region": {"startLine": d.line, "startColumn": d.column or 1}} if d.line is not None else {}),
-                },
+                "physicalLocation": primary,
                 "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
             }
-            sarif_results.append(
-                {
-                    "ruleId": d.code,
-                    "ruleIndex": -1,  # filled in once every rule is known
-                    "level": "error" if d.fails(strict) else d.severity,
-                    "message": {"text": d.message},
-                    "locations": [location],
-                }
-            )
+            found: dict[str, Any] = {
+                "ruleId": d.code,
+                "ruleIndex": -1,  # filled in once every rule is known
+                "level": "error" if d.fails(strict) else d.severity,
+                "message": {"text": d.message},
+                "locations": [location],
+            }
+            if related:
+                found["relatedLocations"] = [
+                    {"id": i, "physicalLocation": where, "message": {"text": text}} for i, (where, text) in enumerate(related)
+                ]
+            sarif_results.append(found)
     # No helpUri: it must be an absolute URI and the project has none to give (a relative
     # "SCHEMA.md" fails the SARIF schema's "uri" format). No shortDescription either: the
     # codes have no description text to draw on other than the prose tables in SCHEMA.md.

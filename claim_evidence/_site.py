@@ -32,7 +32,7 @@ CONFIG_NAME = "claim-evidence.toml"
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
     "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
-    "template_dir", "news", "freshness", "chat",
+    "sources", "template_dir", "news", "freshness", "chat",
 )
 FRESHNESS_KEYS = ("max_age_days", "expired", "markers")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
@@ -64,6 +64,7 @@ class Config:
     path: Path | None = None
     news: NewsConfig | None = None
     chat: ChatConfig | None = None  # the [chat] table: kb build and the answer guard (see _chatconfig)
+    sources: tuple[str, ...] = ()  # globs of the files pages are built from, where findings are placed (_sourcemap)
 
     @property
     def require(self) -> tuple[str, ...]:
@@ -163,12 +164,13 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     news = _news(data["news"], name) if "news" in data else None
     freshness = _freshness(data["freshness"], name) if "freshness" in data else None
     chat = chat_config(data["chat"], name) if "chat" in data else None
+    sources = _sources(data.get("sources", []), name)
     site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
     options = PageOptions(
         stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
         search_ignore=search_ignore, freshness=freshness, **_templates(data.get("template_dir"), root, name),
     )
-    return Config(root, tuple(pages), options, path, news, chat)
+    return Config(root, tuple(pages), options, path, news, chat, sources)
 
 
 def _freshness(data: Any, name: str) -> Freshness:
@@ -210,6 +212,17 @@ def _glob_list(value: Any, key: str, example: str, name: str) -> tuple[str, ...]
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise _error("SH003", f'{key} must be a list of glob strings, e.g. {key} = ["{example}"] (found {value!r})', name)
     return tuple(value)
+
+
+def _sources(value: Any, name: str) -> tuple[str, ...]:
+    """``sources``: globs (relative to the config's folder, ``..`` allowed) of the Markdown and templates the pages are built from."""
+    patterns = _glob_list(value, "sources", "content/**/*.md", name)
+    for pattern in patterns:
+        parts = pattern.replace("\\", "/").split("/")
+        if os.path.isabs(pattern) or pattern.startswith(("/", "\\")) or any("**" in part and part != "**" for part in parts):
+            message = f'sources glob {pattern!r} must be relative to the config\'s folder, with ** only as a whole folder name, e.g. "../content/**/*.md"'
+            raise _error("SH003", message, name)
+    return patterns
 
 
 def _base_url(value: Any, name: str) -> str:

@@ -211,6 +211,10 @@ def execute(
         records = cache.records() if cache is not None else None
         results = run(tasks, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
         page_out = None
+    if config is not None and config.sources:  # where each finding is written (the sources are read only for findings)
+        from claim_evidence._sourcemap import place_in_sources, read_page
+
+        results = place_in_sources(results, config.root, config.sources, _no_page if stdin else read_page)
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
     click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)
     code = _exit_code(results, exit_on_write)
@@ -252,6 +256,11 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
         result = check_task(Task(STDIN_NAME, STDIN_NAME, options, True, False), data)
         results = [result] if result is not None else []
     return results, page.output if write else None
+
+
+def _no_page(path: str) -> None:
+    """The page on stdin is not on disk: its findings about the whole page stay unplaced."""
+    return None
 
 
 def _exit_code(results: Sequence[FileResult], exit_on_write: bool) -> int:

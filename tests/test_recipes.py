@@ -5,8 +5,10 @@ writes a sealed bundle into it (with a ``12.0`` the seal covers), builds it
 with the generator's own binary, lets the recipe fill the evidence slots, and
 checks the built page: the slot holds exactly ``render_evidence`` and the
 page and ``claim-evidence prepublish`` pass. The other tests build what the
-recipe prevents and show how it fails. Each generator's tests skip with a
-one-line reason when its binary is missing (``.ci/run`` installs them).
+recipe prevents and show how it fails. A finding also names the line of the
+Markdown source it is written on (``sources`` in each recipe's config). Each
+generator's tests skip with a one-line reason when its binary is missing
+(``.ci/run`` installs them).
 
 ``static-helper --write``'s own exit status is never asserted (it changes from
 "1: a file changed" to "0: nothing left to report"); the check after it is.
@@ -37,6 +39,7 @@ CLAIM = "latency"
 STATEMENT = "架空の試験機は固定条件で応答時間の中央値を記録した。"
 SCRIPT = '<script type="application/json" id="claim-evidence-data">'
 NUMBERS_REWRITTEN = "but only because JSON numbers were rewritten"
+EDITED = STATEMENT.replace("記録", "計測")  # the sentence as edited after the review: SH120
 
 # What each recipe's page shows of its site verbatim, and the commands it names.
 DOC_FILES = {
@@ -141,6 +144,15 @@ def assert_fails(root: Path, output: str, *findings: str) -> str:
     return gate.stdout
 
 
+def placed(report: str, finding: str) -> tuple[str, str]:
+    """Where the text report puts the one finding that holds ``finding`` (``PATH:LINE:COL``), and
+    the line after it (where ``sources`` places it: ``    written at FILE:LINE``)."""
+    lines = report.splitlines()
+    at = [i for i, line in enumerate(lines) if f": {finding}" in line]
+    assert len(at) == 1, report
+    return lines[at[0]].split(f": {finding}")[0], lines[at[0] + 1]
+
+
 @pytest.mark.parametrize("name", sorted(DOC_FILES))
 def test_recipes_doc_shows_the_tested_files_and_commands(name: str) -> None:
     doc = (DOCS / f"{name}.md").read_text(encoding="utf-8")
@@ -229,6 +241,46 @@ def test_recipes_hugo_config_at_the_project_root_flags_the_shortcode(hugo_site: 
     assert "UNREGISTERED layouts/shortcodes/claim-evidence-data.html: " in gate.stdout
 
 
+def test_recipes_hugo_finding_names_the_markdown_line_it_is_written_on(hugo_site: Path) -> None:
+    """``sources`` in the config: a sentence edited in the Markdown after the review is reported on the
+    built page and placed at its line in content/ (front matter counted, as an editor counts it)."""
+    edit(hugo_site / "content" / "about.md", STATEMENT, EDITED)
+    hugo_build(hugo_site)
+    helper, gate = check(hugo_site, "public")
+    for report in (helper.stdout, gate.stdout):
+        assert placed(report, "SH120 [latency] ") == (f"public/{HUGO_PAGE}:10:1", "    written at content/about.md:4"), report
+    github = run([TOOLS / "static-helper", "--no-cache", "--format", "github", "--config", "public/claim-evidence.toml"], hugo_site)
+    assert github.stdout.startswith("::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs")
+    assert f"(built page public/{HUGO_PAGE}:10:1)\n" in github.stdout
+
+
+def test_recipes_hugo_finding_about_the_page_names_the_bundle_line(hugo_site: Path) -> None:
+    """A finding about the whole page (no stylesheet link: SH130) goes to the one source holding the
+    page's claims, at the line that puts the bundle script in (the shortcode)."""
+    edit(hugo_site / "layouts" / "_default" / "single.html", '<link rel="stylesheet" href="/assets/claim-evidence.css">\n', "")
+    hugo_build(hugo_site)
+    assert placed(assert_fails(hugo_site, "public", "SH130"), "SH130 ")[1] == "    written at content/about.md:7"
+
+
+def test_recipes_hugo_claim_written_in_two_sources_is_placed_in_neither(hugo_site: Path) -> None:
+    """Two Markdown files write the same claim id: each is named with its line, neither is chosen."""
+    about = (hugo_site / "content" / "about.md").read_text(encoding="utf-8")
+    (hugo_site / "content" / "again.md").write_text(about.replace(STATEMENT, EDITED), encoding="utf-8")
+    hugo_build(hugo_site)
+    report = assert_fails(hugo_site, "public", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == ("public/again/index.html:10:1", "    written in 2 sources: content/about.md:4, content/again.md:4")
+    assert "written at" not in report
+
+
+def test_recipes_hugo_source_that_is_not_utf8_is_skipped(hugo_site: Path) -> None:
+    """A source that is not UTF-8 is left out, not a crash: the claim is still placed in the one other."""
+    edit(hugo_site / "content" / "about.md", STATEMENT, EDITED)
+    hugo_build(hugo_site)
+    (hugo_site / "content" / "latin1.md").write_bytes('<p data-claim-id="latency">caf\xe9</p>\n'.encode("latin-1"))
+    report = assert_fails(hugo_site, "public", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ")[1] == "    written at content/about.md:4"
+
+
 # --- Eleventy -----------------------------------------------------------------------------------
 
 ELEVENTY_PAGE = "about/index.html"
@@ -260,6 +312,16 @@ def test_recipes_eleventy_json_filter_breaks_the_seal_and_the_build(eleventy_sit
     page = (eleventy_site / "_site" / ELEVENTY_PAGE).read_text(encoding="utf-8")
     assert '"median_ms":12' in page and '"median_ms":12.0' not in page
     assert NUMBERS_REWRITTEN in assert_fails(eleventy_site, "_site", "CE403 [latency]")
+
+
+def test_recipes_eleventy_finding_names_the_markdown_line_it_is_written_on(eleventy_site: Path) -> None:
+    edit(eleventy_site / "about.md", STATEMENT, EDITED)
+    built = run([ELEVENTY], eleventy_site)
+    assert built.returncode == 1
+    # eleventy.after checks in _site/, and names the Markdown source from there (sources, in the config)
+    assert placed(built.stdout, "SH120 [latency] ") == (f"{ELEVENTY_PAGE}:10:1", "    written at ../about.md:5")
+    report = assert_fails(eleventy_site, "_site", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == (f"_site/{ELEVENTY_PAGE}:10:1", "    written at about.md:5")
 
 
 # --- Jekyll -------------------------------------------------------------------------------------
@@ -294,8 +356,13 @@ def test_recipes_jekyll_without_the_hook_ships_empty_slots(jekyll_site: Path) ->
 
 
 def test_recipes_jekyll_hook_fails_the_build_on_a_finding(jekyll_site: Path) -> None:
-    edit(jekyll_site / "about.md", STATEMENT, STATEMENT.replace("記録", "計測"))
+    edit(jekyll_site / "about.md", STATEMENT, EDITED)
     built = run(["jekyll", "build"], jekyll_site)
     assert built.returncode == 1
     assert "SH120 [latency] body text differs from reviewed statement" in built.stdout
     assert "static-helper: the evidence check of" in built.stdout + built.stderr
+    # The hook runs in _site/: the Markdown source is named from there (sources, in the config).
+    assert placed(built.stdout, "SH120 [latency] ") == (f"{JEKYLL_PAGE}:10:1", "    written at ../about.md:5")
+    # The gate, run from the project root, names it from there.
+    report = assert_fails(jekyll_site, "_site", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == (f"_site/{JEKYLL_PAGE}:10:1", "    written at about.md:5")

@@ -44,7 +44,7 @@ def test_config_unknown_key_did_you_mean(tmp_path):
 
 def test_config_unknown_key_without_close_match(tmp_path):
     path = write(tmp_path, 'zzz = 1\n')
-    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, news, freshness, chat)"
+    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, sources, template_dir, news, freshness, chat)"
 
 
 def test_config_invalid_toml_has_position(tmp_path):
@@ -62,6 +62,42 @@ def test_config_invalid_toml_has_position(tmp_path):
 )
 def test_config_bad_values(tmp_path, text, expected):
     assert expected in message(write(tmp_path, text))
+
+
+def test_config_sources_are_globs_relative_to_the_config(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "")).sources == ()
+    config = load_config(write(tmp_path, 'sources = ["../content/**/*.md", "layouts/**/*.html"]\n'))
+    assert config.sources == ("../content/**/*.md", "layouts/**/*.html")
+    # Read only to place findings: a glob that matches nothing is no error (and nothing is globbed here).
+    assert load_config(write(tmp_path, 'sources = ["missing/*.md"]\n')).sources == ("missing/*.md",)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ('"content/*.md"', "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found 'content/*.md')"),
+        ("[]", None),
+        ('[""]', "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found [''])"),
+        ("[3]", "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found [3])"),
+        ("true", "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found True)"),
+        (
+            '["/srv/site/content/*.md"]',
+            "SH003 sources glob '/srv/site/content/*.md' must be relative to the config's folder, with ** only as a whole folder name, "
+            'e.g. "../content/**/*.md"',
+        ),
+        (
+            '["content/**.md"]',
+            "SH003 sources glob 'content/**.md' must be relative to the config's folder, with ** only as a whole folder name, "
+            'e.g. "../content/**/*.md"',
+        ),
+    ],
+)
+def test_config_bad_sources_is_sh003_naming_the_key(tmp_path: Path, value: str, expected: str | None) -> None:
+    path = write(tmp_path, f"sources = {value}\n")
+    if expected is None:
+        assert load_config(path).sources == ()
+    else:
+        assert message(path) == f"{path}: {expected}"
 
 
 def test_config_glob_matching_nothing_is_an_error(tmp_path):

@@ -1,26 +1,25 @@
 """A page a generator built, checked as ``static-helper`` checks it, and its findings placed in the source.
 
 What the three plugins share and no generator is needed for: the check and the optional re-rendering
-(``static-helper --write``'s rule: only a page whose one problem is stale slots is rewritten), the line in
-the source file where a finding's markup was written, and the one-line form of a finding.
+(``static-helper --write``'s rule: only a page whose one problem is stale slots is rewritten) and the
+one-line form of a finding. The line in the source file where a finding's markup was written is the
+command lines' too: :func:`claim_evidence._sourcemap.source_line`.
 """
 from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._diagnostics import Diagnostic, line_column, line_starts
-from .._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
+from .._diagnostics import Diagnostic
 from .._page import STALE, Page, PageOptions, check_text
 from .._report import record_tag
 from .._runner import not_rewritten
 from .._site import CONFIG_NAME, at_build_date, load_config
 from .._splice import InternalError
 
-__all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options", "source_line"]
+__all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options"]
 
 _BOM = "\ufeff"
 
@@ -72,26 +71,6 @@ def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> 
         return Path(os.path.abspath(path)).relative_to(os.path.abspath(base)).as_posix()
     except ValueError:
         return os.fspath(path)
-
-
-def source_line(source: str, d: Diagnostic) -> int | None:
-    """The line of ``source`` (the Markdown or reST file a page was built from) where ``d``'s markup is
-    written: a claim's ``data-claim-id="ID"`` (else its slot), for every other finding the bundle script's
-    ``claim-evidence-data`` (else the first claim or slot). ``None`` when the source does not hold it
-    (markup that a template or an include put there)."""
-    kind, _, rid = d.subject.rpartition(", ")[2].partition(" ")
-    patterns = [_attribute(CLAIM_ATTR, rid), _attribute(SLOT_ATTR, rid)] if kind == "claim" and rid else []
-    patterns += [re.compile(re.escape(BUNDLE_ID)), re.compile(f"(?i){CLAIM_ATTR}|{SLOT_ATTR}")]
-    for pattern in patterns:
-        found = pattern.search(source)
-        if found:
-            return line_column(line_starts(source), found.start())[0]
-    return None
-
-
-def _attribute(attr: str, value: str) -> re.Pattern[str]:
-    v = re.escape(value)
-    return re.compile(rf"""(?i:{attr})\s*=\s*(?:"{v}"|'{v}'|{v}(?=[\s/>]))""")
 
 
 def describe(d: Diagnostic, where: str | None = None) -> str:

@@ -29,7 +29,8 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from .._diagnostics import InputError
 from .._locate import might_have_markup
 from .._page import PageOptions
-from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options, source_line
+from .._sourcemap import source_line
+from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
 
 log = logging.getLogger("mkdocs.plugins.claim_evidence")
 

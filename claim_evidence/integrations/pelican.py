@@ -31,7 +31,8 @@ from .._diagnostics import InputError
 from .._locate import might_have_markup
 from .._page import PageOptions
 from .._site import find_config
-from ._built import at_page, check_built, describe, display_path, site_options, source_line
+from .._sourcemap import source_line
+from ._built import at_page, check_built, describe, display_path, site_options
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,8 @@ from .._diagnostics import Diagnostic, InputError
 from .._locate import might_have_markup
 from .._page import PageOptions
 from .._runner import html_files
-from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options, source_line
+from .._sourcemap import source_line
+from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
 
 logger = logging.getLogger(__name__)
 
