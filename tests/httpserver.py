@@ -49,17 +49,17 @@ from __future__ import annotations
 
 import gzip
 import itertools
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Self
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from claim_evidence._loopback import LoopbackHTTP, QuietHandler
 
 FILES = Path(__file__).resolve().parent / "data" / "snapshots"
 
@@ -120,15 +120,13 @@ class RecordedRequest:
 RouteBody = bytes | Callable[[int], "bytes | Reply"]
 
 
-class LoopbackServer:
-    """``ThreadingHTTPServer`` on ``127.0.0.1:0`` in a daemon thread; a context manager."""
+class LoopbackServer(LoopbackHTTP):
+    """The bounded loopback server (:class:`claim_evidence._loopback.LoopbackHTTP`) with the routes above."""
 
     def __init__(self, *, files: Path = FILES, max_requests: int = 500, lifetime: float = 60.0, socket_timeout: float = 10.0) -> None:
+        super().__init__(_Handler, lifetime=lifetime, socket_timeout=socket_timeout)
         self.files = files
         self.max_requests = max_requests
-        self.lifetime = lifetime
-        self.socket_timeout = socket_timeout
-        self.closing = threading.Event()
         self.errors: list[str] = []
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
@@ -136,53 +134,13 @@ class LoopbackServer:
         self._in_flight: dict[str, int] = {}
         self._max_in_flight: dict[str, int] = {}
         self._custom: dict[str, Callable[[int], Reply]] = {}
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-        self._timer: threading.Timer | None = None
 
-    # --- lifecycle -------------------------------------------------------
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="loopback-http", daemon=True)
-        self._thread.start()
-        self._timer = threading.Timer(self.lifetime, self._shutdown_soon, args=(f"lifetime of {self.lifetime:g} s over",))
-        self._timer.daemon = True
-        self._timer.start()
-
-    def stop(self) -> None:
-        self.closing.set()
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _shutdown_soon(self, why: str) -> None:
-        """Stop serving from a thread of its own (``shutdown`` waits for the serving loop)."""
+    def stopped(self, why: str) -> None:
         self.errors.append(f"loopback server stopped: {why}")
-        self.closing.set()
-        httpd = self._httpd
-        if httpd is not None:
-            # Closing the listening socket too makes later connections fail at once instead of waiting.
-            def close() -> None:
-                httpd.shutdown()
-                httpd.server_close()
 
-            threading.Thread(target=close, daemon=True).start()
-
-    @property
-    def port(self) -> int:
-        assert self._httpd is not None, "server not started"
-        return int(self._httpd.server_address[1])
+    def failed(self, error: BaseException | None) -> None:
+        # A client hanging up mid-answer is what several tests do on purpose; keep stderr quiet.
+        self.errors.append(repr(error))
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}{path}"
@@ -249,7 +207,7 @@ class LoopbackServer:
                     self._in_flight[key] = self._in_flight.get(key, 0) + 1
                     self._max_in_flight[key] = max(self._max_in_flight.get(key, 0), self._in_flight[key])
         if over:
-            self._shutdown_soon(f"more than {self.max_requests} requests")
+            self.shutdown_soon(f"more than {self.max_requests} requests")
             return None
         return record, hit
 
@@ -358,31 +316,15 @@ _BUILTIN: dict[str, Callable[[LoopbackServer, int, dict[str, str]], Reply]] = {
 }
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], owner: LoopbackServer) -> None:
-        self.owner = owner
-        super().__init__(address, handler)
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        # A client hanging up mid-answer is what several tests do on purpose; keep stderr quiet.
-        self.owner.errors.append(repr(sys.exc_info()[1]))
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.settimeout(self.server.owner.socket_timeout)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+class _Handler(QuietHandler):
+    @property
+    def owner(self) -> LoopbackServer:
+        owner = self.server.owner
+        assert isinstance(owner, LoopbackServer)
+        return owner
 
     def do_GET(self) -> None:
-        owner = self.server.owner
+        owner = self.owner
         begun = owner._begin(self)
         if begun is None:
             self.close_connection = True
@@ -397,7 +339,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, record: RecordedRequest | None, reply: Reply) -> None:
         if record is not None:
-            self.server.owner._responding(record)
+            self.owner._responding(record)
         headers = dict(reply.headers)
         if isinstance(reply.body, bytes):
             headers.setdefault("Content-Length", str(len(reply.body)))

@@ -24,10 +24,10 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 from .._chatconfig import STATE_RANK, UNVERIFIED
+from .._loopback import LoopbackHTTP, QuietHandler
 from .prompt import read_user_message
 
 __all__ = ["FakeModel", "FakeReply", "ReceivedRequest", "error", "grounded_answer", "last_user_text", "message"]
@@ -92,8 +92,8 @@ def error(status: int, text: str | None = None, *, retry_after: int | None = Non
     return FakeReply(status=status, body=body, headers=headers)
 
 
-class FakeModel:
-    """``ThreadingHTTPServer`` on ``127.0.0.1:0`` in a daemon thread; a context manager.
+class FakeModel(LoopbackHTTP):
+    """The Messages API on a bounded loopback server (:class:`claim_evidence._loopback.LoopbackHTTP`).
 
     ``answer`` is called with the request body when the script queue is empty; with neither, the
     fake answers 500. ``reported_model`` is the ``model`` of every message (default: the model the
@@ -111,62 +111,20 @@ class FakeModel:
         lifetime: float = 300.0,
         socket_timeout: float = 10.0,
     ) -> None:
+        super().__init__(_Handler, lifetime=lifetime, socket_timeout=socket_timeout)
         self.answer = answer
         self.reported_model = reported_model
         self.api_key = api_key
         self.max_requests = max_requests
-        self.lifetime = lifetime
-        self.socket_timeout = socket_timeout
-        self.closing = threading.Event()
         self._lock = threading.Lock()
         self._queue: deque[str | FakeReply] = deque()
         self._requests: list[ReceivedRequest] = []
         self._numbers = itertools.count(1)
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-        self._timer: threading.Timer | None = None
-
-    # --- lifecycle -------------------------------------------------------
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-model", daemon=True)
-        self._thread.start()
-        self._timer = threading.Timer(self.lifetime, self._stop_soon)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def stop(self) -> None:
-        self.closing.set()
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _stop_soon(self) -> None:
-        self.closing.set()
-        httpd = self._httpd
-        if httpd is not None:
-            def close() -> None:
-                httpd.shutdown()
-                httpd.server_close()
-
-            threading.Thread(target=close, daemon=True).start()
 
     @property
     def url(self) -> str:
         """The base URL to give the SDK (``base_url`` or ``ANTHROPIC_BASE_URL``)."""
-        assert self._httpd is not None, "fake model not started"
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self.port}"
 
     # --- what callers ask -------------------------------------------------
     def script(self, *replies: str | FakeReply) -> None:
@@ -186,7 +144,7 @@ class FakeModel:
             over = len(self._requests) > self.max_requests
             scripted = self._queue.popleft() if self._queue and not over else None
         if over:
-            self._stop_soon()
+            self.shutdown_soon(f"more than {self.max_requests} requests")
             return _as_response(error(529, "fake model request budget spent"))
         if request.method != "POST" or request.path != "/v1/messages":
             return _as_response(error(404, f"not found: {request.method} {request.path}"))
@@ -242,28 +200,14 @@ def _request_problem(body: Mapping[str, Any]) -> str:
     return ""
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], owner: FakeModel) -> None:
-        self.owner = owner
-        super().__init__(address, handler)
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a client that hung up (a timeout on its side) is expected; keep stderr quiet
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
+class _Handler(QuietHandler):
     _MAX_BODY = 4 * 1024 * 1024
 
-    def setup(self) -> None:
-        super().setup()
-        self.connection.settimeout(self.server.owner.socket_timeout)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
-        pass
+    @property
+    def owner(self) -> FakeModel:
+        owner = self.server.owner
+        assert isinstance(owner, FakeModel)
+        return owner
 
     def do_POST(self) -> None:
         self._handle()
@@ -287,7 +231,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         path = self.path.split("?", 1)[0]
         request = ReceivedRequest(self.command, path, {k.lower(): v for k, v in self.headers.items()}, parsed)
-        self._send(*self.server.owner._respond(request))
+        self._send(*self.owner._respond(request))
 
     def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
