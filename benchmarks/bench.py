@@ -1,19 +1,31 @@
-"""Benchmark the static page check against the lxml parse floor (issue 6).
+"""Benchmark the static page check against the lxml parse floor (issues 6 and 17).
 
     .venv/bin/python benchmarks/bench.py --pages 1000
+    .venv/bin/python benchmarks/bench.py --pages 1000 --quick   # one round, fewer start-up runs
 
 Generates a deterministic synthetic site (about 50 KB Japanese pages with nav,
 long paragraphs, tables, code blocks, inline scripts and styles, comments and
 entities; sealed bundles made with the library; slots rendered so the cold
 check passes) plus an all-stale copy, then times whole processes, alternating
 the measurements within each round, and prints medians, ratios to the floor
-and each child's peak RSS. Not collected by pytest (``testpaths = ["tests"]``).
+and each child's peak RSS. Besides the cold, warm and --write runs: a rebuild
+(a copy of the site whose every page gets a new footer comment, outside the
+slots, after a warm run: records unchanged, cache warm), the existing site's
+approach (``baseline_checker.py``, a stdlib html.parser checker of the same
+pages), memory over half the site's folders against the whole site, start-up
+(``startup.py``'s measurements of ``examples/site``), and, in-process, the page
+check with the C-parser location of ``claim_evidence._fastpath`` (when
+selectolax is installed) against the current one. Ends with every target of
+issue 17, its measured ratio and PASS/MISS. Not collected by pytest
+(``testpaths = ["tests"]``).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -27,6 +39,8 @@ from typing import Any
 
 from claim_evidence import claim_fingerprint, render_evidence
 from claim_evidence._jsonio import dumps_for_script
+
+HERE = Path(__file__).resolve().parent
 
 STYLESHEET = "/assets/claim-evidence.css"
 PAGES_GLOB = "articles/**/*.html"
@@ -232,7 +246,25 @@ def _stats(stderr: str) -> dict[str, int]:
     raise SystemExit(f"no stats line on stderr:\n{stderr}")
 
 
-def measure(site: Path, stale_site: Path, pages: int, runs: int) -> list[tuple[str, list[float], list[int]]]:
+FLOOR = "lxml parse floor (1 process)"
+COLD1 = "cold check --jobs 1"
+COLD2 = "cold check --jobs 2"
+REBUILD = "rebuild: every page's bytes changed outside the slots, records unchanged, cache warm, --jobs 1"
+BASELINE = "existing site's approach: stdlib html.parser checker (1 process)"
+SMALL = "cold check --jobs 1, half the site's folders: memory"
+_BUILD = re.compile(rb"</footer>(?:<!-- build [0-9]+ -->)?")
+Rows = list[tuple[str, list[float], list[int]]]
+
+
+def stamp_pages(root: Path, build: int) -> None:
+    """What a generator's build does to every page: new bytes outside the slots (a footer comment)."""
+    stamp = f"</footer><!-- build {build} -->".encode()
+    for path in root.rglob("*.html"):
+        data = path.read_bytes()
+        path.write_bytes(_BUILD.sub(stamp, data, count=1))
+
+
+def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
     scratch = Path(tempfile.mkdtemp(prefix="bench-write-", dir=site.parent))
     cache = site / ".claim-evidence-cache"
     edited = next(site.glob(PAGES_GLOB))
@@ -276,13 +308,47 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> list[tuple[s
         elapsed, rss, _ = _child(_helper("--write", "--no-cache", "--jobs", "1"), target, {0})  # 0: clean once rewritten
         return elapsed, rss
 
+    # The rebuild: a copy of the site, checked once (cache warm), then every page's bytes change outside
+    # the slots (a footer comment, as a generator's build writes), records unchanged, and it is checked again.
+    rebuilt = scratch / "rebuild"
+    shutil.copytree(site, rebuilt, ignore=shutil.ignore_patterns(".claim-evidence-cache"))
+    read = len(list(rebuilt.rglob("*.html")))  # (unregistered pages are read too: do they carry markup?)
+    builds = [0]
+
+    def rebuild() -> tuple[float, int]:
+        if builds[0] == 0:
+            _child(_helper("--jobs", "1"), rebuilt, {0})  # the first build's run fills the cache (not timed)
+        builds[0] += 1
+        stamp_pages(rebuilt, builds[0])
+        elapsed, rss, err = _child(_helper("--jobs", "1", "--stats"), rebuilt, {0})
+        checked = _stats(err)["checked"]
+        if checked != read:
+            raise SystemExit(f"after a rebuild {checked} pages were re-checked, expected {read}")
+        return elapsed, rss
+
+    def baseline() -> tuple[float, int]:
+        elapsed, rss, _ = _child([sys.executable, str(HERE / "baseline_checker.py"), str(site), PAGES_GLOB], site, {0})
+        return elapsed, rss
+
+    # Memory flat in the number of pages: the same check over half the pages (more than the page module's
+    # memos hold, 256 records, so that their filling is not mistaken for growth).
+    folders = sorted(p.relative_to(site).as_posix() for p in (site / "articles").iterdir() if p.is_dir())
+    half = folders[: max(1, len(folders) // 2)]
+
+    def half_site() -> tuple[float, int]:
+        elapsed, rss, _ = _child(_helper("--no-cache", "--jobs", "1", *half), site, {0})
+        return elapsed, rss
+
     plan: list[tuple[str, Callable[[], tuple[float, int]]]] = [
-        ("lxml parse floor (1 process)", floor),
-        ("cold check --jobs 1", cold(1)),
-        ("cold check --jobs 2", cold(2)),
+        (FLOOR, floor),
+        (COLD1, cold(1)),
+        (COLD2, cold(2)),
         ("warm check (cache populated)", warm),
         ("warm, one page edited", warm_edit),
+        (REBUILD, rebuild),
         ("--write, every slot stale, --jobs 1", write),
+        (BASELINE, baseline),
+        (SMALL, half_site),
     ]
     times: dict[str, list[float]] = {name: [] for name, _ in plan}
     peaks: dict[str, list[int]] = {name: [] for name, _ in plan}
@@ -300,9 +366,9 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> list[tuple[s
     return [(name, times[name], peaks[name]) for name, _ in plan]
 
 
-def table(rows: list[tuple[str, list[float], list[int]]], pages: int, runs: int) -> str:
-    floor = statistics.median(rows[0][1])
-    cold1 = statistics.median(rows[1][1])
+def table(rows: Rows, pages: int, runs: int) -> str:
+    medians = {name: statistics.median(times) for name, times, _ in rows}
+    floor, cold1 = medians[FLOOR], medians[COLD1]
     lines = [
         f"{pages} pages, median of {runs} runs, whole processes",
         "",
@@ -310,12 +376,199 @@ def table(rows: list[tuple[str, list[float], list[int]]], pages: int, runs: int)
         "|---|---|---|---|---|",
     ]
     for name, times, peaks in rows:
-        median = statistics.median(times)
+        median = medians[name]
         lines.append(
             f"| {name} | {median:.3f} | {median / floor:.2f}x | {median / cold1:.2f}x | {max(peaks) / 1024:.0f} |"
         )
-    jobs2 = statistics.median(rows[2][1])
-    lines += ["", f"--jobs 2 throughput: {cold1 / jobs2:.2f}x of --jobs 1"]
+    lines += ["", f"--jobs 2 throughput: {cold1 / medians[COLD2]:.2f}x of --jobs 1"]
+    return "\n".join(lines)
+
+
+# --- in-process: the page check with and without the C-parser location (claim_evidence._fastpath) ------
+
+_IN_PROCESS = r"""
+import json, sys, time
+from pathlib import Path
+mode, root, pattern, stylesheet = sys.argv[1:5]
+paths = sorted(Path(root).glob(pattern))
+texts = [p.read_text(encoding="utf-8") for p in paths]
+datas = [t.encode("utf-8") for t in texts]
+from claim_evidence._page import PageOptions, check_text
+options = PageOptions(stylesheet=stylesheet, stylesheet_configured=True, lang="ja")
+answered = clean = 0
+if mode == "lxml":
+    import lxml.html
+    started = time.perf_counter()
+    for data in datas:
+        lxml.html.document_fromstring(data)
+elif mode == "lexbor":
+    from selectolax.lexbor import LexborHTMLParser
+    started = time.perf_counter()
+    for text in texts:
+        LexborHTMLParser(text)
+elif mode == "locate":
+    from claim_evidence._locate import locate
+    started = time.perf_counter()
+    for text in texts:
+        locate(text)
+elif mode == "fast_locate":
+    from claim_evidence._fastpath import fast_locate
+    started = time.perf_counter()
+    for text in texts:
+        answered += fast_locate(text) is not None
+elif mode == "check_text":
+    started = time.perf_counter()
+    for text in texts:
+        clean += not check_text(text, None, options).diagnostics
+elif mode == "check_fast":
+    from claim_evidence._page import check_fast
+    started = time.perf_counter()
+    for text in texts:
+        page = check_fast(text, None, options)
+        answered += page is not None
+        clean += not (page or check_text(text, None, options)).diagnostics
+elif mode.endswith("_records_warm"):
+    # A rebuild with a warm record cache, approximated in-process: the same records were validated and
+    # rendered before (the page module's memos, 256 bundles), only the pages' bytes are new.
+    from claim_evidence._page import check_fast
+    check = check_text if mode.startswith("check_text") else lambda t, n, o: check_fast(t, n, o) or check_text(t, n, o)
+    texts = [t.replace("</footer>", "</footer><!-- build 1 -->") for t in texts[:200]]
+    for text in texts:
+        check(text, None, options)
+    texts = [t.replace("<!-- build 1 -->", "<!-- build 2 -->") for t in texts]
+    started = time.perf_counter()
+    for text in texts:
+        clean += not check(text, None, options).diagnostics
+print(json.dumps({"seconds": time.perf_counter() - started, "pages": len(texts), "answered": answered, "clean": clean}))
+"""
+IN_PROCESS_MODES = (
+    "lxml", "lexbor", "locate", "fast_locate", "check_text", "check_fast", "check_text_records_warm", "check_fast_records_warm",
+)
+
+
+def fastpath_available() -> bool:
+    try:
+        from claim_evidence._fastpath import available
+    except ImportError:
+        return False
+    return available()
+
+
+def in_process(site: Path, runs: int) -> dict[str, dict[str, Any]]:
+    """Per mode: the median seconds per page (each run a fresh process: every memo cold), and counts."""
+    found: dict[str, list[dict[str, Any]]] = {mode: [] for mode in IN_PROCESS_MODES}
+    for _ in range(runs):
+        for mode in IN_PROCESS_MODES:
+            done = subprocess.run(
+                [sys.executable, "-c", _IN_PROCESS, mode, str(site), PAGES_GLOB, STYLESHEET],
+                capture_output=True, text=True, check=True,
+            )
+            found[mode].append(json.loads(done.stdout))
+    out = {}
+    for mode, results in found.items():
+        pages = min(200, results[0]["pages"]) if mode.endswith("_records_warm") else results[0]["pages"]
+        out[mode] = {
+            "per_page": statistics.median(r["seconds"] for r in results) / pages,
+            "pages": pages, "answered": results[0]["answered"], "clean": results[0]["clean"],
+        }
+    return out
+
+
+def in_process_table(found: dict[str, dict[str, Any]], runs: int) -> str:
+    pages = found["check_text"]["pages"]
+    floor = found["lxml"]["per_page"]
+    names = {
+        "lxml": "lxml.html parse (the floor, in-process)",
+        "lexbor": "selectolax/lexbor parse",
+        "locate": "_locate.locate (reference location)",
+        "fast_locate": "_fastpath.fast_locate (C-parser location)",
+        "check_text": "check_text (the current page check)",
+        "check_fast": "check_fast, else check_text (the page check on the fast location)",
+        "check_text_records_warm": "check_text, records validated and rendered before (200 pages: a rebuild)",
+        "check_fast_records_warm": "check_fast, records validated and rendered before (200 pages: a rebuild)",
+    }
+    lines = [
+        f"in-process, {pages} registered pages, median of {runs} fresh processes",
+        "",
+        "| step | ms per page | vs lxml parse | pages answered |",
+        "|---|---|---|---|",
+    ]
+    for mode, name in names.items():
+        result = found[mode]
+        answered = f"{result['answered']}/{result['pages']}" if mode in ("fast_locate", "check_fast") else ""
+        lines.append(f"| {name} | {result['per_page'] * 1000:.3f} | {result['per_page'] / floor:.2f}x | {answered} |")
+    return "\n".join(lines)
+
+
+# --- start-up (benchmarks/startup.py) --------------------------------------------------------------------
+
+
+def _startup() -> Any:
+    """benchmarks/startup.py (imported when needed: the tests load this file for its page generator)."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import startup
+
+    return startup
+
+
+def startup_rows(runs: int) -> Rows:
+    startup = _startup()
+    scratch = Path(tempfile.mkdtemp(prefix="claim-evidence-startup-"))
+    try:
+        copy = scratch / "site"
+        shutil.copytree(HERE.parent / "examples" / "site", copy)
+        return startup.measure(copy, runs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+# --- the targets of issue 17 ---------------------------------------------------------------------------
+
+
+def targets(rows: Rows, starts: Rows, found: dict[str, dict[str, Any]] | None, pages: int) -> str:
+    m = {name: statistics.median(times) for name, times, _ in rows}
+    rss = {name: max(peaks) for name, _, peaks in rows}
+    s = {name: statistics.median(times) for name, times, _ in starts}
+    floor = m[FLOOR]
+    page = _startup().PAGE
+    checks: list[tuple[str, str, str, bool]] = [
+        (f"rebuild (records unchanged, cache warm) <= 2x the lxml floor ({pages} pages)",
+         f"{m[REBUILD]:.3f} s", f"{m[REBUILD] / floor:.2f}x", m[REBUILD] <= 2 * floor),
+        (f"cold check, 1 process <= 3x the lxml floor ({pages} pages)",
+         f"{m[COLD1]:.3f} s", f"{m[COLD1] / floor:.2f}x", m[COLD1] <= 3 * floor),
+        ("cold check >= 3x faster than the existing site's approach (same pages, same run)",
+         f"{m[BASELINE]:.3f} s vs {m[COLD1]:.3f} s", f"{m[BASELINE] / m[COLD1]:.2f}x faster", m[BASELINE] >= 3 * m[COLD1]),
+        ("static-helper --version <= 0.1 s", f"{s['static-helper --version']:.3f} s",
+         f"{s['static-helper --version'] / 0.1:.2f}x the limit", s["static-helper --version"] <= 0.1),
+        (f"one small page <= 0.2 s wall (static-helper --no-cache {page})", f"{s[f'static-helper --no-cache {page}']:.3f} s",
+         f"{s[f'static-helper --no-cache {page}'] / 0.2:.2f}x the limit", s[f"static-helper --no-cache {page}"] <= 0.2),
+        (f"one small page <= 0.2 s wall (static-helper {page}, cache warm)", f"{s[f'static-helper {page} (warm cache)']:.3f} s",
+         f"{s[f'static-helper {page} (warm cache)'] / 0.2:.2f}x the limit", s[f"static-helper {page} (warm cache)"] <= 0.2),
+        (f"--jobs 2 >= 1.8x --jobs 1 (issue: at 10,000 pages; here {pages})", f"{m[COLD2]:.3f} s",
+         f"{m[COLD1] / m[COLD2]:.2f}x", m[COLD1] >= 1.8 * m[COLD2]),
+        (f"memory flat in the number of pages: peak RSS at {pages} pages <= 1.1x at half of them (cold, --jobs 1)",
+         f"{rss[COLD1] / 1024:.0f} vs {rss[SMALL] / 1024:.0f} MiB", f"{rss[COLD1] / rss[SMALL]:.2f}x", rss[COLD1] <= 1.1 * rss[SMALL]),
+    ]
+    if found is not None:
+        checked = found["check_text"]["pages"]
+        cold = found["check_text"]["per_page"]
+
+        def projected(base: float, per_page: float) -> float:
+            return base - (cold - per_page) * checked
+
+        for what, base, mode, limit in (
+            ("cold check, 1 process, with the fast path", m[COLD1], "check_fast", 3),
+            ("rebuild with a record cache (no fast path)", m[REBUILD], "check_text_records_warm", 2),
+            ("rebuild with a record cache and the fast path", m[REBUILD], "check_fast_records_warm", 2),
+        ):
+            estimate = projected(base, found[mode]["per_page"])
+            checks.append((
+                f"(projection, part B) {what} <= {limit}x the floor: the measured run minus the in-process saving",
+                f"{estimate:.3f} s", f"{estimate / floor:.2f}x", estimate <= limit * floor,
+            ))
+    lines = ["| target | measured | ratio | |", "|---|---|---|---|"]
+    lines += [f"| {what} | {value} | {ratio} | {'PASS' if ok else 'MISS'} |" for what, value, ratio, ok in checks]
     return "\n".join(lines)
 
 
@@ -330,7 +583,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="where to generate (default a temp folder, removed)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for generating the site")
     parser.add_argument("--generate-only", action="store_true", help="generate the site and stop")
+    parser.add_argument("--startup-runs", type=int, default=11, help="rounds of the start-up measurements (default 11)")
+    parser.add_argument("--quick", action="store_true", help="one round, 5 start-up rounds (a first look, not a result)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.runs, args.startup_runs = 1, 5
     out = args.out or Path(tempfile.mkdtemp(prefix="claim-evidence-bench-"))
     try:
         started = time.perf_counter()
@@ -341,7 +598,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.generate_only:
             return 0
         print(f"pages per record: {args.pages_per_record}")
-        print(table(measure(site, stale_site, args.pages, args.runs), args.pages, args.runs))
+        rows = measure(site, stale_site, args.pages, args.runs)
+        print(table(rows, args.pages, args.runs))
+        found = in_process(site, args.runs) if fastpath_available() else None
+        if found is not None:
+            print("\n" + in_process_table(found, args.runs))
+        else:
+            print("\n(in-process fast path comparison skipped: selectolax is not installed)")
+        starts = startup_rows(args.startup_runs)
+        print("\nstart-up, examples/site: " + _startup().table(starts, args.startup_runs))
+        print("\n" + targets(rows, starts, found, args.pages))
     finally:
         if args.out is None:
             shutil.rmtree(out, ignore_errors=True)

@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "about.html"
+# The example site shows freshness markers counted to its build date: its pages are rendered for this one
+# (the README's --today 2026-12-01), and they must check clean whatever the clock says.
+EXAMPLE_EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
 
 
 def _helper() -> list[str]:
@@ -37,7 +40,10 @@ def _child(argv: Sequence[str], cwd: Path, stdin: Path | None = None) -> tuple[f
     """``(wall seconds, peak RSS in KiB)`` of one child process; it must exit 0."""
     with open(stdin if stdin else os.devnull, "rb") as feed:
         started = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=cwd, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            argv, cwd=cwd, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "SOURCE_DATE_EPOCH": EXAMPLE_EPOCH},
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:

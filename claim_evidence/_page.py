@@ -7,7 +7,7 @@ import os
 import posixpath
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from urllib.parse import quote, unquote, urljoin, urlsplit
@@ -26,6 +26,7 @@ from ._render import render_blocks, render_unbound
 from ._htmlequiv import equivalent
 from ._htmllang import html_lang, primary_subtag
 from ._jsonpos import offset_of
+from ._fastpath import fast_locate
 from ._locate import BUNDLE_ID, CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element, Located, foreign_markup, locate
 from ._splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from ._text import visible_text
@@ -194,9 +195,26 @@ def load_page(path: str | os.PathLike[str], options: PageOptions | None = None) 
 
 
 def check_text(text: str, name: str | None = None, options: PageOptions | None = None) -> Page:
-    """Locate and check a page's text; never raises for page content, only returns findings."""
+    """Locate and check a page's text; never raises for page content, only returns findings.
+
+    The markup is located by the C parser when selectolax is installed and it is sure to find exactly
+    what the reference tokenizer finds (:mod:`._fastpath`), else by the reference tokenizer; either
+    way the checks below are the same code on the same :class:`Located`."""
+    located = fast_locate(text)
+    return check_located(text, name, located if located is not None else locate(text), options)
+
+
+def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:
+    """:func:`check_text` on the C parser's location alone, or None when it is not sure (the differential
+    test and the benchmark compare the two paths with it)."""
+    located = fast_locate(text)
+    return None if located is None else check_located(text, name, located, options)
+
+
+def check_located(text: str, name: str | None, located: Located, options: PageOptions | None = None) -> Page:
+    """Check a page whose markup ``located`` holds (from :func:`._locate.locate` or :func:`._fastpath.fast_locate`)."""
     options = options or PageOptions()
-    page = Page(text, name, locate(text), options, lang=options.lang)
+    page = Page(text, name, located, options, lang=options.lang)
     if page.has_markup:
         page.lang = page_lang(text, options.lang)
         found = list(_checks(page))
@@ -327,9 +345,8 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = f'script#{BUNDLE_ID} must have type="application/json" (found "{kind}")'
         yield script.start, Diagnostic("SH102", message, subject="page")
     content = page.text[script.open_end : script.close_start]
-    line, column = page.located.position(script.open_end)
     try:
-        loaded = _load(content, page.name, line - 1, column - 1)
+        loaded = _load(content, page.name, lambda: page.located.position(script.open_end))
     except InputError as exc:
         d = exc.diagnostic
         yield script.open_end, dataclasses.replace(d, subject="page")
@@ -376,16 +393,22 @@ def read_page_bundle(text: str, name: str | None = None) -> PageBundle:
     script = the_bundle_script(located, name)
     line, column = located.position(script.open_end)
     content = text[script.open_end : script.close_start]
-    return PageBundle(_load(content, name, line - 1, column - 1), content, line, column)
+    return PageBundle(_load(content, name, lambda: (line, column)), content, line, column)
 
 
-def _load(content: str, name: str | None, line_offset: int, column_offset: int) -> LoadedJSON:
+def _load(content: str, name: str | None, start: Callable[[], tuple[int, int]]) -> LoadedJSON:
     """``loads`` of the bundle text; text that loaded cleanly before is parsed again by the C decoder
-    alone (same values: last key wins, no NaN can be in it) and its duplicate keys are remembered."""
+    alone (same values: last key wins, no NaN can be in it) and its duplicate keys are remembered.
+    ``start`` gives the page's line and column where the text starts, asked only for an error's
+    position: a page's line index costs a quarter of a millisecond, for nothing on a valid bundle."""
     duplicates = _LOADED.get(content)
     if duplicates is not None:
         return LoadedJSON(json.loads(content), list(duplicates))
-    loaded = loads(content, name, line_offset=line_offset, column_offset=column_offset, empty="empty bundle script")
+    try:
+        loaded = loads(content, name, empty="empty bundle script")
+    except InputError:
+        line, column = start()
+        loaded = loads(content, name, line_offset=line - 1, column_offset=column - 1, empty="empty bundle script")
     _LOADED.put(content, tuple(loaded.duplicate_keys))
     return loaded
 
@@ -593,7 +616,7 @@ def _binding(page: Page) -> Iterator[Finding]:
     if facts is not None and facts.blocks is not None and facts.rendered_with != settings:
         facts.blocks = None  # rendered for a site with other settings (search, markers, build date)
     if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
-        facts = _facts(content, page.lang, _load(content, page.name, 0, 0))
+        facts = _facts(content, page.lang, _load(content, page.name, lambda: (1, 1)))
     for cid, index in registered.items():
         path = f"$.claims[{index}]"
         subject = f"claim {cid}"
