@@ -109,7 +109,7 @@ class Page:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     rendered: list[tuple[Element, str]] = field(default_factory=list)
     # The record cache entry this check should write: (key, facts), when it computed what was not stored.
-    record: tuple[str, _BundleFacts, bool] | None = field(default=None, repr=False)  # (…, whether it was stored)
+    record: tuple[str, _BundleFacts | None, bool] | None = field(default=None, repr=False)  # (…, whether it was stored)
     lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
     record_invalid: bool = False  # the bundle has validation errors: every claim shows as unverified
     unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
@@ -234,6 +234,8 @@ def _remember(page: Page) -> None:
     if page.record is None or records is None:
         return
     key, facts, stored = page.record
+    if facts is None:
+        return
     rendered = facts.blocks is not None and facts.rendered_with == render_settings(page.options)
     if stored and not rendered:
         return  # nothing new to add to the entry
@@ -345,8 +347,12 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = f'script#{BUNDLE_ID} must have type="application/json" (found "{kind}")'
         yield script.start, Diagnostic("SH102", message, subject="page")
     content = page.text[script.open_end : script.close_start]
+    stored = _from_records(content, page)
     try:
-        loaded = _load(content, page.name, lambda: page.located.position(script.open_end))
+        loaded = _stored_json(content) if stored is not None else None
+        if loaded is None:
+            stored = None
+            loaded = _load(content, page.name, lambda: page.located.position(script.open_end))
     except InputError as exc:
         d = exc.diagnostic
         yield script.open_end, dataclasses.replace(d, subject="page")
@@ -357,12 +363,21 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = "raw < inside the embedded JSON; the contract escapes it as \\u003c"
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     site = page.options.policy
-    facts = _facts(content, page.lang, loaded, page)
+    facts = stored or _facts(content, page.lang, loaded, page)
     page.record_invalid = any(d.is_error for _, d in facts.findings)
     for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
     for d in site_diagnostics(page.bundle, snapshot_store(page.options.snapshots), page.options.freshness):
         yield script.open_end + offset_of(content, d.path), d
+
+
+def _stored_json(content: str) -> LoadedJSON | None:
+    """The bundle text of a record cache entry: it loaded cleanly when the entry was written, so the C
+    decoder alone reads it, as :func:`_load` reads text it has seen (None, should it not: then _load)."""
+    try:
+        return LoadedJSON(json.loads(content), [])
+    except (ValueError, RecursionError):
+        return None
 
 
 def _one_script(found: int) -> str:
@@ -433,33 +448,44 @@ class _BundleFacts:
 _FACTS: Memo[_BundleFacts] = Memo(256)
 
 
-def _facts(content: str, lang: str, loaded: LoadedJSON, page: Page | None = None) -> _BundleFacts:
-    """The bundle text's findings (and blocks, once rendered): from this process's memo, else from the
-    record cache when a run turned it on, else computed (and, for ``page``, marked to be stored)."""
-    facts = _FACTS.get((content, lang))
-    records = _recordcache.active() if page is not None else None
-    if facts is None and records is not None:
-        assert page is not None
-        key = records.key(content, lang, render_settings(page.options))
-        stored = records.get(key)
-        if stored is not None:
-            facts = _FACTS.put((content, lang), _BundleFacts(stored.findings))
-            if stored.blocks is not None:
-                facts.blocks, facts.rendered_with = dict(stored.blocks), render_settings(page.options)
-            else:
-                page.record = key, facts, True  # its blocks, once rendered, complete the entry
-            return facts
-        facts = _facts(content, lang, loaded)
-        page.record = key, facts, False
-        return facts
-    if facts is None:
-        value = loaded.value
-        if isinstance(value, dict) and value:  # loads kept the depth limit; this memo is keyed by the text
-            found: Iterable[Diagnostic] = diagnose_loaded(value, None, loaded.duplicate_keys)
-        else:
-            found = iter_diagnostics(value, None, duplicate_keys=loaded.duplicate_keys)
-        facts = _FACTS.put((content, lang), _BundleFacts(tuple((offset_of(content, d.path), d) for d in found)))
+def _from_records(content: str, page: Page) -> _BundleFacts | None:
+    """The bundle text's facts from the record cache, when a run turned it on, this process has not
+    seen the text yet and an entry holds it; the entry's key is kept on ``page`` either way, so the
+    check stores what it computes (or the blocks an entry still lacks)."""
+    records = _recordcache.active()
+    if records is None or _FACTS.get((content, page.lang)) is not None:
+        return None
+    key = records.key(content, page.lang, render_settings(page.options))
+    stored = records.get(key)
+    if stored is None:
+        page.record = key, None, False  # the facts come when computed (_facts); none if the JSON does not load
+        return None
+    facts = _FACTS.put((content, page.lang), _BundleFacts(stored.findings))
+    if stored.blocks is not None:
+        facts.blocks, facts.rendered_with = dict(stored.blocks), render_settings(page.options)
+    else:
+        page.record = key, facts, True  # its blocks, once rendered, complete the entry
     return facts
+
+
+def _facts(content: str, lang: str, loaded: LoadedJSON, page: Page | None = None) -> _BundleFacts:
+    """The bundle text's findings (and blocks, once rendered): from this process's memo, else computed
+    (and, when :func:`_from_records` found no entry for ``page``, marked to be stored)."""
+    facts = _FACTS.get((content, lang))
+    if facts is None:
+        facts = _compute_facts(content, lang, loaded)
+        if page is not None and page.record is not None and not page.record[2]:
+            page.record = page.record[0], facts, False
+    return facts
+
+
+def _compute_facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
+    value = loaded.value
+    if isinstance(value, dict) and value:  # loads kept the depth limit; this memo is keyed by the text
+        found: Iterable[Diagnostic] = diagnose_loaded(value, None, loaded.duplicate_keys)
+    else:
+        found = iter_diagnostics(value, None, duplicate_keys=loaded.duplicate_keys)
+    return _FACTS.put((content, lang), _BundleFacts(tuple((offset_of(content, d.path), d) for d in found)))
 
 
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:

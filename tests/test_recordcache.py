@@ -168,3 +168,29 @@ def test_recordcache_concurrent_runs_agree(site: Path) -> None:
     assert outputs[0][0] == outputs[1][0]
     assert all(json.loads(p.read_bytes())["format"] == 1 for p in entries(site))
     assert not [p for p in (site / CACHE).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
+
+
+def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -> None:
+    """A bundle that does not load writes no entry; an entry forged for it does not hide the JSON error."""
+    page = site / "about.html"
+    text = page.read_text(encoding="utf-8")
+    broken = text.replace('"version": 1', '"version": 1,,', 1)
+    assert broken != text
+    page.write_text(broken, encoding="utf-8")
+    code, out, _ = run()
+    assert code == 1 and "about.html:" in out and "CE00" in out
+    from claim_evidence._locate import locate
+
+    located = locate(broken)
+    content = broken[located.scripts[0].open_end : located.scripts[0].close_start]
+    from static_helper._cache import toolkit_fingerprint
+
+    cache = RecordCache(site / CACHE / RECORDS_DIR_NAME, toolkit_fingerprint())
+    from claim_evidence._options import render_settings
+    from claim_evidence._site import at_build_date, load_config
+
+    options = at_build_date(load_config(site / "claim-evidence.toml"), None).options
+    key = cache.key(content, "ja", render_settings(options))
+    assert cache.get(key) is None  # never stored
+    cache.put(key, Stored(()))
+    assert run()[:2] == (code, out)  # the forged entry changes nothing
