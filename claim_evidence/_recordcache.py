@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -58,10 +59,14 @@ class RecordCache:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> Stored | None:
+        path = self._path(key)
         try:
-            return _decode(json.loads(self._path(key).read_bytes()), key)
+            found = _decode(json.loads(path.read_bytes()), key)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
+        if found is not None:
+            touch(path)
+        return found
 
     def put(self, key: str, stored: Stored) -> None:
         entry = {
@@ -106,6 +111,39 @@ def _decode(raw: Any, key: str) -> Stored | None:
     if blocks is not None and not (isinstance(blocks, dict) and all(isinstance(v, str) for v in blocks.values())):
         return None
     return Stored(tuple(findings), blocks)
+
+
+def touch(path: Path) -> None:
+    """Mark an entry as used by this run (its mtime), so :func:`prune` keeps it."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(folder: Path, before: float) -> int:
+    """Remove the entries (``xx/KEY.json``) under ``folder`` that no run has written or used since
+    ``before`` (a timestamp): after a run over a whole site, those are for page bytes and records
+    that exist no more. A generator rebuilds every page on every build, so without this a cache would
+    grow by a site's worth of entries per build. Returns how many were removed; never raises."""
+    removed = 0
+    try:
+        subfolders = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False) and len(e.name) == 2]
+    except OSError:
+        return 0
+    for subfolder in subfolders:
+        try:
+            entries = list(os.scandir(subfolder.path))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < before:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    return removed
 
 
 _ACTIVE: list[RecordCache | None] = [None]

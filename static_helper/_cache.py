@@ -24,7 +24,7 @@ import claim_evidence
 from claim_evidence import Diagnostic
 from claim_evidence._atomic import replace_quickly
 from claim_evidence._options import PageOptions
-from claim_evidence._recordcache import RecordCache
+from claim_evidence._recordcache import RecordCache, prune, touch
 from claim_evidence._report import FileResult
 from claim_evidence._site import CACHE_DIR_NAME
 
@@ -32,6 +32,7 @@ import static_helper
 
 FORMAT = 1
 RECORDS_DIR_NAME = "records"
+RECORDS_KEEP_DAYS = 7  # record entries unused this long go (with markers, each build date has its own)
 # A registered page without evidence markup, or an unregistered one: nothing to report.
 NOTHING = "nothing"
 _TOOLKIT_SUFFIXES = (".py", ".j2", ".css", ".json")
@@ -125,11 +126,22 @@ class Cache:
 
     def get(self, key: str, display: str) -> tuple[bool, FileResult | None]:
         """``(True, cached result)`` (None: nothing to report), or ``(False, None)`` without a usable entry."""
+        path = self._path(key)
         try:
-            raw = json.loads(self._path(key).read_bytes())
-            return _decode(raw, key, display)
+            found = _decode(json.loads(path.read_bytes()), key, display)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return False, None
+        if found[0]:
+            touch(path)
+        return found
+
+    def prune(self, before: float) -> None:
+        """After a run over the whole site: drop the page entries it neither wrote nor used (pages
+        rebuilt since), and record entries no run has used for :data:`RECORDS_KEEP_DAYS` (a page
+        answered from its page entry does not read its records, so "not used by this run" is no
+        sign that they are gone; see :func:`claim_evidence._recordcache.prune`)."""
+        prune(self.folder, before)
+        prune(self.folder / RECORDS_DIR_NAME, before - RECORDS_KEEP_DAYS * 86400)
 
     def put(self, key: str, result: FileResult | None) -> None:
         """Store a passing result (or nothing to report); anything else is not cached."""

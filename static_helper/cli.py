@@ -11,6 +11,7 @@ import importlib.util
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
@@ -209,7 +210,10 @@ def execute(
             tasks = tasks_for_config(config, write)
         cache = _cache(caching, config, options)
         records = cache.records() if cache is not None else None
+        started = time.time()
         results = run(tasks, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
+        if cache is not None and not paths:
+            cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
         page_out = None
     if config is not None and config.sources:  # where each finding is written (the sources are read only for findings)
         from claim_evidence._sourcemap import place_in_sources, read_page

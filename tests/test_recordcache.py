@@ -14,10 +14,11 @@ from click.testing import CliRunner
 from claim_evidence import _page, _render
 from claim_evidence._diagnostics import Diagnostic
 from claim_evidence._recordcache import RecordCache, Stored
-from static_helper._cache import RECORDS_DIR_NAME
+from static_helper._cache import RECORDS_DIR_NAME, RECORDS_KEEP_DAYS
 from static_helper.cli import command
 
 from .conftest import example_site_copy
+from .test_static_cache import _age
 
 CACHE = ".claim-evidence-cache"
 
@@ -194,3 +195,24 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -
     assert cache.get(key) is None  # never stored
     cache.put(key, Stored(()))
     assert run()[:2] == (code, out)  # the forged entry changes nothing
+
+
+def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(site: Path) -> None:
+    """Pages answered from their page entries do not read their records, so record entries go only
+    after RECORDS_KEEP_DAYS unused; a run over named pages prunes nothing."""
+    run()
+    first = entries(site)
+    _age(site, days=RECORDS_KEEP_DAYS - 1)
+    rebuild(site, "2")
+    run()
+    assert entries(site) == first  # used again by the rebuild (and a day short of the limit anyway)
+    _age(site, days=RECORDS_KEEP_DAYS + 1)
+    page = site / "notes" / "ame-free-tier.html"
+    page.write_text(page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1, "x-note": "edited"', 1), encoding="utf-8")
+    run("notes/ame-free-tier.html")
+    assert len(entries(site)) == len(first) + 1  # named pages: nothing pruned
+    run()
+    assert len(entries(site)) == 1  # the other pages came from their page entries: their records went unused
+    rebuild(site, "3")
+    code, _, stats = run()
+    assert code == 0 and len(entries(site)) == len(first)  # computed again, stored again

@@ -181,3 +181,31 @@ def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.Mon
     assert first[0] == 0 and "(note)" in first[1] and first[2]["checked"] == first[2]["pages"] > 0
     second = run()
     assert second[:2] == first[:2] and second[2]["cached"] == first[2]["pages"] and second[2]["checked"] == 0
+
+
+def test_cache_run_over_the_site_drops_entries_it_did_not_use(site: Path) -> None:
+    """A generator rebuilds every page on every build: a run over the whole site keeps only the entries
+    it wrote or used, so the cache does not grow by a site's worth of entries per build. A run over
+    named pages prunes nothing (it did not see the others)."""
+    run()
+    first = entries(site)
+    assert len(first) == 2
+    _age(site)  # an earlier build's entries (a run spares those touched in the second before it starts)
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    run("pages/basic.html")
+    assert len(entries(site)) == 3  # the named page's new entry; nothing pruned
+    run()
+    now = entries(site)
+    assert len(now) == 2 and not set(now) & set(first)
+    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}  # the kept ones answer
+
+
+def _age(site: Path, days: float = 1 / 24) -> None:
+    """Date every cache entry ``days`` back, as if an earlier build had written them."""
+    import os
+    import time
+
+    then = time.time() - days * 86400
+    for path in (site / CACHE_DIR_NAME).rglob("*.json"):
+        os.utime(path, (then, then))
