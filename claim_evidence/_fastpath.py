@@ -45,7 +45,7 @@ import re
 from typing import Any
 
 from ._fastscan import _ATTRS, CONTAINERS, INLINE
-from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR, Element, Located, keyword_offsets, parse_attributes
+from ._locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR, Element, Located, hidden_markup, keyword_offsets, parse_attributes
 from ._tokens import END_TAG, HEADINGS, START_TAG, _script_end, lower
 
 __all__ = ["available", "fast_locate"]
@@ -223,7 +223,12 @@ def fast_locate(text: str) -> Located | None:
             located.slots.append(done)
         else:
             located.summaries.append(done)
-    return located if located.has_markup else None
+    if not located.has_markup:
+        # No evidence element, and every keyword checked above to be where both parsers see none (text,
+        # a comment, raw text, an attribute value): what the reference reports then is whether markup
+        # is written as a tag where no element comes of it (SH104), by the same search.
+        located.hidden = hidden_markup(text)
+    return located
 
 
 def _marks(text: str) -> list[tuple[int, str]] | None:

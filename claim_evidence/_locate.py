@@ -208,9 +208,15 @@ def _locate(text: str, fast: bool) -> Located:
     locator.collect()
     located.frameset = builder.frameset
     if not located.has_markup:
-        hidden = _TAG_SHAPED.search(text)
-        located.hidden = hidden.start() if hidden else None
+        located.hidden = hidden_markup(text)
     return located
+
+
+def hidden_markup(text: str) -> int | None:
+    """Where evidence markup is written as a tag on a page that has no evidence element (it sits in a
+    comment, raw text, a ``<template>`` …: SH104), or None."""
+    hidden = _TAG_SHAPED.search(text)
+    return hidden.start() if hidden else None
 
 
 @dataclass(frozen=True)
