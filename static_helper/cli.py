@@ -89,7 +89,7 @@ def _command() -> click.Command:
     @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
     @click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
     @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
-    @click.option("--no-cache", "no_cache", is_flag=True, help="Check every page; neither read nor write the cache.")
+    @click.option("--no-cache", "no_cache", is_flag=True, help="Check every page and record; neither read nor write the caches.")
     @click.option(
         "--cache-dir",
         type=click.Path(file_okay=False, path_type=Path),
@@ -120,15 +120,18 @@ def _command() -> click.Command:
         stats: bool,
         today: str | None,
     ) -> None:
-        """Check pages against their embedded evidence records; --write re-renders stale evidence slots.
+        """Check pages against their embedded evidence records; --write re-renders stale evidence slots
+        (and the "sources this page relies on" slot, <div data-evidence-summary></div>).
 
         PATHS are pages or folders of *.html; without PATHS, the pages registered
         in the nearest claim-evidence.toml. A folder without pages is an error.
         "-" reads one page from stdin (named <stdin> in findings); with --write,
         the page goes to stdout (rewritten, or unchanged) and the findings to
         stderr. The check never touches the network. The site's settings
-        (stylesheet, lang, require_quotes) come from that file, also when PATHS
-        are given.
+        (stylesheet, lang, require_quotes, [freshness] with its markers,
+        template_dir, sources) come from that file, also when PATHS are given.
+        Passing pages and checked records are cached (see --cache-dir); a run
+        over the whole site drops entries it no longer needs.
 
         \b
         Exit codes: 0 clean (with --write: clean once the stale slots were
