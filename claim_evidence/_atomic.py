@@ -93,16 +93,3 @@ def _write_error(target: Path, exc: OSError) -> InputError:
     reason = exc.strerror or str(exc)
     return InputError(Diagnostic("CE010", f"cannot write file: {reason}; the original is unchanged", file=str(target)))
 
-
-def replace_quickly(path: Path, data: bytes) -> None:
-    """Atomic like :func:`atomic_write_bytes` (a temp file in the same folder, ``os.replace``) but without
-    its fsyncs, for the caches: they cost ~10 ms a file here, and an entry lost in a crash is only a
-    miss (a torn one does not parse and is ignored). Raises ``OSError``."""
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        _discard(temp)
-        raise

@@ -4,10 +4,11 @@ An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
 and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
-always checked again). Entries are JSON files under ``.claim-evidence-cache/``
-(beside claim-evidence.toml, else in the user's cache folder: see default_folder), written atomically (without fsync: a lost entry is a miss); an entry that does not parse,
-has another format, names another key or holds anything but a pass is ignored
-and rebuilt, never trusted. Concurrent runs at worst write the same entry twice.
+always checked again). Entries are JSON values in one SQLite file,
+``.claim-evidence-cache/pages.sqlite3`` (beside claim-evidence.toml, else in the
+user's cache folder: see default_folder; see ``claim_evidence._kvstore``); an
+entry that does not parse, has another format, names another key or holds
+anything but a pass is ignored and rebuilt, never trusted.
 """
 from __future__ import annotations
 
@@ -22,16 +23,17 @@ from typing import Any
 
 import claim_evidence
 from claim_evidence import Diagnostic
-from claim_evidence._atomic import replace_quickly
+from claim_evidence._kvstore import KeyValueStore
 from claim_evidence._options import PageOptions
-from claim_evidence._recordcache import RecordCache, prune, touch
+from claim_evidence._recordcache import RecordCache
 from claim_evidence._report import FileResult
 from claim_evidence._site import CACHE_DIR_NAME
 
 import static_helper
 
 FORMAT = 1
-RECORDS_DIR_NAME = "records"
+PAGES_FILE_NAME = "pages.sqlite3"
+RECORDS_FILE_NAME = "records.sqlite3"
 RECORDS_KEEP_DAYS = 7  # record entries unused this long go (with markers, each build date has its own)
 # A registered page without evidence markup, or an unregistered one: nothing to report.
 NOTHING = "nothing"
@@ -105,43 +107,45 @@ def default_folder(config_root: Path | None, site: Path) -> Path:
 
 
 class Cache:
-    """Entries under ``folder``; ``salt`` is :func:`settings_fingerprint` of the run."""
+    """Page entries in ``folder`` (``pages.sqlite3``); ``salt`` is :func:`settings_fingerprint` of the run."""
 
     def __init__(self, folder: str | os.PathLike[str], salt: str) -> None:
         self.folder = Path(folder)
         self.salt = salt
+        self.store = KeyValueStore(self.folder / PAGES_FILE_NAME)
 
     def records(self) -> RecordCache:
-        """The record cache beside the page entries (``records/``): keyed by the toolkit alone, so it
-        survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`)."""
-        return RecordCache(self.folder / RECORDS_DIR_NAME, toolkit_fingerprint())
+        """The record cache beside the page entries (``records.sqlite3``): keyed by the toolkit alone, so
+        it survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`)."""
+        return RecordCache(self.folder / RECORDS_FILE_NAME, toolkit_fingerprint())
 
     def key(self, display: str, registered: bool, data: bytes) -> str:
         digest = hashlib.sha256(f"{self.salt}\0{display}\0{int(registered)}\0".encode())
         digest.update(hashlib.sha256(data).digest())
         return digest.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
-
     def get(self, key: str, display: str) -> tuple[bool, FileResult | None]:
         """``(True, cached result)`` (None: nothing to report), or ``(False, None)`` without a usable entry."""
-        path = self._path(key)
-        try:
-            found = _decode(json.loads(path.read_bytes()), key, display)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        raw = self.store.get(key)
+        if raw is None:
             return False, None
-        if found[0]:
-            touch(path)
-        return found
+        try:
+            return _decode(json.loads(raw), key, display)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return False, None
+
+    def close(self) -> None:
+        self.store.close()
 
     def prune(self, before: float) -> None:
         """After a run over the whole site: drop the page entries it neither wrote nor used (pages
         rebuilt since), and record entries no run has used for :data:`RECORDS_KEEP_DAYS` (a page
         answered from its page entry does not read its records, so "not used by this run" is no
-        sign that they are gone; see :func:`claim_evidence._recordcache.prune`)."""
-        prune(self.folder, before)
-        prune(self.folder / RECORDS_DIR_NAME, before - RECORDS_KEEP_DAYS * 86400)
+        sign that they are gone)."""
+        self.store.prune(before)
+        records = self.records().store
+        records.prune(before - RECORDS_KEEP_DAYS * 86400)
+        records.close()
 
     def put(self, key: str, result: FileResult | None) -> None:
         """Store a passing result (or nothing to report); anything else is not cached."""
@@ -155,24 +159,7 @@ class Cache:
             entry["path"] = result.path
             entry["detail"] = result.detail
             entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
-        try:
-            path = self._path(key)
-            if not path.parent.is_dir():
-                self._create(path.parent)
-            replace_quickly(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
-        except OSError:
-            pass  # an unwritable cache only costs time
-
-
-    def _create(self, subfolder: Path) -> None:
-        """Make the folder; a new cache root ignores itself in git (as pytest's cache does),
-        so a run at a repository root leaves nothing to commit by mistake."""
-        if not self.folder.is_dir():
-            self.folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.folder / ".gitignore"
-            if not ignore.exists():
-                replace_quickly(ignore, b"# Created by static-helper: its cache of passing page checks.\n*\n")
-        subfolder.mkdir(parents=True, exist_ok=True)
+        self.store.put(key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
 
 _FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column")

@@ -215,8 +215,12 @@ def execute(
         records = cache.records() if cache is not None else None
         started = time.time()
         results = run(tasks, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
-        if cache is not None and not paths:
-            cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
+        if cache is not None:
+            if not paths:
+                cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
+            cache.close()
+            if records is not None:
+                records.store.close()
         page_out = None
     if config is not None and config.sources:  # where each finding is written (the sources are read only for findings)
         from claim_evidence._sourcemap import place_in_sources, read_page

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from claim_evidence import _page, _render
 from claim_evidence._diagnostics import Diagnostic
 from claim_evidence._recordcache import RecordCache, Stored
-from static_helper._cache import RECORDS_DIR_NAME, RECORDS_KEEP_DAYS
+from claim_evidence._kvstore import KeyValueStore
+from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
 from static_helper.cli import command
 
 from .conftest import example_site_copy
@@ -40,8 +41,18 @@ def rebuild(site: Path, mark: str) -> None:
             page.write_bytes(page.read_bytes() + f"<!-- build {mark} -->\n".encode())
 
 
-def entries(site: Path) -> list[Path]:
-    return sorted((site / CACHE / RECORDS_DIR_NAME).rglob("*.json"))
+def store(site: Path) -> KeyValueStore:
+    return KeyValueStore(site / CACHE / RECORDS_FILE_NAME)
+
+
+def entries(site: Path) -> list[str]:
+    return store(site).keys()
+
+
+def entry(site: Path, key: str) -> dict[str, Any]:
+    raw = store(site).get(key)
+    assert raw is not None
+    return json.loads(raw)
 
 
 @pytest.fixture
@@ -103,18 +114,19 @@ def test_recordcache_corrupt_and_foreign_entries_are_misses(site: Path) -> None:
     code, first, _ = run()
     found = entries(site)
     assert len(found) >= 2
-    good = found[0].read_bytes()
-    found[0].write_bytes(b"{not json")
-    found[1].write_bytes(good)  # another key's entry under this key's name
-    for path in found[2:]:
-        path.write_text(json.dumps({"format": 99}), encoding="utf-8")
+    good = store(site).get(found[0])
+    assert good is not None
+    store(site).put(found[0], b"{not json")
+    store(site).put(found[1], good)  # another key's entry under this key
+    for key in found[2:]:
+        store(site).put(key, json.dumps({"format": 99}).encode())
     rebuild(site, "2")
     assert run()[:2] == (code, first)
-    assert [json.loads(p.read_bytes())["key"] for p in entries(site)] == [p.stem for p in entries(site)]  # rebuilt
+    assert [entry(site, key)["key"] for key in entries(site)] == entries(site)  # rebuilt
 
 
 def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) -> None:
-    cache = RecordCache(tmp_path / "records", "toolkit-1")
+    cache = RecordCache(tmp_path / "cache" / "records.sqlite3", "toolkit-1")
     key = cache.key("{}", "ja", (False, None))
     assert len({key, cache.key("{}", "en", (False, None)), cache.key("{}", "ja", (True, None)),
                 cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))), cache.key("{ }", "ja", (False, None)),
@@ -123,7 +135,7 @@ def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) ->
     cache.put(key, Stored(((7, d),), {"c": "<aside>…</aside>"}))
     assert cache.get(key) == Stored(((7, d),), {"c": "<aside>…</aside>"})
     assert cache.get(cache.key("{}", "en", (False, None))) is None
-    assert (tmp_path / "records" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+    assert (tmp_path / "cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
 
 
 @pytest.mark.parametrize(
@@ -138,11 +150,9 @@ def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) ->
     ],
 )
 def test_recordcache_wrong_types_in_an_entry_are_a_miss(tmp_path: Path, entry: dict[str, Any]) -> None:
-    cache = RecordCache(tmp_path, "t")
+    cache = RecordCache(tmp_path / "records.sqlite3", "t")
     key = cache.key("{}", "ja", ())
-    path = tmp_path / key[:2] / f"{key}.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"format": 1, "key": key, **entry}), encoding="utf-8")
+    cache.store.put(key, json.dumps({"format": 1, "key": key, **entry}).encode())
     assert cache.get(key) is None
 
 
@@ -167,8 +177,7 @@ def test_recordcache_concurrent_runs_agree(site: Path) -> None:
     outputs = [proc.communicate(timeout=120) for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0]
     assert outputs[0][0] == outputs[1][0]
-    assert all(json.loads(p.read_bytes())["format"] == 1 for p in entries(site))
-    assert not [p for p in (site / CACHE).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
+    assert entries(site) and all(entry(site, key)["format"] == 1 for key in entries(site))
 
 
 def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -> None:
@@ -186,7 +195,7 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -
     content = broken[located.scripts[0].open_end : located.scripts[0].close_start]
     from static_helper._cache import toolkit_fingerprint
 
-    cache = RecordCache(site / CACHE / RECORDS_DIR_NAME, toolkit_fingerprint())
+    cache = RecordCache(site / CACHE / RECORDS_FILE_NAME, toolkit_fingerprint())
     from claim_evidence._options import render_settings
     from claim_evidence._site import at_build_date, load_config
 

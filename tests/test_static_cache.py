@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 import claim_evidence
 from static_helper import _cache
 from claim_evidence._site import CACHE_DIR_NAME
+from claim_evidence._kvstore import KeyValueStore
 from static_helper._cache import folders_fingerprint, toolkit_folders
 from static_helper.cli import command
 
@@ -27,9 +29,23 @@ def run(*args: str) -> tuple[int, str, dict[str, int]]:
     return result.exit_code, result.stdout, stats
 
 
-def entries(site: Path) -> list[Path]:
-    """The page entries (the record cache keeps its own under records/: tests/test_recordcache.py)."""
-    return sorted(p for p in (site / CACHE_DIR_NAME).rglob("*.json") if _cache.RECORDS_DIR_NAME not in p.parts)
+def store(folder: Path) -> KeyValueStore:
+    """The page entries of the cache in ``folder`` (the records keep their own file: tests/test_recordcache.py)."""
+    return KeyValueStore(folder / _cache.PAGES_FILE_NAME)
+
+
+def entries(site: Path) -> list[str]:
+    return store(site / CACHE_DIR_NAME).keys()
+
+
+def entry(site: Path, key: str) -> dict[str, Any]:
+    raw = store(site / CACHE_DIR_NAME).get(key)
+    assert raw is not None
+    return json.loads(raw)
+
+
+def set_entry(site: Path, key: str, value: bytes) -> None:
+    store(site / CACHE_DIR_NAME).put(key, value)
 
 
 @pytest.fixture
@@ -84,23 +100,34 @@ def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
 def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(site: Path) -> None:
     _, expected, _ = run()
     first, second = entries(site)
-    first.write_bytes(b"\x00not json")
-    raw = json.loads(second.read_text(encoding="utf-8"))
+    set_entry(site, first, b"\x00not json")
+    raw = entry(site, second)
     raw["key"] = "0" * 64  # an entry copied from elsewhere
-    second.write_text(json.dumps(raw), encoding="utf-8")
+    set_entry(site, second, json.dumps(raw).encode())
     code, out, stats = run()
     assert (code, out, stats["checked"]) == (0, expected, 2)
-    assert all(json.loads(p.read_text(encoding="utf-8"))["outcome"] == "pass" for p in entries(site))
+    assert all(entry(site, key)["outcome"] == "pass" for key in entries(site))
     assert run()[2]["cached"] == 2
+
+
+@pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
+def test_cache_damaged_file_is_made_anew(site: Path, damage: bytes) -> None:
+    _, expected, _ = run()
+    (site / CACHE_DIR_NAME / _cache.PAGES_FILE_NAME).write_bytes(damage)
+    for suffix in ("-wal", "-shm"):
+        (site / CACHE_DIR_NAME / (_cache.PAGES_FILE_NAME + suffix)).unlink(missing_ok=True)
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 2)
+    assert len(entries(site)) == 2 and run()[2]["cached"] == 2
 
 
 def test_cache_entry_claiming_a_failure_is_never_trusted(site: Path) -> None:
     run()
-    for path in entries(site):
-        raw = json.loads(path.read_text(encoding="utf-8"))
+    for key in entries(site):
+        raw = entry(site, key)
         raw["diagnostics"] = [{"code": "SH140", "message": "x", "path": "$", "severity": "error",
                                "subject": "page", "file": None, "line": None, "column": None}]
-        path.write_text(json.dumps(raw), encoding="utf-8")
+        set_entry(site, key, json.dumps(raw).encode())
     assert run()[2]["checked"] == 2
 
 
@@ -122,7 +149,7 @@ def test_cache_no_cache_neither_reads_nor_writes(site: Path) -> None:
 def test_cache_dir_option_and_paths_mode(site: Path, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere"
     run("--cache-dir", str(other), "pages")
-    assert len(list(other.rglob("*.json"))) == 2 and not (site / CACHE_DIR_NAME).exists()
+    assert len(store(other).keys()) == 2 and not (site / CACHE_DIR_NAME).exists()
     assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
 
 
@@ -152,9 +179,8 @@ def test_cache_concurrent_runs_agree(site: Path) -> None:
     outputs = [proc.communicate(timeout=120) for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0]
     assert outputs[0][0] == outputs[1][0]
-    assert all(json.loads(p.read_text(encoding="utf-8"))["outcome"] == "pass" for p in entries(site))
+    assert all(entry(site, key)["outcome"] == "pass" for key in entries(site))
     assert len(entries(site)) == 2
-    assert not [p for p in (site / CACHE_DIR_NAME).rglob("*") if p.name.startswith(".claim-evidence-tmp-")]
     assert run()[2]["cached"] == 2
 
 
@@ -167,7 +193,7 @@ def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main([]) == 1  # SH007: no registered page carries evidence; the page itself passed, and is cached
     ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
-    assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its cache of passing page checks.\n*\n"
+    assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its caches of passing pages and checked records.\n*\n"
 
 
 def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,10 +228,12 @@ def test_cache_run_over_the_site_drops_entries_it_did_not_use(site: Path) -> Non
 
 
 def _age(site: Path, days: float = 1 / 24) -> None:
-    """Date every cache entry ``days`` back, as if an earlier build had written them."""
-    import os
+    """Date every entry of both caches ``days`` back, as if an earlier build had written them."""
+    import sqlite3
     import time
 
-    then = time.time() - days * 86400
-    for path in (site / CACHE_DIR_NAME).rglob("*.json"):
-        os.utime(path, (then, then))
+    for name in (_cache.PAGES_FILE_NAME, _cache.RECORDS_FILE_NAME):
+        path = site / CACHE_DIR_NAME / name
+        if path.exists():
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE entries SET used = ?", (time.time() - days * 86400,))
