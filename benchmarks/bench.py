@@ -280,6 +280,11 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
             return elapsed, rss
         return go
 
+    def first_run() -> tuple[float, int]:
+        shutil.rmtree(cache, ignore_errors=True)
+        elapsed, rss, _ = _child(_helper("--jobs", "1"), site, {0})  # the cache on, as users run it: it is filled
+        return elapsed, rss
+
     def warm() -> tuple[float, int]:
         _child(_helper("--jobs", "1"), site, {0})  # populate (not timed)
         elapsed, rss, err = _child(_helper("--jobs", "1", "--stats"), site, {0})
@@ -343,6 +348,7 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
         (FLOOR, floor),
         (COLD1, cold(1)),
         (COLD2, cold(2)),
+        ("first run, cache on (filled as it checks), --jobs 1", first_run),
         ("warm check (cache populated)", warm),
         ("warm, one page edited", warm_edit),
         (REBUILD, rebuild),
