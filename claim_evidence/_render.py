@@ -8,10 +8,11 @@ written readably while the output stays one line per block.
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -19,6 +20,7 @@ import jinja2
 import markupsafe
 
 from ._freshness import Freshness, Marker, marker_key, review_marker
+from ._diagnostics import Diagnostic, InputError
 from ._memo import Memo, content_key
 from ._urls import safe_http_url
 from ._validation import validate_bundle
@@ -118,7 +120,8 @@ def render_evidence(
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
                 view = _claim_view(claim, sources, cached.invalid, lang, freshness=freshness)
-                block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
+                with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
+                    block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -146,11 +149,25 @@ def render_blocks(
     sources = _source_map(bundle.get("sources"))
     phrases = _phrases(lang)
     found: dict[str, list[str]] = {}
-    for claim in bundle["claims"]:
-        if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-            view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
-            found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
+    with site_template(template_dir, TEMPLATE):
+        for claim in bundle["claims"]:
+            if isinstance(claim, dict) and isinstance(claim.get("id"), str):
+                view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
+                found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
+
+
+@contextlib.contextmanager
+def site_template(template_dir: str | None, name: str) -> Iterator[None]:
+    """A site's own template that fails while rendering (an undefined name, a filter that raises) is
+    the site's to fix, not an internal error: :class:`InputError` (SH003, exit 2) naming the file."""
+    try:
+        yield
+    except Exception as exc:
+        if template_dir is None or not os.path.isfile(os.path.join(template_dir, name)):
+            raise
+        message = f"template {name} failed while rendering: {type(exc).__name__}: {exc}; fix the template (template_dir)"
+        raise InputError(Diagnostic("SH003", message, file=os.path.join(template_dir, name))) from None
 
 
 def render_unbound(
@@ -161,11 +178,12 @@ def render_unbound(
     showing a status the page no longer earns. The other claims of the page render as usual."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
-    blocks = [
-        template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)
-        for claim in bundle["claims"]
-        if isinstance(claim, dict) and claim.get("id") == claim_id
-    ]
+    with site_template(template_dir, TEMPLATE):
+        blocks = [
+            template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)
+            for claim in bundle["claims"]
+            if isinstance(claim, dict) and claim.get("id") == claim_id
+        ]
     return "\n".join(blocks)
 
 

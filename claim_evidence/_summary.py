@@ -20,7 +20,7 @@ from ._freshness import Freshness, review_marker
 from ._htmlequiv import equivalent
 from ._locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
 from ._options import PageOptions
-from ._render import _cited, _phrases, _source_map, _text, _View, marker_view, template_environment
+from ._render import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
 from ._splice import newline_style, with_newlines
 from ._urls import safe_http_url
 from ._vocabulary import TEXT, VERIFIED_STATUSES, is_valid_date, is_valid_id
@@ -52,7 +52,8 @@ def render_summary(
     disagree) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
     template = template_environment(template_dir).get_template(TEMPLATE)
-    return template.render(s=view, t=_phrases(lang), search_ignore=search_ignore)
+    with site_template(template_dir, TEMPLATE):
+        return template.render(s=view, t=_phrases(lang), search_ignore=search_ignore)
 
 
 def summary_view(

@@ -305,3 +305,22 @@ def test_summary_template_dir_errors_stop_the_run(tmp_path: Path, setting: str, 
     (site / "claim-evidence.toml").write_text(f'pages = ["page.html"]\n{setting}\n', encoding="utf-8")
     code, out = _static(site)
     assert code == 2 and message in out, out
+
+
+def test_summary_template_dir_failing_at_render_is_the_sites_error(tmp_path: Path) -> None:
+    """A site's template that fails while rendering (an undefined name) stops with the template named, exit 2,
+    never an internal error; so does claim-evidence render --template-dir."""
+    site = _site_with_templates(tmp_path, "<section>{{ s.nope.deeper }}</section>")
+    code, out = _static(site)
+    assert code == 2 and (
+        f"{site / 'templates' / 'evidence_summary.html.j2'}: SH003 template evidence_summary.html.j2 failed while rendering: "
+        "UndefinedError: 'claim_evidence._render._View object' has no attribute 'nope'; fix the template (template_dir)"
+    ) in out
+    assert "internal error" not in out
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "evidence.html.j2").write_text("{{ c.nope.deeper }}", encoding="utf-8")
+    from claim_evidence import InputError
+
+    with pytest.raises(InputError, match="template evidence.html.j2 failed while rendering"):
+        render_evidence(BUNDLE, template_dir=own)
