@@ -35,8 +35,11 @@ def kb_build(config_path: Path | None, today: str | None, out: Path) -> int:
     path = config_path or find_site_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
-    built = build_kb(load_config(path), today)
+    skipped: list[str] = []
+    built = build_kb(load_config(path), today, skipped=skipped)
     atomic_write_bytes(out, dumps_kb(built))
+    for line in skipped:
+        click.echo(f"claim-evidence: kb build: no chunks from {line} (its records cannot be read; fix the page)", err=True)
     states = ", ".join(f"{state} {n}" for state, n in _count(built["chunks"]).items())
     click.echo(f"{out}: written ({len(built['chunks'])} chunks: {states}; built_at {built['built_at']} from {built['built_at_source']})")
     return 0

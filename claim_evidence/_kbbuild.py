@@ -38,8 +38,13 @@ _WORDS = {
 }
 
 
-def build_kb(config: Config, today: str | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """kb.json's content for the site ``config`` describes (see the module docstring)."""
+def build_kb(
+    config: Config, today: str | None = None, environ: Mapping[str, str] | None = None, skipped: list[str] | None = None
+) -> dict[str, Any]:
+    """kb.json's content for the site ``config`` describes (see the module docstring). A page that
+    carries evidence markup but whose records cannot be read gives no chunk: it is named in
+    ``skipped`` (``"PAGE: CODE message"``), so that a caller can say so instead of building quietly
+    without it."""
     day, source = build_date(today, environ)
     chat = config.chat or ChatConfig()
     freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else None
@@ -49,6 +54,11 @@ def build_kb(config: Config, today: str | None = None, environ: Mapping[str, str
     for path in registered_pages(config):
         name = site_path(config.root, path) or path.as_posix()
         page = check_text(read_text(path), str(path), options)
+        if page.has_markup and not (isinstance(page.bundle, dict) and isinstance(page.bundle.get("claims"), list)):
+            why = next((f"{d.code} {d.message}" for d in page.diagnostics if d.is_error), "no readable bundle")
+            if skipped is not None:
+                skipped.append(f"{name}: {why}")
+            continue
         chunks += _claim_chunks(name, _page_url(config, name), page.bundle, page.diagnostics, chat, lang)
     if config.news is not None:
         registry = config.root / config.news.corrections

@@ -205,3 +205,12 @@ def test_kb_load_refuses_what_kb_build_did_not_write(tmp_path: Path) -> None:
         load_kb(tmp_path / "missing.json")
     kb = load_kb(ROOT / "tests" / "data" / "answer_kb.json")
     assert (len(kb.chunks), kb.built_at, kb.built_at_source, kb.copy_prefix) == (17, "2026-08-29", "SOURCE_DATE_EPOCH", "【AI生成・未検証】証拠状態: {state}（会則第14条）")
+
+
+def test_kb_page_whose_records_cannot_be_read_is_named_not_dropped_quietly(site: Path, tmp_path: Path, run: Any) -> None:
+    page = site / "about.html"
+    page.write_text(page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1,,', 1), encoding="utf-8")
+    code, _, stderr, kb = _build(run, site / "claim-evidence.toml", tmp_path / "kb.json")
+    assert code == 0 and not [c for c in kb["chunks"] if c["page"] == "about.html"]
+    assert stderr.startswith("claim-evidence: kb build: no chunks from about.html: CE003 invalid JSON: ")
+    assert stderr.rstrip().endswith("(its records cannot be read; fix the page)")
