@@ -302,3 +302,31 @@ def test_browser_chat_follows_the_site_theme(browser: Any, chat_server: ChatServ
     violations = _axe(browser, "document.querySelectorAll('.claim-evidence-chat')", "{runOnly: ['color-contrast']}")
     assert violations == [], f"{theme}: color-contrast {violations} {shot}"
 
+
+
+def test_browser_chat_widget_links_only_safe_urls_whatever_the_server_sends(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
+    """The guard sends only the retrieved records' URLs; the widget is a second fence of its own: a
+    source with credentials, another scheme or no host is shown as text, never a link. (The page's
+    fetch answers with such a response here, since the real endpoint never sends one.)"""
+    expected = chat_server.answer(QUESTION)
+    crafted = dict(expected, sources=[
+        {"title": "credentials", "url": "https://user:secret@example.com/a"},
+        {"title": "script", "url": "javascript:alert(1)"},
+        {"title": "protocol-relative", "url": "//example.com/b"},
+        {"title": "on the site", "url": "/articles/kumo-engine-3.html#evidence-KUMO-SPEED"},
+    ])
+    _open(browser, f"{chat_server.url}/chat.html")
+    browser.execute_script(
+        "const body = arguments[0];"
+        "window.fetch = () => Promise.resolve(new Response(body, {status: 200, headers: {'Content-Type': 'application/json'}}));",
+        json.dumps(crafted),
+    )
+    _ask(browser, QUESTION)
+    article = _wait_for_answers(browser, 1)
+    shot = _screenshot(browser, tmp_path / "sources.png")
+    links = article.find_elements(By.CSS_SELECTOR, ".claim-evidence-chat-sources a")
+    assert [(a.text, a.get_attribute("href")) for a in links] == [
+        ("on the site", f"{chat_server.url}/articles/kumo-engine-3.html#evidence-KUMO-SPEED")
+    ], shot
+    shown = article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-sources").text
+    assert all(title in shown for title in ("credentials", "script", "protocol-relative")), shot

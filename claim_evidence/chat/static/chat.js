@@ -92,11 +92,13 @@
   }
 
   function httpUrl(value) {
-    // An absolute http(s) URL, or a path on this site ("/a.html#evidence-x"); anything else is no link.
+    // An absolute http(s) URL without credentials, or a path on this site ("/a.html#evidence-x");
+    // anything else is no link (the guard already keeps only the retrieved records' URLs: a second fence).
     if (typeof value !== "string" || !(/^https?:\/\//i.test(value) || /^\/(?![\/\\])/.test(value))) return "";
     try {
       var parsed = new URL(value, window.location.href);
-      return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.hostname ? parsed.href : "";
+      var web = parsed.protocol === "http:" || parsed.protocol === "https:";
+      return web && parsed.hostname && !parsed.username && !parsed.password ? parsed.href : "";
     } catch (e) {
       return "";
     }
