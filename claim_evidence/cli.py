@@ -137,18 +137,30 @@ def fingerprint(file: str, claim_id: str | None, subject: bool) -> int:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_ids", multiple=True, metavar="ID", help="Only these claims (repeatable); default all.")
-@click.option("--lang", type=click.Choice(LOCALES), default="ja", show_default=True, help="Label language.")
+@click.option("--lang", type=click.Choice(LOCALES), default=None,
+              help="Label language (default: a page's own <html lang> when labels exist in it, else ja).")
 @click.option("--template-dir", type=click.Path(file_okay=False, exists=True, path_type=str), help="Site templates that override the built-in ones.")
-def render(file: str, claim_ids: Sequence[str], lang: str, template_dir: str | None) -> int:
-    """Print the evidence HTML for a bundle or article file.
+def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: str | None) -> int:
+    """Print the evidence HTML for a bundle or article file, or a page's bundle.
 
     An invalid bundle still renders, but every claim shows as unverified with
     a warning; the exit code is then 1 so scripts notice.
     """
     document = load_document(file)
+    if lang is None:
+        lang = _page_lang(file)
     html = render_evidence(document.bundle, claim_ids or None, document.subject, lang=lang, template_dir=template_dir)
     click.echo(html)
     return 1 if any(d.is_error for d in document.diagnostics()) else 0
+
+
+def _page_lang(file: str) -> str:
+    """The labels' language of a page as the page check picks it (its <html lang>), else ja."""
+    from ._documents import is_page
+    from ._jsonio import read_text
+    from ._page import page_lang
+
+    return page_lang(read_text(file), "ja") if is_page(file) else "ja"
 
 
 @cli.command()

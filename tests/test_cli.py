@@ -387,3 +387,16 @@ def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: 
     monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)
     path = _write(tmp_path / "b.json", bundle)
     assert run("validate", str(path)) == (2, "", "claim-evidence: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n")
+
+
+def test_cli_render_page_labels_follow_its_html_lang(run: Any, tmp_path: Path, bundle: dict) -> None:
+    """A page's bundle renders in the page's own language, as the page check renders its slots."""
+    from claim_evidence import render_evidence
+    from claim_evidence._jsonio import dumps_for_script
+
+    script = f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(bundle)}</script>'
+    for lang, html_lang in (("en", "en-GB"), ("ja", "ja"), ("ja", "fr")):  # fr: no labels in it, the default
+        page = tmp_path / f"{html_lang}.html"
+        page.write_text(f'<!DOCTYPE html><html lang="{html_lang}"><body>{script}</body></html>', encoding="utf-8")
+        assert run("render", str(page)) == (0, render_evidence(bundle, lang=lang) + "\n", "")
+    assert run("render", str(tmp_path / "en-GB.html"), "--lang", "ja")[1] == render_evidence(bundle, lang="ja") + "\n"
