@@ -8,6 +8,7 @@ answers is its own (a subclass, and a handler derived from :class:`QuietHandler`
 """
 from __future__ import annotations
 
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
@@ -86,8 +87,6 @@ class _Server(ThreadingHTTPServer):
         super().__init__(address, handler)
 
     def handle_error(self, request: object, client_address: object) -> None:
-        import sys
-
         self.owner.failed(sys.exc_info()[1])  # never the stdlib's traceback on stderr
 
 
