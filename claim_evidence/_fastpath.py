@@ -93,7 +93,7 @@ def available() -> bool:
 _WS = "[\t\n\f\r ]"
 # Content in the strict tag shape of _fastscan (lowercase names; no '<' or '>' in attribute values), so
 # every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
-_STRICT = re.compile(rf"(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*+")
+_STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
 _TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
 _STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
 _VOIDS = frozenset({"br", "img", "wbr"})

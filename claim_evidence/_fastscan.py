@@ -35,10 +35,11 @@ from collections.abc import Sequence
 from ._tokens import HEADINGS, SCOPE, SPECIAL, TABLE_SCOPE, TreeBuilder, _markup
 
 _WS = "[\t\n\f\r ]"
-_ATTRS = rf"""(?:{_WS}++[^\t\n\f\r "'<>/=]++(?:{_WS}*+={_WS}*+(?:"[^"<>]*+"|'[^'<>]*+'|[^\t\n\f\r "'<>=`]++))?+)*+{_WS}*+/?>"""
+_ATTRS = rf"""(?>(?:{_WS}++[^\t\n\f\r "'<>/=]++(?>(?:{_WS}*+={_WS}*+(?:"[^"<>]*+"|'[^'<>]*+'|[^\t\n\f\r "'<>=`]++))?))*){_WS}*+/?>"""
 _END = rf"{_WS}*+>"
-# Loops that hold capturing groups are atomic groups, not possessive ones: CPython 3.11's possessive
-# repeat mis-tracks group spans there ("The span of capturing group is wrong").
+# A repeated group is an atomic group around a greedy repeat, never a possessive repeat: CPython before
+# 3.11.5 mis-matches those (gh-106052) and mis-tracks group spans in them. Possessive quantifiers only
+# on one character class (``tests/test_regex_portability.py`` holds every pattern to this).
 # Start tags that end nothing and push nothing that stays (void), whatever is open.
 _VOID = rf"<(?ai:br|img|wbr|embed|source|track|area|param|col)(?=[\t\n\f\r />]){_ATTRS}"
 # Phrasing elements: their start tags end nothing (``a`` only when no ``a`` is open in scope).
@@ -84,7 +85,7 @@ def _inline(groups: _Groups, anchors: bool) -> str:
 
     def level(depth: int, anchors: bool) -> str:
         if depth == 0:
-            return rf"(?:[^<]++|{_VOID})*+"
+            return rf"(?>(?:[^<]++|{_VOID})*)"
         items = [_fragment(groups, INLINE, level(depth - 1, anchors))]
         if anchors:
             items.append(_fragment(groups, frozenset({"a"}), level(depth - 1, False)))

@@ -126,7 +126,7 @@ def load_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Loade
     return loads(read_text(name, max_bytes), name)
 
 
-_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
+_STRING = re.compile(r'"[^"\\]*+(?>(?:\\.[^"\\]*+)*)"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
