@@ -67,6 +67,9 @@ class Task:
     registered: bool = True
     write: bool = False
     config: str | None = None
+    # The folder a --write may not leave (CE011): the config's folder, else the folder given, else the
+    # named file's own folder. None: unchecked (a page that is not a file).
+    root: str | None = None
 
 
 def html_files(folder: Path, clean_temps: bool = False) -> Iterator[Path]:
@@ -138,11 +141,12 @@ def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) ->
     for path in paths:
         if path.is_dir():
             found, left_out = [], 0
+            root = os.fspath(site.root) if site else os.path.realpath(path)
             for page in html_files(path, write):
                 if site is not None and site.excluded(page):
                     left_out += 1
                     continue
-                found.append(Task(os.fspath(page), os.fspath(page), site.options_for(page) if site else options, True, write))
+                found.append(Task(os.fspath(page), os.fspath(page), site.options_for(page) if site else options, True, write, root=root))
             if not found:
                 message = "no pages found under this folder (looked for *.html; hidden folders are skipped)"
                 if left_out:
@@ -154,7 +158,8 @@ def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) ->
                 continue
             if write:
                 _clean_folder(Path(os.path.realpath(path)).parent)
-            tasks.append(Task(os.fspath(path), os.fspath(path), site.options_for(path) if site else options, True, write))
+            root = os.fspath(site.root) if site else os.path.realpath(os.path.dirname(os.path.abspath(path)))
+            tasks.append(Task(os.fspath(path), os.fspath(path), site.options_for(path) if site else options, True, write, root=root))
     return tasks
 
 
@@ -201,7 +206,7 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
     tasks = []
     for p in registered:
         options = page_options(config.options, site_path(config.root, p), p in pages.required)
-        tasks.append(Task(os.fspath(p), display(p, cwd), options, True, write, shown))
+        tasks.append(Task(os.fspath(p), display(p, cwd), options, True, write, shown, os.fspath(config.root)))
     for path in html_files(config.root, write):
         # The walk and the globs spell a registered page the same way; only other paths need resolving.
         if path in listed or (pages.excluded and site_path(config.root, path) in pages.excluded):
@@ -230,8 +235,8 @@ class ResultCache(Protocol):
     def put(self, key: str, result: FileResult | None) -> None: ...
 
 
-# Re-renders a page's stale slots in place: ``(page as checked, slots rewritten)``.
-Writer = Callable[[str, PageOptions, str], "tuple[Page, int]"]
+# Re-renders a page's stale slots in place, never outside the root: ``(page as checked, slots rewritten)``.
+Writer = Callable[[str, PageOptions, str, "str | None"], "tuple[Page, int]"]
 
 
 def run(
@@ -386,7 +391,7 @@ def _check_page(task: Task, data: bytes | None) -> FileResult | None:
             writer = _WORKER[0].writer
             if writer is None:
                 raise InternalError("a --write task reached a run without a writer")
-            page, rewritten = writer(task.path, task.options, task.display)
+            page, rewritten = writer(task.path, task.options, task.display, task.root)
         else:
             page, rewritten = check_text(_text(task, data), task.display, task.options), 0
     except InternalError as exc:

@@ -7,13 +7,9 @@ it is still the text that was checked, atomically. A page that is not a file
 """
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator
-
 from claim_evidence import Diagnostic, InputError
-from claim_evidence._atomic import atomic_write_bytes
-from claim_evidence._jsonio import decode_utf8, read_text
+from claim_evidence._atomic import REPLACED, pin
+from claim_evidence._jsonio import decode_utf8
 from claim_evidence._options import PageOptions
 
 # The checker is imported where a page is checked: a run answered from the cache never loads it.
@@ -21,35 +17,40 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from claim_evidence._page import Page
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows
-    fcntl = None  # type: ignore[assignment]
-
 _BOM = b"\xef\xbb\xbf"
 WRITE_ATTEMPTS = 5
 
 
-def write_page(path: str, options: PageOptions, name: str | None = None) -> tuple[Page, int]:
+def write_page(path: str, options: PageOptions, name: str | None = None, root: str | None = None) -> tuple[Page, int]:
     """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
 
     Writes only when nothing but staleness is wrong, and only when the file is
-    still what was read (checked under a lock on the file, just before the
-    atomic replace); a page edited meanwhile is read and checked again.
+    still what was read: the page is opened once (:func:`claim_evidence._atomic.pin`),
+    read, checked, and replaced through the same folder descriptor after its bytes
+    and identity are compared under a lock on the file, so a page edited or swapped
+    for a symlink meanwhile is read and checked again, never written through.
+    With ``root`` (the site's folder), a page that resolves outside it is not
+    written (CE011).
     """
     from claim_evidence._page import check_text
 
     shown = name or path
     for _ in range(WRITE_ATTEMPTS):
-        text, bom = read_text(path), _has_bom(path)
-        page = check_text(text, shown, options)
-        if not _rewritable(page):
-            return page, 0
-        new_data = _encoded(page.rendered_text(), bom)
-        with _locked(path):
-            if read_text(path) != text or _has_bom(path) != bom:
-                continue
-            atomic_write_bytes(path, new_data)
+        with pin(path, root) as pinned:
+            data = pinned.read()
+            page = check_text(decode_utf8(data, shown), shown, options)
+            if not _rewritable(page):
+                return page, 0
+            new_data = _encoded(page.rendered_text(), data.startswith(_BOM))
+            with pinned.locked():
+                if pinned.read() != data:
+                    continue
+                try:
+                    pinned.replace(new_data)
+                except InputError as exc:
+                    if exc.diagnostic.message == REPLACED:
+                        continue  # swapped after the lock was taken: look again from the start
+                    raise
         return page, len(page.stale)
     message = f"page changed {WRITE_ATTEMPTS} times while --write ran; nothing written, run it again"
     raise InputError(Diagnostic("SH005", message, file=shown))
@@ -81,7 +82,7 @@ class MemoryPage:
         self.data = data
         self.output = data
 
-    def rewrite(self, path: str, options: PageOptions, name: str | None = None) -> tuple[Page, int]:
+    def rewrite(self, path: str, options: PageOptions, name: str | None = None, root: str | None = None) -> tuple[Page, int]:
         page, self.output = rewrite_bytes(self.data, options, name or path)
         return page, len(page.stale) if _rewritable(page) else 0
 
@@ -94,29 +95,3 @@ def _rewritable(page: Page) -> bool:
 
 def _encoded(text: str, bom: bool) -> bytes:
     return (_BOM if bom else b"") + text.encode("utf-8")
-
-
-def _has_bom(path: str) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(3) == _BOM
-    except OSError:
-        return False  # read_text reports the problem
-
-
-@contextlib.contextmanager
-def _locked(path: str) -> Iterator[None]:
-    """Hold an exclusive lock on the page file itself (no lock files are left in the site)."""
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    try:
-        fd = os.open(os.path.realpath(path), os.O_RDONLY)
-    except OSError as exc:
-        raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=path)) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-

@@ -114,8 +114,8 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
     built = check_built(text, shown, at_page(settings.options, served), settings.write)
     if built.text != text:
         try:
-            atomic_write_bytes(path, built.text.encode("utf-8"))
-        except InputError as exc:  # CE010: the page stays as Pelican wrote it, and the build fails
+            atomic_write_bytes(path, built.text.encode("utf-8"), root=context.get("OUTPUT_PATH") or os.path.dirname(path))
+        except InputError as exc:  # CE010/CE011: the page stays as Pelican wrote it, and the build fails
             built.findings.append(exc.diagnostic)
     if not built.findings:
         return

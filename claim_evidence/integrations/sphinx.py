@@ -84,8 +84,8 @@ def check_build(app: Sphinx, exception: BaseException | None) -> None:
         built = check_built(text, shown, at_page(options, display_path(path, outdir)), config.claim_evidence_write)
         if built.text != text:
             try:
-                atomic_write_bytes(path, built.text.encode("utf-8"))
-            except InputError as exc:  # CE010: the page stays as built, and the build fails
+                atomic_write_bytes(path, built.text.encode("utf-8"), root=outdir)
+            except InputError as exc:  # CE010/CE011: the page stays as built, and the build fails
                 built.findings.append(exc.diagnostic)
         for d in built.findings:
             _report(app, d, docnames, display_path(path, os.getcwd()), config.claim_evidence_strict)
