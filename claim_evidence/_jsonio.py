@@ -35,7 +35,7 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
     try:
         size = os.stat(name).st_size
         if size > max_bytes:
-            raise _fail("CE004", f"file is {size} bytes, over the {max_bytes}-byte limit; split it or raise --max-bytes", name)
+            raise _fail("CE004", too_large(size, max_bytes), name)
         with open(name, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
@@ -45,6 +45,11 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
     except OSError as exc:
         raise _fail("CE001", f"cannot read file: {exc.strerror or exc}", name) from None
     return decode_utf8(data, name)
+
+
+def too_large(size: int, max_bytes: int) -> str:
+    """CE004's message: one wording wherever a file is read."""
+    return f"file is {size} bytes, over the {max_bytes}-byte limit; split it or raise --max-bytes"
 
 
 def decode_utf8(data: bytes, name: str | None) -> str:
