@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ._render import render_evidence
     from ._report import REPORT_FORMATS, FileResult, exit_code, report
     from ._retrieve import retrieve
+    from ._text import visible_text
     from ._urls import safe_http_url
     from ._validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
 
@@ -62,6 +63,7 @@ __all__ = [
     "safe_http_url",
     "trim_history",
     "validate_bundle",
+    "visible_text",
 ]
 
 # Where each public name lives.
@@ -87,6 +89,7 @@ _HOMES = {
     "exit_code": "claim_evidence._report",
     "report": "claim_evidence._report",
     "retrieve": "claim_evidence._retrieve",
+    "visible_text": "claim_evidence._text",
     "safe_http_url": "claim_evidence._urls",
     "evidence_review_pending": "claim_evidence._validation",
     "iter_diagnostics": "claim_evidence._validation",

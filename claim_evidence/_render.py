@@ -234,7 +234,15 @@ def _phrases(lang: str) -> _View:
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+    """A field as the existing renderer printed it (``str(value or "")``): nothing for any falsy value
+    (``0``, ``false``, ``[]``, ``{}``, ``""``, ``null``), so a migrated record with ``statement: 0``
+    renders byte for byte as before. Such a record is invalid all the same (validation names the type)."""
+    return str(value or "")
+
+
+def _condition(value: Any) -> str:
+    """A condition as the existing renderer joined it: ``str(value)``, so ``null`` is ``None`` there too."""
+    return str(value)
 
 
 def _claim_view(
@@ -252,9 +260,10 @@ def _claim_view(
     verification = verification if isinstance(verification, dict) else {}
     checked_at = verification.get("checked_at")
     conditions = claim.get("conditions")
-    limits = [_text(c) for c in conditions] if isinstance(conditions, list) else []
+    # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
+    limits = " / ".join(_condition(c) for c in conditions) if isinstance(conditions, list) else ""
     if claim.get("uncertainty"):
-        limits.append(_text(claim["uncertainty"]))
+        limits += (" / " if limits else "") + _text(claim["uncertainty"])
     cid = claim.get("id")
     return _View({
         "id": _text(cid),
@@ -267,7 +276,7 @@ def _claim_view(
         "method": labels["method"].get(_text(verification.get("method"))),
         "invalid": invalid,
         "warning": TEXT[lang][warning] if invalid else "",
-        "limits": " / ".join(limits),
+        "limits": limits,
         "statement": _text(claim.get("statement")),
         "evidence_label": _text(claim.get("evidence_label")),
         "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],

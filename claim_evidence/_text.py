@@ -46,14 +46,32 @@ class _TextCollector(Handler):
         self.parts.append(chunk if raw or "&" not in chunk else html.unescape(chunk))
 
 
-def visible_text(text: str, element: Element) -> str:
-    """Normalized visible text of ``element``'s content in ``text``."""
+def visible_text(html_text: str, element: Element | None = None) -> str:
+    """The visible text of an HTML fragment as the page check reads a claim element: the very string it
+    compares with the claim's normalized ``statement`` (SH120 when they differ), so a test or a build
+    step can ask what a sentence will be checked as, without a second reader that might disagree.
+
+    ``html_text`` is read as the content of a ``<div>``: a claim element with its tags
+    (``<p data-claim-id="x"><b>Bash</b> と子プロセスを隔離。</p>`` gives ``Bash と子プロセスを隔離。``)
+    or just its content. ``script``, ``style``, ``template``, ``rt`` and ``rp`` are left out, the
+    boundaries of block elements (``p``, ``div``, ``li``, ``br``, cells, headings, …) count as spaces,
+    character references are decoded and whitespace is normalized as for fingerprints. A whole page
+    reads as everything in it, its ``<title>`` included.
+
+    ``element`` (what the page check itself passes) reads that element's content within the page
+    ``html_text`` instead.
+    """
+    if element is None:
+        return _content_text(html_text, "div", 0, len(html_text))
     if element.name in RAWTEXT or element.name in HIDDEN:
         return ""
-    content = text[element.open_end : element.close_start]
     if element.name in RCDATA:
-        return normalized_text(html.unescape(content))
-    collector = _TextCollector(text)
+        return normalized_text(html.unescape(html_text[element.open_end : element.close_start]))
     context = element.name if ":" in element.name else "div"
-    scan(text, TreeBuilder(collector, context), element.open_end, element.close_start)
+    return _content_text(html_text, context, element.open_end, element.close_start)
+
+
+def _content_text(text: str, context: str, start: int, end: int) -> str:
+    collector = _TextCollector(text)
+    scan(text, TreeBuilder(collector, context), start, end)
     return normalized_text("".join(collector.parts))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from claim_evidence._fingerprint import canonical
 from claim_evidence.news import (
     DayfileError,
     apply_article_correction,
+    check_derived_outputs,
     extract_dayfile_text,
     format_dayfile,
     load_corrections,
@@ -212,3 +214,189 @@ def test_write_dayfile_is_deterministic(tmp_path: Path) -> None:
     write_dayfile(corrected_items(), tmp_path / "b.txt", DATE)
     assert (tmp_path / "a.txt").read_bytes() == (tmp_path / "b.txt").read_bytes()
     assert sorted(os.listdir(tmp_path)) == ["a.txt", "b.txt"]
+
+
+# --- the existing system's day-files (its MMDD.txt), read as they are ---------------------------------
+
+# The form its writer laid out, before the evidence line existed: the date on line 1 (where its reader
+# took it), section headers between rules, "■ title（category / スコア: N）", indented fields, and lines
+# of fields the project's items do not carry (metrics, competitors, impact, actions, licence, topics).
+EXISTING_OLDER = """2026年04月07日のAIニュース速報 - 架空のオルカ衛星、シリーズBで1億ドルを調達
+
+==================================================
+📰 ヘッドライン速報（2件）
+==================================================
+
+■ 架空のオルカ衛星、シリーズBで1億ドルを調達（Hardware / スコア: 85）
+  ソース: 架空テック（速報）
+  🎯 TL;DR: 架空の衛星企業が資金を調達した。
+  架空のオルカ衛星は観測網の拡大に充てると発表した。
+  ・調達額は1億ドル（シリーズB）
+  ・提携先は未公表
+  📊 数値: 1億ドル / シリーズB
+  🔄 競合: 架空の競合A
+  🇯🇵 影響: 国内の観測データ利用に影響しうる。
+  ⚡ 今すぐ: 公式発表を確認する。
+  🏷️ Label: Fact-B
+  HN Score: 120
+  URL: https://example.com/news/orca-series-b
+
+■ 架空ファンド（小型）が初号ファンドを組成 （Business / スコア: 70.5）
+  ソース: 架空ベンチャー通信
+  First fund of a fictional venture firm.
+  📊 数値: 💰 $100M
+  URL: https://example.com/news/fund
+
+==================================================
+🔥 GitHub Trending AI/ML（1件）
+==================================================
+
+■ example/fictional-repo
+  A fictional repository for tests.
+  📊 ⭐ 1,234 stars / 🔀 56 forks
+  📄 License: MIT
+  ⚡ git clone https://example.com/example/fictional-repo
+  🏷️ testing, fixtures
+  URL: https://example.com/example/fictional-repo
+"""
+
+
+def existing_form(items: list[dict[str, Any]], date: str, *, evidence: bool = True) -> str:
+    """Items as the existing system's writer laid them out; ``evidence``: with its (indented,
+    key-sorted) evidence line, which it added later, so without it this is an older day-file."""
+    year, month, day = date.split("-")
+    lines = [f"{year}年{month}月{day}日のAIニュース速報 - {items[0]['title']}", "", "=" * 50, f"📰 ヘッドライン速報（{len(items)}件）", "=" * 50, ""]
+    for item in items:
+        score = item.get("score", 0)  # the writer's default for an unscored item
+        lines += [f"■ {item['title']}（{item['category']} / スコア: {score}）", f"  ソース: {item['source']}", f"  🎯 TL;DR: {item['tldr']}", f"  {item['summary']}"]
+        if evidence and item.get("claim_evidence"):
+            lines.append("  🔎 Claim Evidence: " + json.dumps(item["claim_evidence"], ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        lines += [f"  ・{point}" for point in item.get("points", [])]
+        lines += ["  📊 数値: 架空の数値", f"  🏷️ Label: {item['evidence_label']}", f"  URL: {item['url']}", ""]
+    return "\n".join(lines)
+
+
+def test_parse_dayfile_text_existing_form_older_file() -> None:
+    parsed = parse_dayfile_text(EXISTING_OLDER, "input/day/0407.txt")
+    assert parsed["diagnostics"] == []
+    assert parsed["date"] == "2026-04-07"
+    assert parsed["lines"] == [7, 21, 31]
+    assert parsed["headlines"] == [
+        {
+            "title": "架空のオルカ衛星、シリーズBで1億ドルを調達", "category": "Hardware", "score": 85,
+            "source": "架空テック（速報）", "tldr": "架空の衛星企業が資金を調達した。",
+            "summary": "架空のオルカ衛星は観測網の拡大に充てると発表した。",
+            "points": ["調達額は1億ドル（シリーズB）", "提携先は未公表"], "evidence_label": "Fact-B",
+            "url": "https://example.com/news/orca-series-b",
+        },
+        {
+            "title": "架空ファンド（小型）が初号ファンドを組成 ", "category": "Business", "score": 70.5,
+            "source": "架空ベンチャー通信", "summary": "First fund of a fictional venture firm.", "url": "https://example.com/news/fund",
+        },
+        {"title": "example/fictional-repo", "summary": "A fictional repository for tests.", "url": "https://example.com/example/fictional-repo"},
+    ]
+
+
+def test_parse_dayfile_text_existing_sites_own_fixture() -> None:
+    """The older day-file of the existing site's own test suite (test_claim_evidence_news.py)."""
+    text = "2026年09月05日 AIニュース\nヘッドライン速報\n■ Legacy（Business / スコア: 85）\nsummary\nURL: https://example.test/legacy\n"
+    parsed = parse_dayfile_text(text, "0905.txt")
+    assert (parsed["date"], parsed["diagnostics"]) == ("2026-09-05", [])
+    assert parsed["headlines"] == [{"title": "Legacy", "category": "Business", "score": 85, "summary": "summary", "url": "https://example.test/legacy"}]
+
+
+def scored(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**item, "score": item.get("score", 0)} for item in items]
+
+
+def test_parse_dayfile_existing_form_round_trips_the_registry_bundle(tmp_path: Path) -> None:
+    """A newer existing day-file (its evidence line indented, keys sorted) gives back the corrected
+    items exactly: multi-line summaries included, which its writer left as line breaks."""
+    items = corrected_items()
+    path = tmp_path / "0904.txt"
+    path.write_text(existing_form(items, DATE), encoding="utf-8")
+    parsed = parse_dayfile(path)
+    assert (parsed["date"], parsed["diagnostics"]) == (DATE, [])
+    assert parsed["headlines"] == scored(items)
+    assert same_json(parsed["headlines"][0]["claim_evidence"], canonical_bundle())
+    results = check_derived_outputs(load_corrections(CORRECTIONS), dayfiles=[path])
+    assert [(r.path, r.outcome(), r.detail) for r in results] == [(URL, "pass", "1 derived copy match the registry")]
+
+
+def test_parse_dayfile_existing_older_form_reports_the_dropped_bundle(tmp_path: Path) -> None:
+    path = tmp_path / "0904.txt"
+    path.write_text(existing_form(corrected_items(), DATE, evidence=False), encoding="utf-8")
+    results = check_derived_outputs(load_corrections(CORRECTIONS), dayfiles=[path])
+    assert [(r.path, r.outcome(), [(d.code, d.line) for d in r.diagnostics]) for r in results] == [(URL, "fail", [("NW401", 7)])]
+
+
+def test_parse_dayfile_existing_form_converts_by_writing_it_again(tmp_path: Path) -> None:
+    parsed = parse_dayfile_text(existing_form(corrected_items(), DATE), "0904.txt")
+    write_dayfile(parsed["headlines"], tmp_path / "day.txt", parsed["date"] or "")
+    converted = parse_dayfile(tmp_path / "day.txt")
+    assert (converted["date"], converted["diagnostics"]) == (DATE, [])
+    assert converted["headlines"] == scored(corrected_items())
+    assert (tmp_path / "day.txt").read_text(encoding="utf-8").startswith("# 2026-09-04\n\n■ ノルンベイ計算機")
+
+
+def test_parse_dayfile_text_existing_form_malformed_lines_are_diagnostics() -> None:
+    text = (
+        "2026年09月04日のAIニュース速報 - t\n  🔎 Claim Evidence: {}\nstray text\n"
+        "■ a（Business / スコア: 80）\n  🔎 Claim Evidence: {\"version\": 1,\n  URL: https://example.com/a\n  URL: https://example.com/b\n"
+        "■ b\n  🔎 Claim Evidence:[1]\n"
+    )
+    found = [(d.code, d.line, d.column, d.severity) for d in parse_dayfile_text(text, "0904.txt")["diagnostics"]]
+    assert found == [
+        ("NW204", 2, None, "error"), ("NW207", 3, None, "warning"), ("NW201", 5, 35, "error"),
+        ("NW206", 7, None, "error"), ("NW205", 8, None, "warning"), ("NW202", 9, 20, "error"),
+    ]
+
+
+def test_parse_dayfile_text_existing_form_impossible_date() -> None:
+    parsed = parse_dayfile_text("2026年02月30日のAIニュース速報 - t\n■ a\nURL: u\n", "0230.txt")
+    assert parsed["date"] is None
+    assert [(d.code, d.line, d.message) for d in parsed["diagnostics"]] == [
+        ("NW200", 1, "the date that starts line 1 (YYYY年MM月DD日) is not a real date: '2026年02月30日のAIニュース速報 - t'")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "date"),
+    [("news_2026-09-04.txt", "2026-09-04"), ("archive/2026_09_04.txt", "2026-09-04"), ("20260904.txt", "2026-09-04"), ("20260904-extra.txt", "2026-09-04")],
+)
+def test_parse_dayfile_text_date_from_the_file_name(name: str, date: str) -> None:
+    """Without a date on line 1, the file name gives it, as the existing system's archive read names."""
+    parsed = parse_dayfile_text("■ t\nURL: https://example.com/a\n", name)
+    assert (parsed["date"], parsed["diagnostics"]) == (date, [])
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (None, "date header '# YYYY-MM-DD' missing on line 1"),
+        ("day.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)"),
+        ("2026-02-30.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)"),
+        ("input/day/0904.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD); "
+         "an MMDD name has no year (the existing system guessed it from the clock)"),
+    ],
+)
+def test_parse_dayfile_text_no_date_anywhere(name: str | None, message: str) -> None:
+    parsed = parse_dayfile_text("■ t\nURL: https://example.com/a\n", name)
+    assert parsed["date"] is None
+    assert [(d.code, d.line, d.file, d.message) for d in parsed["diagnostics"]] == [("NW200", 1, name, message)]
+
+
+def test_parse_dayfile_text_header_wins_over_the_file_name() -> None:
+    assert parse_dayfile_text("# 2026-09-03\n\n■ t\nURL: u\n", "news_2026-09-04.txt")["date"] == "2026-09-03"
+    bad = parse_dayfile_text("# 2026-02-30\n\n■ t\nURL: u\n", "news_2026-09-04.txt")
+    assert bad["date"] is None and [d.code for d in bad["diagnostics"]] == ["NW200"]
+
+
+def test_extract_dayfile_text_existing_form_drops_its_indented_evidence_lines() -> None:
+    """As the existing archive reader did (``line.strip()``); the project's form keeps such a summary line."""
+    items = corrected_items()
+    with_meta, without = existing_form(items, DATE), existing_form(items, DATE, evidence=False)
+    assert "  🔎 Claim Evidence: {" in with_meta
+    assert extract_dayfile_text(with_meta) == extract_dayfile_text(without) == without
+    ours = format_dayfile([{"title": "t", "summary": "  🔎 Claim Evidence: kept", "url": "u"}], DATE)
+    assert extract_dayfile_text(ours) == ours

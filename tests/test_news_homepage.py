@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -9,8 +11,11 @@ from claim_evidence.news import (
     DEFAULT_EVIDENCE_URL,
     EvidenceLink,
     apply_article_correction,
+    check_derived_outputs,
+    compare_homepage_evidence,
     evidence_url,
     homepage_projection,
+    iter_homepage_diagnostics,
     load_corrections,
     parse_evidence_url,
     top_page_data,
@@ -160,3 +165,75 @@ def test_homepage_projection_bundle_without_valid_claim_id_gets_null_link() -> N
     items[0]["claim_evidence"] = {"version": 1, "claims": [{"id": "9bad"}]}
     assert homepage_projection(items[:1], date=DATE)["items"][0]["evidence_url"] is None
     assert URL == items[0]["url"]
+
+
+# --- the existing system's homepage records (its news/latest.json): the article URL under source.url ----
+
+EXISTING_LINK = "presentations/daily_reports/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+
+
+def existing_record() -> dict[str, Any]:
+    """A record as the existing homepage builder writes it: no top-level ``url``; the article's
+    URL is ``source.url``, next to the source's display name."""
+    item = top_items()[0]
+    return {
+        "title": item["title"], "blurb": item["tldr"], "category": "business", "date": DATE, "stars": 5,
+        "source": {"name": "ハーバーライン・テック", "url": URL},
+        "claim_evidence": canonical_bundle(), "evidence_url": EXISTING_LINK,
+    }
+
+
+def reviewed_item() -> dict[str, Any]:
+    registry = load_corrections(CORRECTIONS)
+    return {**registry.corrections[URL].subject, "url": URL}
+
+
+def test_compare_homepage_evidence_existing_record_is_compared_on_source_url() -> None:
+    record = existing_record()
+    assert compare_homepage_evidence(record, canonical_bundle(), reviewed_item(), date=DATE, index=0) == []
+    record["source"]["url"] = "https://example.com/news/another-article"
+    found = list(iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item(), index=0))
+    assert [(d.code, d.path, d.text) for d in found] == [(
+        "NW417", "$.source.url",
+        f'homepage item 0 ("{record["title"]}"): source.url "https://example.com/news/another-article" is not the reviewed article\'s',
+    )]
+
+
+@pytest.mark.parametrize("source", [{"name": "n"}, "ハーバーライン・テック", None])
+def test_compare_homepage_evidence_without_any_url_is_still_a_finding(source: Any) -> None:
+    record = existing_record()
+    record["source"] = source
+    assert compare_homepage_evidence(record, canonical_bundle(), reviewed_item(), index=0) == [
+        f'homepage item 0 ("{record["title"]}"): url null is not the reviewed article\'s'
+    ]
+
+
+def test_compare_homepage_evidence_url_and_source_url_must_agree() -> None:
+    record = existing_record()
+    record["url"] = URL
+    assert compare_homepage_evidence(record, canonical_bundle(), reviewed_item()) == []
+    record["source"]["url"] = "https://example.com/news/another-article"
+    found = list(iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item()))
+    assert [(d.code, d.path, d.text) for d in found] == [(
+        "NW419", "$.source.url",
+        f'homepage {URL}: url "{URL}" and source.url "https://example.com/news/another-article" name different articles',
+    )]
+    # no reviewed item to compare with: the entry still names two articles
+    assert [d.code for d in iter_homepage_diagnostics(record, canonical_bundle())] == ["NW419"]
+    record["url"] = "https://example.com/news/third"
+    assert [d.code for d in iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item())] == ["NW419", "NW417"]
+
+
+def test_check_derived_outputs_finds_existing_records_by_source_url(tmp_path: Path) -> None:
+    registry = load_corrections(CORRECTIONS)
+    path = tmp_path / "latest.json"
+    path.write_text(json.dumps({"date": DATE, "items": [existing_record()]}, ensure_ascii=False), encoding="utf-8")
+    assert [(r.path, r.outcome(), r.diagnostics) for r in check_derived_outputs(registry, homepage_json=path)] == [(URL, "pass", [])]
+    record = existing_record()
+    record["url"] = URL
+    record["source"]["url"] = "https://example.com/news/another-article"
+    path.write_text(json.dumps({"date": DATE, "items": [record]}, ensure_ascii=False), encoding="utf-8")
+    results = check_derived_outputs(registry, homepage_json=path)
+    assert [(r.path, r.outcome(), [(d.code, d.path) for d in r.diagnostics]) for r in results] == [
+        (URL, "fail", [("NW419", "$.items[0].source.url")])
+    ]

@@ -180,6 +180,9 @@ def test_compare_homepage_evidence_missing_url_names_the_item(item: dict[str, An
     )
     named = 'homepage item 2 ("ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道")'
     assert compare_homepage_evidence(record, canonical_bundle(), index=2) == [f"{named}: {expected_link}"]
+    # The existing site's form: the article URL under source.url, no top-level url.
+    assert compare_homepage_evidence(record, canonical_bundle(), reviewed, index=2) == [f"{named}: {expected_link}"]
+    del record["source"]  # neither url nor source.url
     assert compare_homepage_evidence(record, canonical_bundle(), reviewed, index=2) == [
         f"{named}: {expected_link}",
         f"{named}: url null is not the reviewed article's",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence import claim_fingerprint, render_evidence, validate_bundle
+from claim_evidence import claim_fingerprint, iter_diagnostics, render_evidence, validate_bundle
 
 SEED_BLOCK = (
     '<aside class="claim-evidence" id="evidence-fictional-rate" data-evidence-id="fictional-rate">'
@@ -331,3 +331,74 @@ def test_render_search_ignore_from_the_site_config(bundle: dict, tmp_path: Path,
     assert check()[0] == 0
     config.write_text('pages = ["p.html"]\nsearch_ignore = "yes"\n', encoding="utf-8")
     assert check()[0] == 2
+
+
+# --- records migrated from the existing system: wrong-typed values render as it rendered them --------
+
+UNVERIFIED_LINE = (
+    '<span class="claim-evidence-status">未確認・根拠未登録</span> · <span>照合日未記録（確認方法未記録）</span></p>'
+    f'<p class="claim-evidence-warning">{WARNING}</p>'
+)
+
+
+def unverified_seed(**replace: str) -> str:
+    """SEED_BLOCK as an invalid bundle shows it (未確認, no review date or method, the warning),
+    with its texts replaced (``old=new`` pairs given as ``{"old": "new"}``)."""
+    block = SEED_BLOCK.replace(
+        '<span class="claim-evidence-status">資料との照合済み</span> · '
+        '<span>照合 <time datetime="2026-09-05">2026-09-05</time>（AIによる資料照合）</span></p>',
+        UNVERIFIED_LINE,
+    )
+    for old, new in replace.items():
+        assert old in block
+        block = block.replace(old, new)
+    return block
+
+
+def test_render_falsy_non_string_fields_print_nothing(bundle: dict) -> None:
+    """``statement: 0``, ``title: []`` and the like printed nothing in the existing renderer
+    (``str(value or "")``); a migrated page keeps its bytes, and the bundle is still invalid."""
+    claim, source, ref = bundle["claims"][0], bundle["sources"][0], bundle["claims"][0]["source_refs"][0]
+    claim["statement"], claim["evidence_label"] = 0, []
+    source["title"], source["publisher"] = [], {}
+    ref["section"], ref["supports"] = False, 0.0
+    # still invalid: validation names each wrong type (publisher, title, statement, evidence_label, section/supports)
+    assert {"CE202", "CE203", "CE302", "CE304", "CE310"} <= {d.code for d in iter_diagnostics(bundle) if d.is_error}
+    assert render_evidence(bundle) == unverified_seed(**{
+        "照合対象: 架空ベンダーは固定条件で達成率72.6%と公表した。": "照合対象: ",
+        "<p>情報区分: Claim</p>": "<p>情報区分: 未登録</p>",
+        "<span>架空ベンダー — ": "<span> — ",
+        "noreferrer\">架空の固定条件レポート</a>": "noreferrer\"></a>",
+        "該当箇所: 結果。裏付ける内容: 架空ベンダーが達成率を公表したという主張 /": "該当箇所: 。裏付ける内容:  /",
+    })
+
+
+@pytest.mark.parametrize("value", [0, 0.0, False, [], {}, ""])
+def test_render_falsy_label_and_id_show_the_defaults(bundle: dict, value: Any) -> None:
+    bundle["claims"][0]["label"] = value
+    bundle["claims"][0]["id"] = value
+    html = render_evidence(bundle)
+    assert html.startswith('<aside class="claim-evidence" data-evidence-id=""><p class="claim-evidence-line"><strong>この主張</strong> ')
+    assert "<summary>この主張の出典と照合範囲</summary>" in html
+
+
+def test_render_truthy_non_string_fields_print_with_str(bundle: dict) -> None:
+    bundle["claims"][0]["statement"] = 1
+    bundle["sources"][0]["title"] = ["a", "<b>"]
+    html = render_evidence(bundle)
+    assert '<p class="claim-evidence-statement">照合対象: 1</p>' in html
+    assert "noreferrer\">[&#x27;a&#x27;, &#x27;&lt;b&gt;&#x27;]</a>" in html
+
+
+def test_render_conditions_are_joined_as_the_existing_renderer_joined_them(bundle: dict) -> None:
+    """Conditions went through ``str()`` (a null condition shows ``None``) and the uncertainty
+    was appended to their joined text, so a lone empty condition adds no separator."""
+    claim = bundle["claims"][0]
+    claim["conditions"] = [None, 0]
+    assert '<p class="claim-evidence-limits">適用・制限: None / 0 / 独立した再測定は未実施</p>' in render_evidence(bundle)
+    claim["conditions"] = [""]
+    assert '<p class="claim-evidence-limits">適用・制限: 独立した再測定は未実施</p>' in render_evidence(bundle)
+    claim["conditions"], claim["uncertainty"] = ["", ""], 0
+    assert '<p class="claim-evidence-limits">適用・制限:  / </p>' in render_evidence(bundle)
+    claim["conditions"] = [""]
+    assert "claim-evidence-limits" not in render_evidence(bundle)

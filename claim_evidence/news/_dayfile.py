@@ -19,6 +19,10 @@ The metadata line holds the bundle as compact JSON on one line and is written
 only for items that have a bundle. Lines are separated by ``\\n`` (``\\r\\n`` is
 read too); nothing else splits a line, so U+2028 in text stays text, and the
 JSON escapes U+2028/U+2029/U+0085 so readers using ``str.splitlines`` agree.
+
+The reader also reads the existing system's day-files (line 1 starting with
+``YYYY年MM月DD日``; see :mod:`._legacy_dayfile`), and a file without a date
+line takes its date from its name: a site moving over keeps its archive.
 """
 from __future__ import annotations
 
@@ -35,6 +39,8 @@ from .._diagnostics import ClaimEvidenceError, Diagnostic, InputError, Severity,
 from .._jsonio import loads, read_text
 from .._vocabulary import is_valid_date
 from ._corrections import EVIDENCE_KEY
+from ._legacy_dayfile import META as LEGACY_META
+from ._legacy_dayfile import classify, is_legacy, name_date, title_date, year_less_name
 
 ITEM_MARK = "■ "
 POINT_MARK = "・"
@@ -164,8 +170,17 @@ class _Item:
 
 
 class _Parser:
-    def __init__(self, name: str | None) -> None:
+    """One set of rules for items, fields and evidence lines, whichever form the lines come in.
+
+    ``legacy``: the existing system's form (:mod:`._legacy_dayfile` classifies its
+    lines). Summary lines are joined with line breaks in both forms: the existing
+    writer put a summary's own line breaks there (its reader joined them with spaces;
+    fingerprints fold whitespace either way), so its summary comes back as written.
+    """
+
+    def __init__(self, name: str | None, legacy: bool = False) -> None:
         self.name = name
+        self.legacy = legacy
         self.date: str | None = None
         self.items: list[_Item] = []
         self.diagnostics: list[Diagnostic] = []
@@ -174,6 +189,9 @@ class _Parser:
         self.diagnostics.append(Diagnostic(code, message, severity=severity, subject="day-file", file=self.name, line=line, column=column))
 
     def feed(self, number: int, line: str) -> None:
+        if self.legacy:
+            self.feed_legacy(number, line)
+            return
         if number == 1 and line.startswith("# "):
             self.date = line[2:] if is_valid_date(line[2:]) else None
             if self.date is None:
@@ -182,24 +200,22 @@ class _Parser:
         if line.startswith(ITEM_MARK):
             self.items.append(_Item(number, {"title": line[len(ITEM_MARK):]}))
         elif not self.items:
-            if line.startswith(META_PREFIX):
-                self.report("NW204", number, "claim evidence line outside an item is ignored")
-            elif line.strip():
-                self.report("NW207", number, "text before the first item is ignored", "warning")
+            self.outside(number, line.startswith(META_PREFIX), bool(line.strip()))
         elif line == "":
             return
         else:
             self.item_line(self.items[-1], number, line)
 
+    def outside(self, number: int, evidence: bool, text: bool) -> None:
+        """A line before the first item: an evidence line belongs to no item; other text is ignored."""
+        if evidence:
+            self.report("NW204", number, "claim evidence line outside an item is ignored")
+        elif text:
+            self.report("NW207", number, "text before the first item is ignored", "warning")
+
     def item_line(self, item: _Item, number: int, line: str) -> None:
         if line.startswith(META_PREFIX):
-            item.evidence_lines.append(number)
-            if len(item.evidence_lines) == 1:
-                item.bundle = self.decode(number, line[len(META_PREFIX):])
-            else:
-                first = item.evidence_lines[0]
-                message = f"second claim evidence line for one item (first on line {first}); the item is kept without evidence"
-                self.report("NW203", number, message)
+            self.evidence(item, number, line[len(META_PREFIX):], len(META_PREFIX))
         elif line.startswith(POINT_MARK):
             item.value.setdefault("points", []).append(line[len(POINT_MARK):])
         elif line.startswith(TLDR_PREFIX):
@@ -212,6 +228,41 @@ class _Parser:
                     self.field(item, number, key, line[len(prefix):])
                     return
             item.summary.append(line)
+
+    def feed_legacy(self, number: int, line: str) -> None:
+        if number == 1:  # the title line the existing reader took the date from
+            self.date = title_date(line)
+            if self.date is None:
+                self.report("NW200", 1, f"the date that starts line 1 (YYYY年MM月DD日) is not a real date: {line!r}")
+            return
+        found = classify(line)
+        if found.kind == "skip":
+            return
+        if found.kind == "item":
+            item = _Item(number, {"title": found.text})
+            self.items.append(item)
+            for key, text in found.fields:
+                self.field(item, number, key, text)
+        elif not self.items:
+            self.outside(number, found.kind == "meta", True)
+        elif found.kind == "meta":
+            self.evidence(self.items[-1], number, found.text, found.column)
+        elif found.kind == "point":
+            self.items[-1].value.setdefault("points", []).append(found.text)
+        elif found.kind == "field":
+            self.field(self.items[-1], number, found.key, found.text)
+        elif found.kind == "summary":
+            self.items[-1].summary.append(found.text)
+
+    def evidence(self, item: _Item, number: int, text: str, column: int) -> None:
+        """An item's evidence line; ``column``: where its JSON starts in the line (0-based)."""
+        item.evidence_lines.append(number)
+        if len(item.evidence_lines) == 1:
+            item.bundle = self.decode(number, text, column)
+        else:
+            first = item.evidence_lines[0]
+            message = f"second claim evidence line for one item (first on line {first}); the item is kept without evidence"
+            self.report("NW203", number, message)
 
     def field(self, item: _Item, number: int, key: str, text: str) -> None:
         if key in item.seen:
@@ -226,10 +277,10 @@ class _Parser:
         except InputError:
             self.report("NW208", number, f"score must be a JSON number, got {text!r}")
 
-    def decode(self, number: int, text: str) -> Any:
-        column = len(META_PREFIX) + 1
+    def decode(self, number: int, text: str, column_offset: int) -> Any:
+        column = column_offset + 1
         try:
-            loaded = loads(text, self.name, line_offset=number - 1, column_offset=len(META_PREFIX))
+            loaded = loads(text, self.name, line_offset=number - 1, column_offset=column_offset)
         except InputError as exc:
             d = exc.diagnostic
             reason = d.message.removeprefix("invalid JSON: ")
@@ -244,9 +295,22 @@ class _Parser:
             self.report("NW209", number, message, "warning", column)
         return loaded.value
 
+    def dated(self) -> None:
+        """No date on line 1: the file's name may hold it, as the existing system's archive read it."""
+        if self.date is not None or any(d.code == "NW200" for d in self.diagnostics):
+            return
+        self.date = name_date(self.name)
+        if self.date is not None:
+            return
+        message = "date header '# YYYY-MM-DD' missing on line 1"
+        if self.name is not None:
+            message += ", and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)"
+            if year_less_name(self.name):
+                message += "; an MMDD name has no year (the existing system guessed it from the clock)"
+        self.report("NW200", 1, message)
+
     def result(self) -> ParsedDayfile:
-        if self.date is None and not any(d.code == "NW200" for d in self.diagnostics):
-            self.report("NW200", 1, "date header '# YYYY-MM-DD' missing on line 1")
+        self.dated()
         headlines = []
         for item in self.items:
             value = item.value
@@ -260,14 +324,25 @@ class _Parser:
         return {"date": self.date, "headlines": headlines, "lines": [i.line for i in self.items], "diagnostics": ordered}
 
 
-def parse_dayfile_text(text: str, name: str | None = None) -> ParsedDayfile:
-    """Parse day-file text; problems are diagnostics (file, line), never exceptions."""
-    parser = _Parser(name)
+def _lines(text: str) -> list[str]:
+    """The lines of day-file text: split at ``\\n`` only (a ``\\r`` before it dropped), no empty last line."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def parse_dayfile_text(text: str, name: str | None = None) -> ParsedDayfile:
+    """Parse day-file text; problems are diagnostics (file, line), never exceptions.
+
+    Reads this project's form and the existing system's (line 1 starting with
+    ``YYYY年MM月DD日``). Without a date on line 1 the date comes from ``name``
+    (``news_2026-09-04.txt``) when it holds one.
+    """
+    lines = _lines(text)
+    parser = _Parser(name, legacy=bool(lines) and is_legacy(lines[0]))
     for number, line in enumerate(lines, start=1):
-        parser.feed(number, line[:-1] if line.endswith("\r") else line)
+        parser.feed(number, line)
     return parser.result()
 
 
@@ -281,6 +356,9 @@ def extract_dayfile_text(text: str) -> str:
     """The legacy reader's view for archives and summaries: every line but the metadata lines.
 
     A day-file with metadata lines and the same day-file without them give the same text.
+    In the existing system's form the evidence line is indented, as its archive reader saw it.
     """
-    kept = [line for line in text.split("\n") if not line.startswith(META_PREFIX)]
-    return "\n".join(kept)
+    lines = text.split("\n")
+    if lines and is_legacy(lines[0]):
+        return "\n".join(line for line in lines if not line.strip().startswith(LEGACY_META))
+    return "\n".join(line for line in lines if not line.startswith(META_PREFIX))

@@ -11,6 +11,11 @@ Links are made with the pattern exactly. Checking a link
 configured no pattern may keep its dated detail pages in any folder, so the
 default accepts ``auto_daily_report_YYYY_MM_DD.html#evidence-ID`` after any
 folder part (see ``_ANY_FOLDER``). Any other pattern must match the whole link.
+
+The article an entry is about is its ``url``. The existing system's homepage
+JSON (``news/latest.json``) wrote none: its records keep the article's URL
+under ``source.url`` (``"source": {"name": …, "url": …}``), and
+:func:`article_url` reads either form, so such records check unchanged.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .._diagnostics import PathParts
 from .._vocabulary import is_valid_date, is_valid_id
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
@@ -117,6 +123,26 @@ def parse_evidence_url(url: object, pattern: str = DEFAULT_EVIDENCE_URL) -> Evid
     if found.get("date") and "yyyy" in found and day != f"{found['yyyy']}-{found['mm']}-{found['dd']}":
         return None
     return EvidenceLink(day, found["claim_id"]) if is_valid_date(day) else None
+
+
+def article_url(entry: Mapping[str, Any]) -> tuple[Any, PathParts]:
+    """The article URL a homepage entry names, and where: its ``url`` (``("url",)``), else, in the
+    existing system's records, which have no top-level ``url``, ``source.url`` (``("source", "url")``).
+    ``(None, ("url",))`` when it has neither."""
+    if "url" in entry:
+        return entry["url"], ("url",)
+    source = entry.get("source")
+    if isinstance(source, dict) and "url" in source:
+        return source["url"], ("source", "url")
+    return None, ("url",)
+
+
+def source_url_conflict(entry: Mapping[str, Any]) -> tuple[Any, Any] | None:
+    """``(url, source.url)`` when an entry carries both and they differ: it names two articles."""
+    source = entry.get("source")
+    if "url" in entry and isinstance(source, dict) and "url" in source and source["url"] != entry["url"]:
+        return entry["url"], source["url"]
+    return None
 
 
 def target_claim_id(bundle: Any) -> str | None:

@@ -16,7 +16,7 @@ from .._diagnostics import Diagnostic, PathParts, json_path
 from .._fingerprint import canonical, normalized_text
 from .._validation import iter_diagnostics
 from ._corrections import EVIDENCE_KEY, TEXT_FIELDS
-from ._homepage import DEFAULT_EVIDENCE_URL, accepted_form, parse_evidence_url
+from ._homepage import DEFAULT_EVIDENCE_URL, accepted_form, article_url, parse_evidence_url, source_url_conflict
 
 MAX_DIFFERENCES = 10
 
@@ -138,7 +138,9 @@ def iter_homepage_diagnostics(
     index: int | None = None,
 ) -> Iterator[Diagnostic]:
     """A homepage entry must carry ``expected``, link a dated page anchored to one of its claims,
-    and (given the reviewed ``item``) show the reviewed title and tldr.
+    and (given the reviewed ``item``) show the reviewed title and tldr and name the reviewed article:
+    its ``url``, or ``source.url`` in an existing-system record without ``url`` (both given and
+    different: NW419).
 
     Messages name the entry by its ``url``; one without a url is named
     ``homepage item INDEX ("title")``, ``index`` being its 0-based place in the
@@ -154,6 +156,10 @@ def iter_homepage_diagnostics(
     else:
         yield from _bundle_differences("NW412", subject, bundle, expected)
     yield from _link_diagnostics(projection.get("evidence_url"), expected, pattern, date, subject)
+    conflict = source_url_conflict(projection)
+    if conflict is not None:
+        message = f"url {_short(conflict[0])} and source.url {_short(conflict[1])} name different articles"
+        yield Diagnostic("NW419", message, json_path(("source", "url")), subject=subject)
     if item is not None:
         yield from _wording_diagnostics(projection, item, subject)
         if _present(bundle):
@@ -180,8 +186,10 @@ def _wording_diagnostics(projection: Mapping[str, Any], item: Mapping[str, Any],
         if normalized_text(projection.get(key)) != normalized_text(item.get(source)):
             message = f"{key} {_versus(projection.get(key), item.get(source), f'the reviewed {source}')}: changed wording needs a new review"
             yield Diagnostic(code, message, json_path((key,)), subject=subject)
-    if item.get("url") is not None and projection.get("url") != item.get("url"):
-        yield Diagnostic("NW417", f"url {_short(projection.get('url'))} is not the reviewed article's", json_path(("url",)), subject=subject)
+    url, where = article_url(projection)
+    if item.get("url") is not None and url != item.get("url"):
+        message = f"{'.'.join(map(str, where))} {_short(url)} is not the reviewed article's"
+        yield Diagnostic("NW417", message, json_path(where), subject=subject)
 
 
 def compare_homepage_evidence(

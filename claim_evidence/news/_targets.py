@@ -20,7 +20,7 @@ from .._render import render_evidence
 from .._report import FileResult, input_error_result
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
-from ._homepage import DEFAULT_EVIDENCE_URL
+from ._homepage import DEFAULT_EVIDENCE_URL, article_url
 from ._pages import has_evidence
 from ._preflight import at_file, iter_article_diagnostics, iter_homepage_diagnostics
 
@@ -41,7 +41,10 @@ class _Collector:
     files: list[FileResult] = field(default_factory=list)
 
     def target(self, item: Any) -> str | None:
-        url = item.get("url") if isinstance(item, dict) else None
+        return self.target_url(item.get("url") if isinstance(item, dict) else None)
+
+    def target_url(self, url: Any) -> str | None:
+        """``url`` when the registry has a bundle for it."""
         correction = self.registry.get(url)
         return url if correction is not None and correction.bundle is not None else None
 
@@ -200,10 +203,11 @@ def _check_items_file(collector: _Collector, path: PathLike, *, homepage: bool, 
 
 
 def _check_homepage_entry(collector: _Collector, entry: dict[str, Any], name: str, index: int, where: str, pattern: str, date: str | None) -> None:
-    url = collector.target(entry)
+    named, _ = article_url(entry)  # ``source.url`` in the existing system's records
+    url = collector.target_url(named)
     if url is None:
         if has_evidence(entry) or "evidence_url" in entry:
-            collector.stray(_name(entry, where), where, [])
+            collector.stray(named if isinstance(named, str) else where, where, [])
         return
     correction = collector.registry.corrections[url]
     reviewed = {**correction.subject, "url": url}
