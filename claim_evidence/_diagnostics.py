@@ -42,7 +42,10 @@ def json_path(parts: Iterable[str | int]) -> str:
         elif _PLAIN_KEY.fullmatch(part):
             out.append(f".{part}")
         else:
-            out.append("[" + json.dumps(part, ensure_ascii=False) + "]")
+            # Readable as JSON, but with every character a terminal could act on (a bidi override in a
+            # key) escaped: paths are printed. json.loads reads the escapes back (_jsonpos.parse_path).
+            quoted = json.dumps(part, ensure_ascii=False)
+            out.append("[" + "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in quoted) + "]")
     return "".join(out)
 
 

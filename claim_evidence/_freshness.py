@@ -8,6 +8,9 @@ the claim. Ages are counted to the *build date*: ``--today``, else
 
 Like the snapshot checks, these findings belong to the site, not to the
 record: they are added after validation and never change how a block renders.
+That includes CE406, a review dated after the build date: the build date is
+what makes it impossible, so it is checked wherever a build date is resolved,
+always as an error.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Literal
 
 from ._diagnostics import Diagnostic, InputError, json_path
-from ._vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id
+from ._vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
 
 # Days a review holds per basis; None: no limit (an editorial view does not age).
 DEFAULT_MAX_AGE_DAYS: dict[str, int | None] = {
@@ -35,6 +38,7 @@ DUE_SOON_PERCENT = 15
 EXPIRED = "CE601"
 DUE_SOON = "CE602"
 BAD_DATE = "CE600"
+REVIEW_AFTER_BUILD = "CE406"
 TODAY_SOURCES = ("--today", "SOURCE_DATE_EPOCH", "clock")
 _ADVICE = "read the sources again and record the review"
 
@@ -52,6 +56,8 @@ class Freshness:
     today: str | None = None  # YYYY-MM-DD; None: not resolved yet, no findings
     source: str | None = None  # where ``today`` came from: one of TODAY_SOURCES
     markers: bool = False  # evidence blocks and the sources summary show each review's freshness
+    # False: the site has no [freshness] table; only the build date is known, for CE406 (no ages, no markers).
+    aging: bool = True
 
     def max_age(self, basis: object) -> int | None:
         return dict(self.max_age_days).get(basis) if isinstance(basis, str) else None
@@ -101,22 +107,82 @@ def dated(freshness: Freshness | None, today: str | None, environ: Mapping[str, 
     return replace(freshness, today=day, source=source)
 
 
+def build_date_only(day: str, source: str | None) -> Freshness:
+    """No review age policy, only the build date: a review dated after it is still impossible (CE406)."""
+    return Freshness(max_age_days=(), today=day, source=source, aging=False)
+
+
+def at_build(freshness: Freshness | None, today: str | None, environ: Mapping[str, str] | None = None) -> Freshness:
+    """``freshness`` dated (:func:`dated`), or, for a site without ``[freshness]``, the build date alone
+    (:func:`build_date_only`): every check learns the build date, from ``--today``, else
+    ``SOURCE_DATE_EPOCH``, else the clock."""
+    found = dated(freshness, today, environ)
+    return found if found is not None else build_date_only(*build_date(today, environ))
+
+
 def _bad_date(message: str) -> InputError:
     return InputError(Diagnostic(BAD_DATE, message, subject="build date"))
 
 
 def freshness_diagnostics(bundle: Any, freshness: Freshness | None) -> list[Diagnostic]:
-    """Expired (CE601) and due-soon (CE602, a note) reviews of ``bundle``'s claims, in claim order;
-    none without a policy or a resolved build date."""
+    """Reviews dated after the build date (CE406, an error), then expired (CE601) and due-soon (CE602, a
+    note) reviews of ``bundle``'s claims, each in claim order; none without a policy or a resolved build date."""
     if freshness is None or freshness.today is None or not isinstance(bundle, dict):
         return []
+    late = reviews_after_build(bundle, freshness.today, freshness.source)
+    if not freshness.aging:
+        return late
+    unaged = {d.path for d in late}  # a review dated after the build has no age to tell
     claims = bundle.get("claims")
     today = date.fromisoformat(freshness.today)
-    return [d for i, claim in enumerate(claims if isinstance(claims, list) else []) for d in _claim(i, claim, freshness, today)]
+    return late + [
+        d
+        for i, claim in enumerate(claims if isinstance(claims, list) else [])
+        if json_path(("claims", i, "verification", "checked_at")) not in unaged
+        for d in _claim(i, claim, freshness, today)
+    ]
+
+
+def reviews_after_build(bundle: Any, today: str, source: str | None) -> list[Diagnostic]:
+    """CE406, an error, for each claim whose review record (whatever the status: a date the review cannot
+    have had is wrong wherever it stands) is dated after the build date ``today`` from ``source``
+    (see :func:`latest_review_date`), in claim order. It needs a build date, not a policy."""
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    found = []
+    for i, claim in enumerate(claims if isinstance(claims, list) else []):
+        verification = claim.get("verification") if isinstance(claim, dict) else None
+        checked_at = verification.get("checked_at") if isinstance(verification, dict) else None
+        late = review_after_build(checked_at, today, source) if isinstance(checked_at, str) and is_valid_date(checked_at) else None
+        if late is not None:
+            found.append(Diagnostic(REVIEW_AFTER_BUILD, late, json_path(("claims", i, "verification", "checked_at")), "error", _subject(i, claim)))
+    return found
+
+
+def latest_review_date(today: str, source: str | None) -> date:
+    """The latest ``checked_at`` a build on ``today`` can see. ``--today`` is the editor's own calendar
+    and bounds it exactly; ``SOURCE_DATE_EPOCH`` and the clock give the date in UTC, and a date written
+    east of Greenwich is up to a day ahead of it (in Japan, until 09:00): a review recorded there that
+    morning must not be refused."""
+    day = date.fromisoformat(today)
+    return day if source in (None, "--today") else day + timedelta(days=1)
+
+
+def review_after_build(checked_at: str, today: str, source: str | None, *, field: str = "checked_at", fix: str = "") -> str | None:
+    """CE406's message when ``checked_at`` (a valid date) is later than a review by the build date can be
+    dated (see :func:`latest_review_date`), else None. ``field`` and ``fix`` are how the caller names the
+    date and the remedy (``review record`` says ``--checked-at``)."""
+    latest = latest_review_date(today, source)
+    if date.fromisoformat(checked_at) <= latest:
+        return None
+    origin = f"from {source}" if source else "given"
+    if latest.isoformat() != today:
+        origin += f", a UTC date: reviews up to {latest.isoformat()} are accepted"
+    fix = fix or "record it with the day the sources were read (claim-evidence review record … --checked-at YYYY-MM-DD), or correct the build date"
+    return f"{field} {checked_at} is after the build date {today} ({origin}): a review cannot be dated after the build; {fix}"
 
 
 def _claim(i: int, claim: Any, freshness: Freshness, today: date) -> Iterator[Diagnostic]:
-    if not isinstance(claim, dict) or claim.get("status") not in VERIFIED_STATUSES:
+    if not isinstance(claim, dict) or str_or_none(claim.get("status")) not in VERIFIED_STATUSES:
         return
     verification = claim.get("verification")
     checked_at = verification.get("checked_at") if isinstance(verification, dict) else None
@@ -127,7 +193,7 @@ def _claim(i: int, claim: Any, freshness: Freshness, today: date) -> Iterator[Di
     if found is None:
         return
     due, key = found
-    subject = f"claim {claim['id']}" if is_valid_id(claim.get("id")) else f"claim #{i}"
+    subject = _subject(i, claim)
     where = json_path(("claims", i, "verification", key))
     state = due_state(due, date.fromisoformat(checked_at), today)
     if state == "expired":
@@ -141,6 +207,10 @@ def _claim(i: int, claim: Any, freshness: Freshness, today: date) -> Iterator[Di
         left = (due - today).days
         when = "review due today" if left == 0 else f"review due in {_days(left)}"
         yield Diagnostic(DUE_SOON, f"{when} (by {due.isoformat()})", where, "note", subject)
+
+
+def _subject(i: int, claim: dict[str, Any]) -> str:
+    return f"claim {claim['id']}" if is_valid_id(claim.get("id")) else f"claim #{i}"
 
 
 def review_due(verification: Mapping[str, Any], basis: Any, freshness: Freshness) -> tuple[date, str] | None:
@@ -186,7 +256,7 @@ def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:
     if freshness is None or not freshness.markers or freshness.today is None or not isinstance(claim, dict):
         return None
     verification = claim.get("verification")
-    if claim.get("status") not in VERIFIED_STATUSES or not isinstance(verification, dict):
+    if str_or_none(claim.get("status")) not in VERIFIED_STATUSES or not isinstance(verification, dict):
         return None
     checked_at = verification.get("checked_at")
     if not is_valid_date(checked_at):

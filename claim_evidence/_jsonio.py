@@ -48,8 +48,9 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
 
 
 def too_large(size: int, max_bytes: int) -> str:
-    """CE004's message: one wording wherever a file is read."""
-    return f"file is {size} bytes, over the {max_bytes}-byte limit; split it or raise --max-bytes"
+    """CE004's message: one wording wherever a file is read. It names no option: only ``validate`` has one
+    (``--max-bytes``), and it adds that advice where it prints the finding (see ``cli.validate``)."""
+    return f"file is {size} bytes, over the {max_bytes}-byte limit; split it"
 
 
 def decode_utf8(data: bytes, name: str | None) -> str:

@@ -20,7 +20,7 @@ from urllib.parse import quote
 from ._chatconfig import ChatConfig
 from ._diagnostics import Diagnostic, InputError, MalformedInput
 from ._documents import ARTICLE_KEY, BundleDocument, load_document
-from ._freshness import EXPIRED, build_date
+from ._freshness import EXPIRED, build_date, build_date_only
 from ._jsonio import read_text
 from ._kb import KB_FORMAT, KB_VERSION, Chunk
 from ._mdchunks import pieces, sections
@@ -47,7 +47,7 @@ def build_kb(
     without it."""
     day, source = build_date(today, environ)
     chat = config.chat or ChatConfig()
-    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else None
+    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else build_date_only(day, source)
     options = replace(config.options, freshness=freshness)
     lang = config.options.lang if config.options.lang in _WORDS else "ja"
     chunks: list[Chunk] = []

@@ -6,6 +6,7 @@ import json
 import os
 import posixpath
 import re
+import shlex
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -329,7 +330,7 @@ def _checks(page: Page) -> Iterator[Finding]:
     first = min(e.start for e in (*located.claims, *located.slots, *scripts, *located.summaries))
     if len(scripts) != 1:
         at = scripts[1].start if scripts else first
-        yield at, Diagnostic("SH101", _one_script(len(scripts)), subject="page")
+        yield at, Diagnostic("SH101", _one_script(located, page.name), subject="page")
     else:
         yield from _bundle(page, scripts[0])
     yield from _stylesheet(page, scripts[0].start if scripts else first)
@@ -380,14 +381,24 @@ def _stored_json(content: str) -> LoadedJSON | None:
         return None
 
 
-def _one_script(found: int) -> str:
-    return f"exactly one script#{BUNDLE_ID} is required (found {found})"
+def _one_script(located: Located, name: str | None) -> str:
+    """SH101's message. A page that marks claims and has no bundle script is one whose records were never
+    added: it names the command that adds them (and the script), unless the script is written where it
+    is no element (SH104 says where: adding a second one would not help)."""
+    found = len(located.scripts)
+    message = f"exactly one script#{BUNDLE_ID} is required (found {found})"
+    if found or not located.claims or BUNDLE_ID in located.text:
+        return message
+    ids = list(dict.fromkeys(str(c.attrs.get(CLAIM_ATTR, "")) for c in located.claims))
+    command = f"claim-evidence claim add {shlex.quote(name or 'PAGE')} --id {shlex.quote(ids[0])}"
+    more = f" (--all adds all {len(ids)} marked claims)" if len(ids) > 1 else ""
+    return f"{message}: the page marks claims with data-claim-id but has no evidence bundle yet; add their records with {command}{more}"
 
 
 def the_bundle_script(located: Located, name: str | None) -> Element:
     """The page's one bundle script; :class:`InputError` (SH101) when there is none or more than one."""
     if len(located.scripts) != 1:
-        raise MalformedInput(Diagnostic("SH101", _one_script(len(located.scripts)), file=name))
+        raise MalformedInput(Diagnostic("SH101", _one_script(located, name), file=name))
     return located.scripts[0]
 
 

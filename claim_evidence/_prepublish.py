@@ -26,15 +26,17 @@ def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: st
 
 def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
     """Results for every target a loaded (and dated) config names; see :func:`run_prepublish`."""
-    if not config.pages and config.news is None:
-        message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
-        raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
+    require_targets(config)
     # (require without pages still runs: tasks_for_config says which required page is not registered)
     results = run(tasks_for_config(config, write=False), jobs) if config.pages or config.require else []
     if config.sources:  # where each page's findings are written (the sources are read only for findings)
         from ._sourcemap import place_in_sources
 
         results = place_in_sources(results, config.root, config.sources)
+    if any(d.code == "CE403" for r in results for d in r.diagnostics):  # what changed since the review (git history)
+        from ._sealdiff import explain
+
+        results = explain(results)
     if config.news is None:
         return results
     from .news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections
@@ -62,6 +64,14 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
         pattern=news.evidence_url or DEFAULT_EVIDENCE_URL,
         lang=config.options.lang,
     )
+
+
+def require_targets(config: Config) -> None:
+    """SH006 for a config that registers neither pages nor ``[news]``: a run over it would pass (or
+    report) an empty site, and a mistyped config must not pass a CI run. ``prepublish`` and ``report``."""
+    if not config.pages and config.news is None:
+        message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
+        raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
 
 
 def find_site_config(start: Path) -> Path | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._diagnostics import Diagnostic, InputError, MalformedInput, format_location
+from ._hints import terminal_safe
 
 
 @dataclass
@@ -59,7 +60,8 @@ def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
 
 
 def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, headers: bool = False) -> str:
-    """One line per finding; ``headers`` adds an ``ERROR target`` line before a
+    """One line per finding, in position order (:func:`in_position_order`), with characters a
+    terminal would act on escaped; ``headers`` adds an ``ERROR target`` line before a
     failing target's findings (targets such as article URLs are not files)."""
     lines = []
     for result in results:
@@ -70,14 +72,27 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
             lines.append(f"UNREGISTERED {result.path}: {result.detail}")
         elif headers:
             lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
-        for d in result.diagnostics:
+        for d in in_position_order(result.diagnostics, result.path):
             where = format_location(d if d.file else _with_file(d, result.path))
-            message = d.message.replace("\n", "\n    ")  # continuation lines stay visibly attached
+            message = terminal_safe(d.message).replace("\n", "\n    ")  # continuation lines stay visibly attached
             lines.append(f"{where}: {d.code} {record_tag(d)}{message}" + (f" ({d.severity})" if not d.is_error else ""))
             if d.written:
                 lines.append(f"    {written_text(d.written)}")
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+def in_position_order(diagnostics: Sequence[Diagnostic], path: str) -> list[Diagnostic]:
+    """A file's findings as an editor reads the file: those with a position by line and column (a
+    finding in another file, such as the registry an article's record lives in, grouped by file in
+    the order the files first come; ties keep the checks' order). A finding without a position stays
+    where its check put it: one about the whole page comes first, a closing one (SH150, "not
+    rewritten") last."""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        files.setdefault(d.file or path, len(files))
+    placed = iter(sorted((d for d in diagnostics if d.line is not None), key=lambda d: (files[d.file or path], d.line or 0, d.column or 0)))
+    return [next(placed) if d.line is not None else d for d in diagnostics]
 
 
 # An ambiguous place names this many sources in a line of text, then counts the rest.

@@ -1,7 +1,9 @@
 """Recording a review: the only code that stores a fingerprint.
 
 The reviewer says which claim they checked, how and when; the fingerprint is
-computed from the record as it stands now. Nothing here reads the clock.
+computed from the record as it stands now. Nothing here reads the clock: the
+build date a review cannot be later than is the caller's (``--today``, else
+``SOURCE_DATE_EPOCH``, else the clock, resolved by the command line).
 """
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, EvidenceValidationError
+from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, json_path
 from ._fingerprint import article_fingerprint, claim_fingerprint
+from ._freshness import REVIEW_AFTER_BUILD, review_after_build
+from ._hints import date_hint, shown
 from ._policy import DEFAULT_POLICY, Policy
-from ._validation import iter_diagnostics
-from ._vocabulary import METHODS, STATUSES, is_valid_date
+from ._validation import iter_diagnostics, review_by_not_after
+from ._vocabulary import METHODS, STATUSES, is_valid_date, is_valid_id
 
 
 class ReviewError(ClaimEvidenceError):
@@ -30,29 +34,44 @@ class ReviewRequest:
     review_by: str | None = None  # None keeps a recorded review_by still ahead of checked_at; "" removes it
 
 
-def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY) -> dict[str, Any]:
+def record_review(
+    bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY, build_date: tuple[str, str] | None = None
+) -> dict[str, Any]:
     """Return a copy of ``bundle`` with the claim's verification recorded.
 
-    Refuses (ReviewError) unknown ids, invalid dates or methods, and
-    (EvidenceValidationError) a claim whose record has other errors under the
-    site's ``policy`` — a figure its quotes do not have (CE317) included: a seal
-    over a broken record would certify the breakage.
+    Refuses (ReviewError) unknown ids, invalid dates or methods, a ``checked_at``
+    after ``build_date`` (``(YYYY-MM-DD, source)``; None: not checked) and a
+    ``review_by`` not after ``checked_at``; and (EvidenceValidationError) a bundle
+    that would still have errors under the site's ``policy`` once the review is
+    recorded — in the claim (a figure its quotes do not have, CE317, included),
+    in a source, at the top level or in another claim: a seal over a broken
+    record would certify the breakage, and one invalid record shows every claim
+    as unverified. Only what the reviews of other claims (or of the subject)
+    clear is left for them.
     """
     if not is_valid_date(request.checked_at):
-        raise ReviewError(f"--checked-at must be an existing date as YYYY-MM-DD, got {request.checked_at!r}")
+        raise ReviewError(f"--checked-at must be an existing date as YYYY-MM-DD, got {_date_shown(request.checked_at)}")
     if request.method not in METHODS:
-        raise ReviewError(f"unknown method {request.method!r}; expected one of {', '.join(METHODS)}")
+        raise ReviewError(f"unknown method {shown(request.method)}; expected one of {', '.join(METHODS)}")
     if request.review_by and not is_valid_date(request.review_by):
-        raise ReviewError(f"--review-by must be an existing date as YYYY-MM-DD, got {request.review_by!r}")
+        raise ReviewError(f"--review-by must be an existing date as YYYY-MM-DD, got {_date_shown(request.review_by)}")
+    if build_date is not None:
+        fix = "give the day you read the sources (or --today, if the build date is wrong)"
+        late = review_after_build(request.checked_at, *build_date, field="--checked-at", fix=fix)
+        if late is not None:
+            raise ReviewError(f"{REVIEW_AFTER_BUILD} {late}")
+    if request.review_by and request.review_by <= request.checked_at:
+        fix = f"give a date after {request.checked_at}, or leave --review-by out"
+        raise ReviewError("CE407 " + review_by_not_after(request.review_by, request.checked_at, ("--review-by", "--checked-at"), fix))
     if request.status is not None and request.status not in STATUSES:
-        raise ReviewError(f"unknown status {request.status!r}; expected one of {', '.join(STATUSES)}")
+        raise ReviewError(f"unknown status {shown(request.status)}; expected one of {', '.join(STATUSES)}")
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
         raise ReviewError("the file holds no bundle with a claims list")
     updated = copy.deepcopy(bundle)
     matches = [c for c in updated["claims"] if isinstance(c, dict) and c.get("id") == request.claim_id]
     if len(matches) != 1:
-        known = ", ".join(str(c.get("id")) for c in updated["claims"] if isinstance(c, dict))
-        raise ReviewError(f"no single claim with id {request.claim_id!r} (claims: {known})")
+        known = ", ".join(c["id"] if is_valid_id(c.get("id")) else shown(c.get("id")) for c in updated["claims"] if isinstance(c, dict))
+        raise ReviewError(f"no single claim with id {shown(request.claim_id)} (claims: {known})")
     claim = matches[0]
     if request.status is not None:
         claim["status"] = request.status
@@ -73,14 +92,24 @@ def record_review(bundle: dict[str, Any], request: ReviewRequest, *, policy: Pol
     verification["fingerprint"] = claim_fingerprint(claim, updated.get("sources"))
     claim["verification"] = verification
     index = updated["claims"].index(claim)
-    remaining = [
-        d
-        for d in iter_diagnostics(updated, policy=policy)
-        if d.is_error and d.path.startswith(f"$.claims[{index}]") and d.code not in CLEARED_BY_REVIEW
-    ]
+    remaining = [d for d in iter_diagnostics(updated, policy=policy) if d.is_error and not _left_to_other_reviews(d, index)]
     if remaining:
         raise EvidenceValidationError(remaining)
     return updated
+
+
+def _left_to_other_reviews(d: Diagnostic, index: int) -> bool:
+    """An error that recording another claim's review (or the subject's) clears, so it does not stop
+    this one: two edited claims each wait for their own review, never for each other's. The reviewed
+    claim's own errors all count, even those codes: after this review they are real."""
+    own = json_path(("claims", index))
+    return d.code in CLEARED_BY_REVIEW and not (d.path == own or d.path.startswith((own + ".", own + "[")))
+
+
+def _date_shown(value: str) -> str:
+    """An option's date as a refusal shows it, with the date it looks like when there is one."""
+    hint = date_hint(value)
+    return shown(value) + (f" ({hint})" if hint else "")
 
 
 def record_subject(bundle: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ._options import STRIPPED, PageOptions
 from ._recordcache import RecordCache
 from ._recordcache import use as use_records
 from ._report import FileResult, input_error_result
-from ._site import CACHE_DIR_NAME, Config, GlobMatch, site_pages, site_path
+from ._site import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 from ._splice import InternalError
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
         if path in listed or (pages.excluded and site_path(config.root, path) in pages.excluded):
             continue
         if os.path.realpath(path) not in known:
-            tasks.append(Task(os.fspath(path), display(path, cwd), config.options, False, False))
+            tasks.append(Task(os.fspath(path), display(path, cwd), config.options, False, False, shown))
     return tasks
 
 
@@ -385,8 +385,7 @@ def _check_page(task: Task, data: bytes | None) -> FileResult | None:
             page = check_text(_text(task, data), task.display, task.options)
             if not page.has_markup:
                 return None
-            detail = "carries evidence markup but is not registered in claim-evidence.toml"
-            return FileResult(task.display, status="unregistered", detail=detail)
+            return FileResult(task.display, status="unregistered", detail=unregistered_detail(task))
         if task.write:
             writer = _WORKER[0].writer
             if writer is None:
@@ -401,6 +400,25 @@ def _check_page(task: Task, data: bytes | None) -> FileResult | None:
             return None  # a stray unreadable file that is not a page of the site
         return input_error_result(task.display, exc)
     return _result(task, page, rewritten)
+
+
+def unregistered_detail(task: Task) -> str:
+    """UNREGISTERED's detail: the glob that would register the page (its folder's ``*.html``) and the file
+    to put it in, so the fix is one copy away. A file outside ``web_root`` is no page the site serves (a
+    generator's include or layout): ``exclude`` is what it needs, not ``pages``."""
+    site = task.options.site
+    config = task.config or CONFIG_NAME
+    relative = site_path(Path(site.root), Path(task.path)) if site is not None else None
+    if site is None or relative is None:
+        return f"carries evidence markup but is not registered in {config}"
+    folder = relative.rpartition("/")[0]
+    glob = f"{folder}/*.html" if folder else "*.html"
+    if site.web_root and not relative.startswith(site.web_root + "/"):
+        return (
+            f"carries evidence markup but is not registered in {config}, and lies outside web_root "
+            f'({site.web_root}), so the site does not serve it: if it is a template, add "{glob}" to exclude there'
+        )
+    return f'carries evidence markup but is not registered in {config}: add "{glob}" to pages there (or, if it is a template, to exclude)'
 
 
 def _text(task: Task, data: bytes | None) -> str:

@@ -1,5 +1,7 @@
 """The JSON Schema of bundle v1, loaded from the installed package: jsonschema's validator for the
-findings, and the same schema compiled into a fast conformance check for the common, valid case."""
+findings, the same schema compiled into a fast conformance check for the common, valid case, and
+the words of a finding on a field (its phrase, what the field must be, what was found), derived
+from the field's schema node."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._diagnostics import PathParts
+from ._hints import closest, date_hint, found, json_type
 from ._vocabulary import is_valid_date
 
 if TYPE_CHECKING:
@@ -62,6 +66,137 @@ def known_keys(definition: str | None) -> frozenset[str]:
     schema = bundle_schema()
     node = schema if definition is None else schema["$defs"][definition]
     return frozenset(node.get("properties", {}))
+
+
+def property_node(definition: str, name: str) -> dict[str, Any]:
+    """The schema of property ``name`` of the ``$defs`` entry ``definition`` (its x-code, x-message and
+    rules), for the Python rules that report on the same field as the schema."""
+    node: dict[str, Any] = bundle_schema()["$defs"][definition]["properties"][name]
+    return node
+
+
+# --- what a schema node accepts, in words, and a finding's message on it ------------------
+#
+# A finding names what the field must be; the words are derived from the schema node that
+# failed (the Python rules on the same field ask the same node), so the message and the rule
+# cannot drift apart. Each pattern of the schema has its
+# words here (tests/test_validation_messages.py holds every pattern of the schema to it).
+
+ID_RULE = "an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-'"
+URL_WORDS = "a direct http:// or https:// URL with a host (no credentials, whitespace, control characters or backslash; a valid port)"
+PATTERN_WORDS: dict[str, str] = {
+    "^[A-Za-z][A-Za-z0-9_-]{0,99}$": f"an id: {ID_RULE}",
+    "^[0-9a-f]{64}$": "64 lowercase hex digits (a SHA-256)",
+    "^[Hh][Tt][Tt][Pp][Ss]?://": URL_WORDS,
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "an existing date as YYYY-MM-DD",
+    "\\S": "a non-blank string",
+}
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_]+")
+_JSON_TYPES = {"integer": "number"}  # the JSON type a schema type name accepts values of
+
+
+def is_url_node(node: dict[str, Any]) -> bool:
+    """A field holding a URL: its value is never echoed in a message (it may carry credentials)."""
+    return node.get("pattern") == "^[Hh][Tt][Tt][Pp][Ss]?://"
+
+
+def accepted_types(node: dict[str, Any]) -> frozenset[str]:
+    """The JSON types of the values ``node`` can accept (empty: the node says nothing about types)."""
+    if "enum" in node and isinstance(node["enum"], list):
+        return frozenset(json_type(v) for v in node["enum"])
+    if "const" in node:
+        return frozenset({json_type(node["const"])})
+    names = node.get("type", [])
+    return frozenset(_JSON_TYPES.get(n, n) for n in ([names] if isinstance(names, str) else names))
+
+
+def allowed(node: dict[str, Any]) -> str:
+    """What ``node`` accepts, as a message says it: ``one of matched, partial, …``, ``1``,
+    ``an existing date as YYYY-MM-DD, or null``, ``a non-empty array of claim objects``."""
+    if isinstance(node.get("enum"), list):
+        values = node["enum"]
+        plain = all(isinstance(v, str) and _PLAIN_WORD.fullmatch(v) for v in values)
+        return "one of " + ", ".join(v if plain else repr(v) if isinstance(v, str) else json.dumps(v) for v in values)
+    if "const" in node:
+        return json.dumps(node["const"], ensure_ascii=False)
+    names = node.get("type", [])
+    names = [names] if isinstance(names, str) else list(names)
+    words = " or ".join(_type_words(n, node) for n in names if n != "null") or "a value"
+    return words + ", or null" if "null" in names else words
+
+
+def _type_words(name: str, node: dict[str, Any]) -> str:
+    if name == "string":
+        if node.get("format") == "date":
+            return "an existing date as YYYY-MM-DD"
+        pattern = node.get("pattern")
+        if isinstance(pattern, str) and pattern != "\\S":
+            return PATTERN_WORDS.get(pattern, f"a string matching {pattern}")
+        blank_ok = node.get("minLength", 0) < 1 and pattern is None
+        words = "a string" if blank_ok else "a non-blank string"
+        return words + (f" of at most {node['maxLength']} characters" if "maxLength" in node else "")
+    if name == "array":
+        items = node.get("items", {})
+        ref = items.get("$ref") if isinstance(items, dict) else None
+        if isinstance(ref, str):
+            what = f"{ref.rsplit('/', 1)[-1]} objects"
+        elif isinstance(items, dict) and items.get("type") == "string":
+            what = _type_words("string", items).split(" ", 1)[1] + "s"  # "a non-blank string" -> "non-blank strings"
+        else:
+            what = "values"
+        return ("a non-empty array of " if node.get("minItems", 0) >= 1 else "an array of ") + what
+    return {"object": "an object", "number": "a number", "integer": "a whole number", "boolean": "true or false"}.get(name, f"a {name}")
+
+
+class _Missing:
+    """The value of a key that is not there (``None`` would read as JSON ``null``)."""
+
+
+MISSING: Any = _Missing()
+
+
+def field_message(node: dict[str, Any], path: PathParts, value: Any, validator: str = "", *, expected: str | None = None) -> str:
+    """``PHRASE: FIELD must be ALLOWED (found VALUE; did you mean X?)``: the contract's phrase first
+    (callers that match it keep working), then what to type. A phrase that already says what the
+    field must be (``label must be a string``) gets only the parenthesis, before its shape when it
+    shows one (``quote must be an object (found 7): {"exact": …}``). ``expected`` overrides what the
+    schema node says it accepts, for a rule that asks more of the field (a review's date)."""
+    phrase = str(node.get("x-message", ""))
+    if value is MISSING:
+        seen: str | None = "the key is missing"
+    elif validator == "maxLength" and isinstance(value, str):
+        seen = f"found {len(value)} characters"
+    elif is_url_node(node) and isinstance(value, str):
+        seen = None  # a URL is not echoed: it may carry credentials
+    else:
+        seen = "found " + found(value, accepted_types(node))
+    inside = "; ".join(part for part in (seen, None if value is MISSING else _hint(node, value)) if part)
+    detail = f" ({inside})" if inside else ""
+    if " must be " in phrase:
+        head, colon, shape = phrase.partition(": ")
+        return f"{head}{detail}{colon}{shape}"
+    return f"{phrase}: {_field_name(path)} must be {expected or allowed(node)}{detail}"
+
+
+def _hint(node: dict[str, Any], value: Any) -> str | None:
+    """A did-you-mean for a word of a vocabulary or a date written another way."""
+    if isinstance(node.get("enum"), list) and isinstance(value, str):
+        close = closest(value, [v for v in node["enum"] if isinstance(v, str)])
+        return f"did you mean {close!r}?" if close is not None else None
+    if node.get("format") == "date":
+        return date_hint(value)
+    return None
+
+
+def _field_name(path: PathParts) -> str:
+    """How a message names the field at ``path``: its key, or ``conditions[1]`` for an item."""
+    if not path:
+        return "the bundle"
+    last = path[-1]
+    if isinstance(last, str):
+        return last
+    parent = next((p for p in reversed(path[:-1]) if isinstance(p, str)), "")
+    return f"{parent}[{last}]"
 
 
 # --- a compiled conformance check --------------------------------------------------

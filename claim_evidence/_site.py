@@ -7,7 +7,6 @@ top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import posixpath
 import re
@@ -20,7 +19,8 @@ from urllib.parse import urlsplit
 
 from ._chatconfig import ChatConfig, chat_config
 from ._diagnostics import Diagnostic, InputError
-from ._freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, dated
+from ._freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, at_build
+from ._hints import closest
 from ._policy import Policy
 from ._snapstore import SNAPSHOT_DIR_NAME
 from ._vocabulary import LABELS
@@ -91,7 +91,8 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
-            data = tomllib.load(handle)
+            # A UTF-8 BOM (some Windows editors write one) is accepted, as in pages and JSON; tomllib refuses it.
+            data = tomllib.loads(handle.read().decode("utf-8").removeprefix("\ufeff"))
     except FileNotFoundError:
         raise _error("SH001", "config file not found", name) from None
     except OSError as exc:
@@ -109,8 +110,8 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 def _check_keys(data: dict[str, Any], known: tuple[str, ...], name: str, table: str = "") -> None:
     for key in data:
         if key not in known:
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"
+            close = closest(key, known)
+            hint = f" (did you mean {close!r}?)" if close else f" (known keys: {', '.join(known)})"
             raise _error("SH002", f"unknown key {table}{key!r}{hint}", name)
 
 
@@ -197,12 +198,10 @@ def _freshness(data: Any, name: str) -> Freshness:
 
 
 def at_build_date(config: Config, today: str | None) -> Config:
-    """``config`` with its review age policy dated (``--today``, else ``SOURCE_DATE_EPOCH``, else the clock);
-    a config without ``[freshness]`` is returned as it is, and nothing reads the clock."""
-    freshness = dated(config.options.freshness, today)
-    if freshness is None:
-        return config
-    return replace(config, options=replace(config.options, freshness=freshness))
+    """``config`` with its build date resolved (``--today``, else ``SOURCE_DATE_EPOCH``, else the clock):
+    its review age policy dated, or, without ``[freshness]``, the build date alone (a review dated after
+    it is CE406 on every site)."""
+    return replace(config, options=replace(config.options, freshness=at_build(config.options.freshness, today)))
 
 
 _PAGE_GLOBS = (("require", "articles/*.html"), ("exclude", "layouts/**"))
@@ -378,6 +377,11 @@ def _kept(config: Config, patterns: tuple[str, ...], key: str, excluded: GlobMat
 
 
 def _glob(root: Path, pattern: str, key: str, name: str | None) -> list[Path]:
+    # The site is its folder: a page outside it is no page of it (and --write never leaves it, CE011).
+    # chat.extra only reads Markdown into the knowledge base; it may name notes kept beside the site.
+    if not key.startswith("chat.") and ".." in pattern.replace("\\", "/").split("/"):
+        message = f"{key} glob {pattern!r} leaves the config's folder ({root}); the site is that folder: move the config up, or the pages into it"
+        raise _error("SH003", message, name)
     try:
         return list(root.glob(pattern))
     except (ValueError, NotImplementedError):  # an absolute or empty pattern: pathlib refuses it

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._diagnostics import ClaimEvidenceError, Diagnostic
 from ._documents import ARTICLE_KEY, BundleDocument, load_document
-from ._freshness import DUE_SOON, EXPIRED, Freshness, build_date, due_state, review_due
+from ._freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
 from ._jsonio import read_text
 from ._page import check_text
 from ._render import template_environment
@@ -151,7 +151,7 @@ def _plain(value: Any) -> dict[str, Any]:
 def collect_site(config: Config, today: str | None, environ: Mapping[str, str] | None = None) -> SiteReport:
     """Every claim of the registered pages and of the correction registry, aged to the build date."""
     day, source = build_date(today, environ)  # the one reading of the clock, when nothing names the date
-    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else None
+    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else build_date_only(day, source)
     options = replace(config.options, freshness=freshness)
     built = date.fromisoformat(day)
     bundles: list[tuple[str, bool, Any, list[Diagnostic]]] = []
@@ -185,7 +185,7 @@ def collect_site(config: Config, today: str | None, environ: Mapping[str, str] |
         warnings = sum(d.severity == "warning" for d in diagnostics)
         pages.append(PageEntry(name, len(claims), codes, errors, warnings, linked))
     ranked = sorted((CitedSource(*e) for e in cited.values()), key=lambda s: (-s.count, s.url, s.publisher, s.title))
-    return SiteReport(day, source, config.options.lang, freshness is not None, tuple(rows), tuple(ranked), tuple(pages))
+    return SiteReport(day, source, config.options.lang, freshness.aging, tuple(rows), tuple(ranked), tuple(pages))
 
 
 def _registry(config: Config, freshness: Freshness | None) -> Iterator[tuple[str, bool, Any, list[Diagnostic]]]:
@@ -219,6 +219,8 @@ def _row(page: str, claim: dict[str, Any], sources: int, invalid: bool, freshnes
     checked = verification.get("checked_at") if is_valid_date(verification.get("checked_at")) else None
     reviewed = status in VERIFIED_STATUSES and isinstance(checked, str)
     age = (built - date.fromisoformat(checked)).days if reviewed and isinstance(checked, str) else None
+    if age is not None and age < 0:
+        age = None  # a review dated after the build (CE406, so the row is invalid) has no age to show
     due, state = _due(claim, verification, freshness, built) if reviewed else (None, NOT_REVIEWED)
     basis, method = str_or_none(claim.get("basis")), str_or_none(verification.get("method"))
     return ClaimRow(
@@ -231,7 +233,7 @@ def _row(page: str, claim: dict[str, Any], sources: int, invalid: bool, freshnes
 
 def _due(claim: dict[str, Any], verification: dict[str, Any], freshness: Freshness | None, built: date) -> tuple[str | None, str]:
     """The due date and state, by the same rule as CE601/CE602: ``review_by``, else the basis's period."""
-    if freshness is None:
+    if freshness is None or not freshness.aging:
         return None, "no policy"
     found = review_due(verification, claim.get("basis"), freshness)
     if found is None:

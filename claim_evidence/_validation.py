@@ -7,7 +7,6 @@ are filled in centrally by :func:`_finish`.
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,8 @@ from ._jsonio import MAX_DEPTH, nesting_depth
 from ._memo import Memo, content_key
 from ._numerals import Number, find_numbers
 from ._policy import DEFAULT_POLICY, Policy
-from ._schema import bundle_conforms, bundle_validator, known_keys
+from ._hints import closest, found, shown
+from ._schema import ID_RULE, MISSING, bundle_conforms, bundle_validator, field_message, known_keys, property_node
 from ._urls import safe_http_url
 from ._vocabulary import FINGERPRINT_RE, SUPPORTING_STATUSES, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
 
@@ -83,16 +83,17 @@ def iter_diagnostics(
         yield Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")
         return
     if not isinstance(bundle, dict):
-        yield Diagnostic("CE100", "object required")
+        seen = found(bundle, ("object", "null"))
+        yield Diagnostic("CE100", f"object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})")
         return
     duplicates = list(duplicate_keys)
     key = _memo_key(bundle, subject, duplicates)
-    found = _MEMO.get(key) if key is not None else None
-    if found is None:
-        found = diagnose_loaded(bundle, subject, duplicates)
+    findings = _MEMO.get(key) if key is not None else None
+    if findings is None:
+        findings = diagnose_loaded(bundle, subject, duplicates)
         if key is not None:
-            _MEMO.put(key, found)
-    yield from policy.apply(found)
+            _MEMO.put(key, findings)
+    yield from policy.apply(findings)
 
 
 def diagnose_loaded(
@@ -161,8 +162,13 @@ def _schema_findings(bundle: dict[str, Any]) -> Iterator[Finding]:
         yield from _from_schema_error(error)
 
 
+# Codes whose rule reports every case the schema finds, with more to say (which id, which rule).
+_RULE_OWNED = frozenset({"CE201", "CE301"})
+
+
 def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
-    """Map a jsonschema error to the contract's code and message via ``x-code``."""
+    """Map a jsonschema error to the contract's code (``x-code``) and a message that starts with the
+    contract's phrase (``x-message``) and names what the field must be and what was found."""
     path: PathParts = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator == "required":
@@ -170,16 +176,26 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
         for name in error.validator_value if isinstance(error.validator_value, list) else ():
             if name not in present:
                 prop = schema.get("properties", {}).get(name, {})
-                yield prop.get("x-code", "CE000"), (*path, name), prop.get("x-message", error.message), "error"
+                message = field_message(prop, (*path, name), MISSING) if "x-message" in prop else error.message
+                yield prop.get("x-code", "CE000"), (*path, name), message, "error"
         return
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         # Name each unexpected key at its own path, as CE900 does for the records that allow them.
-        allowed = schema.get("properties", {})
+        known = schema.get("properties", {})
         for name in error.instance:
-            if name not in allowed:
-                yield schema.get("x-code", "CE000"), (*path, name), f"unexpected key {name!r}; " + schema.get("x-message", error.message), "error"
+            if name not in known:
+                message = f"unexpected key {shown(name)}{_did_you_mean(name, known)}; " + schema.get("x-message", error.message)
+                yield schema.get("x-code", "CE000"), (*path, name), message, "error"
         return
-    yield schema.get("x-code", "CE000"), path, schema.get("x-message", error.message), "error"
+    if schema.get("x-code") in _RULE_OWNED:
+        return
+    message = field_message(schema, path, error.instance, str(error.validator)) if "x-message" in schema else error.message
+    yield schema.get("x-code", "CE000"), path, message, "error"
+
+
+def _did_you_mean(word: Any, known: Iterable[str]) -> str:
+    close = closest(word, sorted(known)) if isinstance(word, str) else None
+    return f" (did you mean {close!r}?)" if close is not None else ""
 
 
 # --- rules a schema cannot express ------------------------------------------------
@@ -192,9 +208,10 @@ def _source_ids(ctx: _Context) -> Iterator[Finding]:
 
 @rule("CE204")
 def _source_urls(ctx: _Context) -> Iterator[Finding]:
+    node = property_node("source", "url")
     for i, source in ctx.source_dicts():
         if isinstance(source.get("url"), str) and not safe_http_url(source["url"]):
-            yield "CE204", ("sources", i, "url"), "safe HTTP(S) URL required", "error"
+            yield "CE204", ("sources", i, "url"), field_message(node, ("sources", i, "url"), source["url"]), "error"
 
 
 @rule("CE207")
@@ -216,14 +233,22 @@ def _claim_ids(ctx: _Context) -> Iterator[Finding]:
 
 
 def _unique_ids(records: Iterator[tuple[int, dict[str, Any]]], key: str, code: str) -> Iterator[Finding]:
-    """Ids the schema's pattern may miss (a trailing newline) and repeats it cannot see."""
-    seen: set[str] = set()
+    """Every invalid id (the schema's pattern, which also misses a trailing newline) and every repeat,
+    saying which of the two it is: the rule for an invalid one, where the first is for a repeat."""
+    kind = key[:-1]  # "claims" -> "claim"
+    node = property_node(kind, "id")
+    phrase = node["x-message"]
+    first: dict[str, int] = {}
     for i, record in records:
         rid = record.get("id")
-        if "id" in record and (not is_valid_id(rid) or rid in seen):
-            yield code, (key, i, "id"), f"invalid or duplicate id {rid!r}", "error"
+        if "id" in record and not is_valid_id(rid):
+            rule = f"an id is {ID_RULE} (the schema's pattern {node['pattern']})"
+            yield code, (key, i, "id"), f"{phrase}: {found(rid, ('string',))} is invalid; {rule}", "error"
+        elif isinstance(rid, str) and rid in first:
+            where = json_path((key, first[rid], "id"))
+            yield code, (key, i, "id"), f"{phrase}: {shown(rid)} is a duplicate; the first {kind} with this id is at {where}", "error"
         if isinstance(rid, str):
-            seen.add(rid)
+            first.setdefault(rid, i)
 
 
 @rule("CE309")
@@ -231,7 +256,24 @@ def _references_exist(ctx: _Context) -> Iterator[Finding]:
     for i, claim in ctx.claim_dicts():
         for j, ref in _refs(claim):
             if isinstance(ref, dict) and str_or_none(ref.get("source_id")) not in ctx.source_ids:
-                yield "CE309", ("claims", i, "source_refs", j, "source_id"), "missing referenced source", "error"
+                path = ("claims", i, "source_refs", j, "source_id")
+                yield "CE309", path, _missing_source(ref.get("source_id", MISSING), list(ctx.source_ids)), "error"
+
+
+_LISTED_IDS = 8  # source ids named in a CE309 message
+
+
+def _missing_source(value: Any, ids: list[str]) -> str:
+    """The ids a ``source_id`` can name are the bundle's: CE309 lists them like a vocabulary."""
+    if not ids:
+        expected = "the id of a source of this bundle, which has no valid source"
+    else:
+        listed = ", ".join(ids[:_LISTED_IDS]) + (f", … ({len(ids)} in all)" if len(ids) > _LISTED_IDS else "")
+        expected = f"the id of a source of this bundle: {listed}"
+    seen = "the key is missing" if value is MISSING else "found " + found(value, ("string",))
+    close = closest(value, ids) if isinstance(value, str) else None
+    hint = f"; did you mean {close!r}?" if close is not None else ""
+    return f"missing referenced source: source_id must be {expected} ({seen}{hint})"
 
 
 @rule("CE311")
@@ -245,11 +287,37 @@ def _stated_verification(ctx: _Context) -> Iterator[Finding]:
 
 @rule("CE401")
 def _checked_at(ctx: _Context) -> Iterator[Finding]:
+    node = property_node("verification", "checked_at")
     for i, claim in ctx.claim_dicts():
         verification = claim.get("verification")
-        if isinstance(verification, dict) and str_or_none(claim.get("status")) in VERIFIED_STATUSES:
+        status = str_or_none(claim.get("status"))
+        if isinstance(verification, dict) and status in VERIFIED_STATUSES:
             if not is_valid_date(verification.get("checked_at")):
-                yield "CE401", ("claims", i, "verification", "checked_at"), "valid checked_at required", "error"
+                path = ("claims", i, "verification", "checked_at")
+                # Not "or null", as the schema alone would say: the status asserts that a review took place.
+                expected = f"an existing date as YYYY-MM-DD for a {status} claim"
+                yield "CE401", path, field_message(node, path, verification.get("checked_at", MISSING), expected=expected), "error"
+
+
+@rule("CE407")
+def _review_by_after_check(ctx: _Context) -> Iterator[Finding]:
+    """A review_by on or before the review's own date makes the claim expired the moment it is sealed."""
+    for i, claim in ctx.claim_dicts():
+        verification = claim.get("verification")
+        if not isinstance(verification, dict):
+            continue
+        checked_at, review_by = verification.get("checked_at"), verification.get("review_by")
+        if is_valid_date(checked_at) and is_valid_date(review_by) and str(review_by) <= str(checked_at):
+            yield "CE407", ("claims", i, "verification", "review_by"), review_by_not_after(str(review_by), str(checked_at)), "error"
+
+
+def review_by_not_after(review_by: str, checked_at: str, names: tuple[str, str] = ("review_by", "checked_at"), fix: str = "") -> str:
+    """CE407's message; ``names`` are how the caller calls the two dates (``--review-by`` for ``review record``)."""
+    fix = fix or f"set {names[0]} to a date after {checked_at}, or remove it"
+    return (
+        f"{names[0]} {review_by} is not after {names[1]} {checked_at}: a review due on or before the day it was made "
+        f"would show the claim as expired at once; {fix}"
+    )
 
 
 @rule("CE403")
@@ -418,9 +486,9 @@ def _unknown(record: dict[str, Any], at: PathParts, definition: str | None) -> I
     known = known_keys(definition)
     for key in record:
         if key not in known:
-            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            yield "CE900", (*at, key), f"unknown key {key!r}{hint}", "warning"
+            close = closest(key, sorted(known))
+            hint = f"; did you mean {close!r}?" if close else ""
+            yield "CE900", (*at, key), f"unknown key {shown(key)}{hint}", "warning"
 
 
 # --- central finishing: dedupe, order, name the record ---------------------------

@@ -8,8 +8,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,21 +21,26 @@ from ._authoring import EditRefused
 from ._bundlefile import write_bundle_file
 from ._cli_answer import answer, kb
 from ._cli_edit import claim, ref, source
-from ._cli_options import FORMAT, REQUIRE_QUOTES
+from ._cli_options import FORMAT, REQUIRE_QUOTES, refuse_unknown
 from ._cli_report import report as site_report
 from ._cli_sources import sources
-from ._diagnostics import ClaimEvidenceError, EvidenceValidationError
-from ._documents import check_file, load_document
-from ._fingerprint import article_fingerprint, claim_fingerprint
-from ._freshness import Freshness, check_today, dated
+from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
+from ._documents import BundleDocument, check_file, is_page, load_document
+from ._fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
+from ._freshness import Freshness, at_build, check_today
+from ._hints import found
 from ._jsonio import MAX_BYTES
+from ._jsonpos import placed
 from ._policy import Policy
 from ._render import render_evidence
-from ._report import exit_code, record_tag, report
+from ._report import FileResult, exit_code, record_tag, report
 from ._review import ReviewError, ReviewRequest, record_review, record_subject
 from ._schema import schema_text
 from ._site import at_build_date, load_config
 from ._vocabulary import LOCALES, METHODS, STATUSES
+
+# A value `fingerprint` reads has the wrong JSON type (SCHEMA.md, "Input errors").
+FINGERPRINT_INPUT = "CE006"
 
 TODAY = click.option(
     "--today", metavar="YYYY-MM-DD", default=None,
@@ -57,7 +64,8 @@ def cli() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=str))
 @FORMAT
 @click.option("--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures.")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True, help="Refuse larger files.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True,
+              help="Refuse larger files (CE004, exit 2). static-helper, prepublish and the other commands read up to the default.")
 @REQUIRE_QUOTES
 @click.option(
     "--snapshot-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
@@ -94,49 +102,113 @@ def validate(
             "`static-helper DIR` or `claim-evidence prepublish`"
         )
     check_today(today)
-    freshness = dated(load_config(config_path).options.freshness, today) if config_path is not None else None
+    # Every validation learns the build date (a review dated after it is CE406); ages only under [freshness].
+    freshness = at_build(load_config(config_path).options.freshness if config_path is not None else None, today)
     policy = Policy(require_quotes=require_quotes)
-    results = [check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness) for f in files]
+    results = [_advise_max_bytes(check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness)) for f in files]
+    if any(d.code == "CE403" for r in results for d in r.diagnostics):  # what changed since the review (git history)
+        from ._sealdiff import explain
+
+        results = explain(results)
     click.echo(report(results, fmt, strict=strict, noun="file"), nl=False)
     _say_build_date(freshness)
     return exit_code(results, strict)
 
 
+def _advise_max_bytes(result: FileResult) -> FileResult:
+    """CE004 names the way out that ``validate`` has and the other commands do not: ``--max-bytes``."""
+    result.diagnostics = [replace(d, message=f"{d.message} or raise --max-bytes") if d.code == "CE004" else d for d in result.diagnostics]
+    return result
+
+
 def _say_build_date(freshness: Freshness | None) -> None:
     """Name the date reviews were aged to, and where it came from (stderr: stdout may be JSON)."""
-    if freshness is not None:
+    if freshness is not None and freshness.aging:
         click.echo(f"claim-evidence: {freshness.describe()}", err=True)
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_id", metavar="ID", help="The claim whose review fingerprint to print.")
-@click.option("--subject", is_flag=True, help="Print the article's subject fingerprint instead (title/tldr/summary).")
+@click.option("--subject", is_flag=True, help="Print a news item's subject fingerprint instead (its title/tldr/summary): FILE must be an "
+              "article JSON with claim_evidence. A static page or a bundle has no subject.")
 def fingerprint(file: str, claim_id: str | None, subject: bool) -> int:
     """Print a fingerprint as it would be recorded now (stores nothing).
 
     For reviewers comparing against a stored value; use `review record` to store one.
+    A value it reads that has the wrong JSON type (claims that is not an array,
+    a statement that is a number) is refused (CE006, exit 1): read another way,
+    it would hash to the fingerprint of another record.
     """
     document = load_document(file)
     if subject:
-        if not isinstance(document.value, dict):
-            raise ReviewError("--subject needs an article JSON object")
+        if not document.is_article:
+            kind = "a static page" if is_page(file) else "a bundle, not an article"
+            raise click.UsageError(
+                f"--subject prints the subject fingerprint of a news item: an article JSON whose claim_evidence bundle "
+                f"seals its title, tldr and summary. {file} is {kind}, which has no subject: give --claim ID"
+            )
+        for key in ARTICLE_FIELDS:
+            if document.value.get(key) is not None:
+                _read_as(document, (key,), document.value[key], str)
         click.echo(article_fingerprint(document.value))
         return 0
     if claim_id is None:
         raise click.UsageError("give --claim ID (or --subject)")
-    bundle = document.bundle
-    claims = bundle.get("claims") if isinstance(bundle, dict) else None
-    matches = [c for c in claims or [] if isinstance(c, dict) and c.get("id") == claim_id]
-    if len(matches) != 1:
-        raise ReviewError(f"{file}: no single claim with id {claim_id!r}")
-    click.echo(claim_fingerprint(matches[0], bundle.get("sources")))
+    claim, sources = _fingerprinted(document, file, claim_id)
+    click.echo(claim_fingerprint(claim, sources))
     return 0
+
+
+_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+
+
+def _read_as(document: BundleDocument, parts: PathParts, value: Any, expected: type, name: str = "{path}") -> None:
+    """Refuse (CE006, exit 1 like malformed JSON) a value ``fingerprint`` reads that is not of the JSON type
+    it reads it as: 5 would be read as "5", a sources object as no sources, and the fingerprint would
+    be that of another record."""
+    if isinstance(value, expected):
+        return
+    path = json_path(parts)
+    message = (
+        f"{name.format(path=path)} must be {_KINDS[expected]} (found {found(value, ('string',))}): no fingerprint "
+        f"printed; fix it first (claim-evidence validate {document.path} lists every problem)"
+    )
+    problem = Diagnostic(FINGERPRINT_INPUT, message, path, file=document.path)
+    raise MalformedInput(placed([problem], document.text, document.origin)[0] if document.text else problem)
+
+
+def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[dict[str, Any], Any]:
+    """The claim ``--claim`` names and the bundle's sources, each value the fingerprint reads checked for its type."""
+    at = document.prefix
+    bundle = document.bundle
+    _read_as(document, at, bundle, dict, "the bundle ({path})")
+    for key in ("claims", "sources"):
+        if key in bundle:
+            _read_as(document, (*at, key), bundle[key], list)
+    claims = bundle.get("claims") or []
+    matches = [i for i, c in enumerate(claims) if isinstance(c, dict) and c.get("id") == claim_id]
+    if not matches:
+        known = [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        refuse_unknown("'--claim'", f"{file} has no claim with id", [claim_id], known, "its claims")
+    if len(matches) > 1:
+        raise ReviewError(f"{file}: {len(matches)} claims have the id {claim_id!r}; give each its own id")
+    index = matches[0]
+    claim = claims[index]
+    if "statement" in claim:
+        _read_as(document, (*at, "claims", index, "statement"), claim["statement"], str)
+    refs = claim.get("source_refs", [])
+    _read_as(document, (*at, "claims", index, "source_refs"), refs, list)
+    for number, ref in enumerate(refs):
+        _read_as(document, (*at, "claims", index, "source_refs", number), ref, dict)
+        if "source_id" in ref:
+            _read_as(document, (*at, "claims", index, "source_refs", number, "source_id"), ref["source_id"], str)
+    return claim, bundle.get("sources")
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--claim", "claim_ids", multiple=True, metavar="ID", help="Only these claims (repeatable); default all.")
+@click.option("--claim", "claim_ids", multiple=True, metavar="ID", help="Only these claims (repeatable); default all. An id the file does not have is an error (exit 2).")
 @click.option("--lang", type=click.Choice(LOCALES), default=None,
               help="Label language (default: a page's own <html lang> when labels exist in it, else ja).")
 @click.option("--template-dir", type=click.Path(file_okay=False, exists=True, path_type=str), help="Site templates that override the built-in ones.")
@@ -144,9 +216,13 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
     """Print the evidence HTML for a bundle or article file, or a page's bundle.
 
     An invalid bundle still renders, but every claim shows as unverified with
-    a warning; the exit code is then 1 so scripts notice.
+    a warning; the exit code is then 1 so scripts notice. A --claim the file
+    does not have prints nothing and exits 2, naming the ids it has.
     """
     document = load_document(file)
+    claims = document.bundle.get("claims") if isinstance(document.bundle, dict) else None
+    known = [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)] if isinstance(claims, list) else []
+    refuse_unknown("'--claim'", f"{file} has no claim with id", [c for c in claim_ids if c not in known], known, "its claims")
     if lang is None:
         lang = _page_lang(file)
     html = render_evidence(document.bundle, claim_ids or None, document.subject, lang=lang, template_dir=template_dir)
@@ -156,7 +232,6 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
 
 def _page_lang(file: str) -> str:
     """The labels' language of a page as the page check picks it (its <html lang>), else ja."""
-    from ._documents import is_page
     from ._jsonio import read_text
     from ._page import page_lang
 
@@ -228,11 +303,16 @@ def review() -> None:
 @click.option("--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it.")
 @click.option("--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept).")
 @click.option("--review-by", metavar="YYYY-MM-DD", default=None,
-              help="Re-review by this date (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.")
+              help="Re-review by this date, after --checked-at (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.")
 @REQUIRE_QUOTES
+@click.option(
+    "--today", metavar="YYYY-MM-DD", default=None,
+    help="The build date --checked-at may not be later than (CE406); default: SOURCE_DATE_EPOCH (its UTC date), else "
+    "the clock's UTC date, each with a day's grace for time zones ahead of UTC.",
+)
 def review_record(
     file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None, review_by: str | None,
-    require_quotes: bool,
+    require_quotes: bool, today: str | None,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
@@ -240,18 +320,23 @@ def review_record(
     only the JSON inside script#claim-evidence-data changes; run
     `static-helper --write` next to re-render the evidence slot. The file is
     rewritten atomically, keeping key order, indentation and line endings.
-    Refuses unknown claims, invalid dates and claims whose record has other
-    errors, such as a figure of the statement that no quote has (CE317): fix
-    the statement or paste the passage into quote.exact, then record again.
+    Refuses unknown claims, invalid dates, a --checked-at after the build date
+    (CE406), a --review-by not after --checked-at (CE407), and a bundle with
+    other errors (validate's, in this claim, a source or the top level), such
+    as a figure of the statement that no quote has (CE317): fix the statement
+    or paste the passage into quote.exact, then record again.
     """
+    from ._freshness import build_date
+
     request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
+    day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
     document = load_document(file)
     try:
-        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes))
+        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day)
     except EvidenceValidationError as exc:
         for d in exc.diagnostics:
             click.echo(f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True)
-        click.echo(f"claim-evidence: review of {claim_id} not recorded: fix the record first; {file} is unchanged", err=True)
+        click.echo(f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged", err=True)
         return 1
     changed = write_bundle_file(file, updated)
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))

@@ -96,7 +96,8 @@ def _command() -> click.Command:
         default=None,
         help=(
             f"Where passing results are cached (default: {CACHE_DIR_NAME}/ beside {CONFIG_NAME}; without a config, "
-            "$XDG_CACHE_HOME/claim-evidence/ or ~/.cache/claim-evidence/, one folder per working folder)."
+            "$XDG_CACHE_HOME/claim-evidence/ or ~/.cache/claim-evidence/, one folder per working folder). "
+            "Only DIR itself is created: its parent folder must exist (SH010, exit 2)."
         ),
     )
     @click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
@@ -189,7 +190,7 @@ def execute(
 
     from claim_evidence import Diagnostic, InputError, report
     from claim_evidence._options import PageOptions
-    from claim_evidence._freshness import check_today
+    from claim_evidence._freshness import at_build, check_today
     from claim_evidence._runner import Stats, display, run, tasks_for_config, tasks_for_paths
     from claim_evidence._site import at_build_date
 
@@ -199,7 +200,8 @@ def execute(
     check_today(today)
     config = _config(config_path, required=not paths)
     config = at_build_date(config, today) if config is not None else None
-    options = config.options if config else PageOptions()
+    # Without a config, the build date alone (CE406: no review may be dated after it).
+    options = config.options if config else PageOptions(freshness=at_build(None, today))
     stats = Stats()
     if stdin:
         results, page_out = _check_stdin(options, write, stats)
@@ -226,13 +228,17 @@ def execute(
         from claim_evidence._sourcemap import place_in_sources, read_page
 
         results = place_in_sources(results, config.root, config.sources, _no_page if stdin else read_page)
+    if not stdin:  # a broken seal: what changed since the review, where the page's git history has it
+        from claim_evidence._sealdiff import explain
+
+        results = explain(results)
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
     click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)
     code = _exit_code(results, exit_on_write)
     changed = sum(1 for r in results if r.rewritten)
     if changed:
         click.echo(f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})", err=True)
-    if options.freshness is not None:  # the date review ages were counted to, and where it came from
+    if options.freshness is not None and options.freshness.aging:  # the date review ages were counted to, and where it came from
         click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
         click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
@@ -308,8 +314,21 @@ def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) ->
             config_bytes = config.path.read_bytes()
         except OSError:
             return None  # the config was readable a moment ago; do not guess
-    folder = caching.folder or default_folder(config.root if config is not None else None, Path.cwd())
+    folder = _given_folder(caching.folder) if caching.folder is not None else default_folder(config.root if config is not None else None, Path.cwd())
     return Cache(folder, settings_fingerprint(options, config_bytes))
+
+
+def _given_folder(folder: Path) -> Path:
+    """``--cache-dir DIR``, refused (SH010) when DIR does not exist and neither does its parent: the cache
+    creates DIR on its first write, and a mistyped path must not grow a tree of folders somewhere unseen."""
+    from claim_evidence import Diagnostic, InputError
+
+    parent = folder.absolute().parent
+    if folder.is_dir() or parent.is_dir():
+        return folder
+    what = "is not a folder" if parent.exists() else "does not exist"
+    message = f"--cache-dir: its parent folder {parent} {what}; create it first, or name a folder inside an existing one (only DIR itself is created)"
+    raise InputError(Diagnostic("SH010", message, file=os.fspath(folder)))
 
 
 def _config(config_path: Path | None, required: bool) -> Config | None:

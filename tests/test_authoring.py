@@ -16,6 +16,11 @@ from claim_evidence._authoring import AuthoringError, EditRefused, add_claim, ad
 from .conftest import SEED_FINGERPRINT
 
 
+# What refusals say a field must be: validate's messages (see tests/test_validation_messages.py).
+ID_RULE = "an id is an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-' (the schema's pattern ^[A-Za-z][A-Za-z0-9_-]{0,99}$)"
+URL_RULE = "safe HTTP(S) URL required: url must be a direct http:// or https:// URL with a host (no credentials, whitespace, control characters or backslash; a valid port)"
+PUBLISHED = "published_at must be an existing date as YYYY-MM-DD, or null"
+
 
 def fingerprints(value: Any) -> list[str]:
     """Every stored fingerprint in a JSON value, wherever it sits."""
@@ -59,9 +64,9 @@ def test_authoring_add_claim_without_basis_is_allowed_and_says_what_is_missing(b
 @pytest.mark.parametrize(
     ("claim_id", "message"),
     [
-        ("fictional-rate", "$.claims[1].id: CE301 invalid or duplicate id 'fictional-rate'"),
-        ("1st", "$.claims[1].id: CE301 invalid or duplicate id '1st'"),
-        ("has space", "$.claims[1].id: CE301 invalid or duplicate id 'has space'"),
+        ("fictional-rate", "$.claims[1].id: CE301 invalid or duplicate id: 'fictional-rate' is a duplicate; the first claim with this id is at $.claims[0].id"),
+        ("1st", f"$.claims[1].id: CE301 invalid or duplicate id: '1st' is invalid; {ID_RULE}"),
+        ("has space", f"$.claims[1].id: CE301 invalid or duplicate id: 'has space' is invalid; {ID_RULE}"),
     ],
 )
 def test_authoring_add_claim_refuses_bad_ids_with_validation_messages(bundle: dict, claim_id: str, message: str) -> None:
@@ -91,11 +96,11 @@ def test_authoring_add_source_and_ref_with_quote(bundle: dict) -> None:
 @pytest.mark.parametrize(
     ("url", "published_at", "expected"),
     [
-        ("javascript:alert(1)", None, ["$.sources[1].url: CE204 safe HTTP(S) URL required"]),
-        ("https://user:pw@example.com/", None, ["$.sources[1].url: CE204 safe HTTP(S) URL required"]),
-        ("//example.com/x", None, ["$.sources[1].url: CE204 safe HTTP(S) URL required"]),
-        ("https://example.com/", "2026-02-30", ["$.sources[1].published_at: CE205 invalid published_at"]),
-        ("https://example.com/", "2026-9-1", ["$.sources[1].published_at: CE205 invalid published_at"]),
+        ("javascript:alert(1)", None, [f"$.sources[1].url: CE204 {URL_RULE}"]),
+        ("https://user:pw@example.com/", None, [f"$.sources[1].url: CE204 {URL_RULE}"]),  # the URL is not echoed: credentials
+        ("//example.com/x", None, [f"$.sources[1].url: CE204 {URL_RULE}"]),
+        ("https://example.com/", "2026-02-30", [f"$.sources[1].published_at: CE205 invalid published_at: {PUBLISHED} (found '2026-02-30'; no such date)"]),
+        ("https://example.com/", "2026-9-1", [f"$.sources[1].published_at: CE205 invalid published_at: {PUBLISHED} (found '2026-9-1'; did you mean '2026-09-01'?)"]),
     ],
 )
 def test_authoring_add_source_refuses_unsafe_urls_and_dates(bundle: dict, url: str, published_at: str | None, expected: list[str]) -> None:
@@ -150,8 +155,8 @@ def test_authoring_set_claim_status_needing_a_review_says_so(bundle: dict) -> No
 @pytest.mark.parametrize(
     ("edit", "expected"),
     [
-        ({"as_of": "2026-13-01"}, "$.claims[0].as_of: CE307 invalid as_of"),
-        ({"conditions": [" "]}, "$.claims[0].conditions[0]: CE306 conditions must be a list of nonempty strings"),
+        ({"as_of": "2026-13-01"}, "$.claims[0].as_of: CE307 invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026-13-01'; no such date)"),
+        ({"conditions": [" "]}, "$.claims[0].conditions[0]: CE306 conditions must be a list of nonempty strings (found ' ')"),
     ],
 )
 def test_authoring_set_claim_refuses_invalid_values(bundle: dict, edit: dict, expected: str) -> None:
@@ -217,7 +222,7 @@ def test_authoring_cli_refusal_names_file_path_code_and_writes_nothing(run: Any,
     code, out, err = run("source", "add", str(path), "--id", "second", "--url", "javascript:x", "--publisher", "P", "--title", "T")
     assert (code, out) == (2, "")
     assert err == (
-        f"claim-evidence: {path}:$.sources[1].url: CE204 [source second] safe HTTP(S) URL required\n"
+        f"claim-evidence: {path}:$.sources[1].url: CE204 [source second] {URL_RULE}\n"
         "claim-evidence: the edit was refused; nothing was written\n"
     )
     assert path.read_bytes() == before and path.stat().st_mtime_ns == stamp
@@ -246,7 +251,10 @@ def test_authoring_cli_article_refusal_path_is_the_files(run: Any, tmp_path: Pat
     path = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
     code, _, err = run("claim", "set", str(path), "--claim", "fictional-rate", "--as-of", "2026-02-30")
     assert code == 2
-    assert err.splitlines()[0] == f"claim-evidence: {path}:$.claim_evidence.claims[0].as_of: CE307 [fictional-rate] invalid as_of"
+    assert err.splitlines()[0] == (
+        f"claim-evidence: {path}:$.claim_evidence.claims[0].as_of: CE307 [fictional-rate] invalid as_of: "
+        "as_of must be an existing date as YYYY-MM-DD, or null (found '2026-02-30'; no such date)"
+    )
 
 
 def test_authoring_cli_claim_add_creates_a_bundle_file(run: Any, tmp_path: Path) -> None:

@@ -52,10 +52,10 @@ def test_cli_validate_article_checks_subject(run: Any, tmp_path: Path, bundle: d
     bad = _write(tmp_path / "bad.json", dict(subject, summary="変えた", claim_evidence=bundle), indent=2)
     code, out, _ = run("validate", str(bad))
     assert code == 1
-    assert out == (
+    assert out == (  # in the order of the file's lines: the subject fingerprint comes before the claims
+        f"{bad}:{_at(bad, 'subject_fingerprint')}: CE106 article text differs from the reviewed subject\n"
         f"{bad}:{_at(bad, 'source_refs')}: CE905 [fictional-rate] statement has numbers but no quoted passage to check "
         "them against (add quote.exact to a source_ref): 72.6 (warning)\n"
-        f"{bad}:{_at(bad, 'subject_fingerprint')}: CE106 article text differs from the reviewed subject\n"
         "1 file: 0 passed, 1 failed\n"
     )
 
@@ -90,7 +90,9 @@ def test_cli_validate_github_format_escapes(run: Any, tmp_path: Path, bundle: di
     assert code == 1
     escaped = str(path).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
     line, column = _at(path, 'basis').split(":")
-    assert f"::error file={escaped},line={line},col={column},title=CE303::$.claims[0].basis: unknown basis" in out.splitlines()
+    bases = "official_spec, vendor_claim, independent_measurement, reporting, operator_measurement, editorial"
+    message = f"unknown basis: basis must be one of {bases} (found 'vibes')"
+    assert f"::error file={escaped},line={line},col={column},title=CE303::$.claims[0].basis: {message}" in out.splitlines()
 
 
 def test_cli_validate_strict_turns_warnings_into_failures(run: Any, tmp_path: Path, bundle: dict) -> None:
@@ -169,7 +171,80 @@ def test_cli_fingerprint_prints_digest(run: Any, tmp_path: Path, bundle: dict, s
     assert run("fingerprint", str(path), "--claim", "fictional-rate") == (0, SEED_FINGERPRINT + "\n", "")
     assert run("fingerprint", str(path), "--subject") == (0, SEED_SUBJECT_FINGERPRINT + "\n", "")
     code, _, err = run("fingerprint", str(path), "--claim", "nope")
-    assert code == 2 and "no single claim with id 'nope'" in err
+    assert code == 2 and f"Error: Invalid value for '--claim': {path} has no claim with id 'nope'; its claims: fictional-rate\n" in err
+
+
+def test_cli_fingerprint_unknown_claim_suggests_the_close_one(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, err = run("fingerprint", str(path), "--claim", "fictional-rat")
+    assert (code, out) == (2, "")
+    assert err.endswith(f"{path} has no claim with id 'fictional-rat' (did you mean 'fictional-rate'?); its claims: fictional-rate\n")
+
+
+FINGERPRINT_TAIL = "no fingerprint printed; fix it first (claim-evidence validate {path} lists every problem)"
+
+
+@pytest.mark.parametrize(
+    ("change", "at", "expected"),
+    [
+        (lambda b: b.update(claims=123), "claims", "$.claims must be an array (found the number 123)"),
+        (lambda b: b.update(claims="fictional-rate"), "claims", "$.claims must be an array (found 'fictional-rate')"),
+        (lambda b: b.update(claims={"id": "fictional-rate"}), "claims", "$.claims must be an array (found an object)"),
+        (lambda b: b.update(sources=True), "sources", "$.sources must be an array (found the boolean true)"),
+        (lambda b: b.update(sources=None), "sources", "$.sources must be an array (found null)"),
+        (lambda b: b["claims"][0].update(statement=5), "statement", "$.claims[0].statement must be a string (found the number 5)"),
+        (lambda b: b["claims"][0].update(statement=["x"]), "statement", "$.claims[0].statement must be a string (found an array)"),
+        (lambda b: b["claims"][0].update(source_refs={}), "source_refs", "$.claims[0].source_refs must be an array (found an empty object)"),
+        (lambda b: b["claims"][0].update(source_refs=["fictional-vendor-doc"]), "",
+         "$.claims[0].source_refs[0] must be an object (found 'fictional-vendor-doc')"),
+        (lambda b: b["claims"][0]["source_refs"][0].update(source_id=["fictional-vendor-doc"]), "source_id",
+         "$.claims[0].source_refs[0].source_id must be a string (found an array)"),
+    ],
+)
+def test_cli_fingerprint_wrong_json_type_is_ce006(run: Any, tmp_path: Path, bundle: dict, change: Any, at: str, expected: str) -> None:
+    """A value read as another type (5 as "5", an object of sources as none) would hash to the fingerprint of
+    another record: refused like malformed JSON (exit 1), at the value's line and column, never a traceback."""
+    change(bundle)
+    path = _write(tmp_path / "b.json", bundle, indent=2)
+    where = _at(path, *((at,) if at else ("fictional-vendor-doc", 2)))  # (no key: the list's element, a source id)
+    code, out, err = run("fingerprint", str(path), "--claim", "fictional-rate")
+    assert (code, out) == (1, "")
+    assert err == f"claim-evidence: error: {path}:{where}: CE006 {expected}: {FINGERPRINT_TAIL.format(path=path)}\n"
+
+
+def test_cli_fingerprint_wrong_type_in_a_page_and_an_article(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+    bundle["claims"] = 123
+    article = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
+    code, _, err = run("fingerprint", str(article), "--claim", "fictional-rate")
+    assert code == 1 and f": CE006 $.claim_evidence.claims must be an array (found the number 123)" in err
+    page = tmp_path / "p.html"
+    page.write_text(f'<body>\n<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>\n</body>', encoding="utf-8")
+    code, _, err = run("fingerprint", str(page), "--claim", "fictional-rate")
+    column = len('<script type="application/json" id="claim-evidence-data">') + json.dumps(bundle).index('"claims"') + 1
+    assert (code, err.split(" CE006 ")[0]) == (1, f"claim-evidence: error: {page}:2:{column}:")
+    code, _, err = run("fingerprint", str(_write(tmp_path / "list.json", [bundle])), "--claim", "fictional-rate")
+    assert code == 1 and ": CE006 the bundle ($) must be an object (found an array)" in err
+
+
+def test_cli_fingerprint_subject_fields_must_be_text(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+    path = _write(tmp_path / "a.json", dict(subject, tldr=["a", "b"], claim_evidence=bundle))
+    code, _, err = run("fingerprint", str(path), "--subject")
+    assert code == 1 and f"{path}:1:" in err and ": CE006 $.tldr must be a string (found an array)" in err
+    _write(path, dict(subject, tldr=None, claim_evidence=bundle))  # null, like a missing field, is read as ""
+    assert run("fingerprint", str(path), "--subject")[0] == 0
+
+
+def test_cli_fingerprint_subject_of_a_page_or_bundle_is_refused(run: Any, tmp_path: Path, bundle: dict) -> None:
+    """A static page and a bare bundle have no subject: --subject used to hash three empty fields."""
+    page = tmp_path / "p.html"
+    page.write_text(f'<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>', encoding="utf-8")
+    for path, kind in ((page, "a static page"), (_write(tmp_path / "b.json", bundle), "a bundle, not an article")):
+        code, out, err = run("fingerprint", str(path), "--subject")
+        assert (code, out) == (2, "")
+        assert err.endswith(
+            "Error: --subject prints the subject fingerprint of a news item: an article JSON whose claim_evidence bundle "
+            f"seals its title, tldr and summary. {path} is {kind}, which has no subject: give --claim ID\n"
+        )
 
 
 def test_cli_schema_prints_the_shipped_schema(run: Any) -> None:
@@ -195,6 +270,24 @@ def test_cli_render_prints_block_and_flags_invalid(run: Any, tmp_path: Path, bun
     _write(path, bundle)
     code, out, _ = run("render", str(path))
     assert code == 1 and "資料との照合済み" not in out
+
+
+def test_cli_render_unknown_claim_is_exit_2_naming_the_known_ones(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _write(tmp_path / "b.json", bundle)
+    code, out, err = run("render", str(path), "--claim", "nosuch")
+    assert (code, out) == (2, "")
+    assert err.endswith(f"Error: Invalid value for '--claim': {path} has no claim with id 'nosuch'; its claims: fictional-rate\n")
+    code, out, err = run("render", str(path), "--claim", "fictional-rate", "--claim", "fictional_rate", "--claim", "zzz")
+    assert (code, out) == (2, "")
+    assert err.endswith(f"has no claim with id 'fictional_rate' (did you mean 'fictional-rate'?) or 'zzz'; its claims: fictional-rate\n")
+    assert run("render", str(path), "--claim", "fictional-rate")[0] == 0
+
+
+def test_cli_render_unknown_claim_of_a_page_without_claims(run: Any, tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<script type="application/json" id="claim-evidence-data">{"version": 1, "sources": [], "claims": 3}</script>', encoding="utf-8")
+    code, _, err = run("render", str(page), "--claim", "a")
+    assert code == 2 and err.endswith("has no claim with id 'a'; its claims: none\n")
 
 
 def test_cli_review_record_seals_and_keeps_style(run: Any, tmp_path: Path, bundle: dict) -> None:
@@ -329,6 +422,16 @@ def test_cli_validate_page_reports_missing_bundle_script(run: Any, tmp_path: Pat
     assert code == 1 and f"{page}: SH101 exactly one script#claim-evidence-data is required (found 0)" in out
 
 
+def test_cli_validate_marked_page_without_bundle_names_claim_add(run: Any, tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<p data-claim-id="minato-raise">x</p>', encoding="utf-8")
+    code, out, _ = run("validate", str(page))
+    assert code == 1 and out.splitlines()[0] == (
+        f"{page}: SH101 exactly one script#claim-evidence-data is required (found 0): the page marks claims with data-claim-id "
+        f"but has no evidence bundle yet; add their records with claim-evidence claim add {page} --id minato-raise"
+    )
+
+
 def test_cli_validate_page_json_error_has_page_line(run: Any, tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     page.write_text('<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>', encoding="utf-8")
@@ -359,7 +462,7 @@ def test_cli_validate_page_findings_have_page_lines(run: Any, tmp_path: Path) ->
     line = text.count("\n", 0, offset) + 1
     column = offset - text.rfind("\n", 0, offset)
     assert code == 1
-    assert out.splitlines()[0].startswith(f"{page}:{line}:{column}: CE303 [")
+    assert [l for l in out.splitlines() if " CE303 " in l][0].startswith(f"{page}:{line}:{column}: CE303 [")
 
 
 def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: Path) -> None:
@@ -369,6 +472,17 @@ def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: P
     code, out, _ = run("validate", str(path))
     assert code == 2
     assert out.splitlines()[0] == f"{path}: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
+
+
+def test_cli_size_limit_advice_names_max_bytes_only_where_it_exists(run: Any, tmp_path: Path) -> None:
+    """Only validate has --max-bytes: render, fingerprint and the others say only "split it"."""
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)
+    limit = f"{path}: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it"
+    assert run("validate", str(path))[1].splitlines()[0] == limit + " or raise --max-bytes"
+    for command in (["render", str(path)], ["fingerprint", str(path), "--claim", "x"]):
+        assert run(*command) == (2, "", f"claim-evidence: error: {limit}\n")
 
 
 def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:

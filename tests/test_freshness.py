@@ -168,7 +168,7 @@ def test_freshness_review_by_applies_to_editorial_and_only_to_reviewed_claims(bu
 def test_freshness_invalid_review_by_is_ce405(bundle: dict[str, Any]) -> None:
     bundle["claims"][0]["verification"]["review_by"] = "2027-02-30"
     found = [(d.code, d.path, d.message) for d in iter_diagnostics(bundle) if d.is_error]
-    assert found == [("CE405", "$.claims[0].verification.review_by", "invalid review_by")]
+    assert found == [("CE405", "$.claims[0].verification.review_by", "invalid review_by: review_by must be an existing date as YYYY-MM-DD (found '2027-02-30'; no such date)")]
     # the policy applies meanwhile
     assert [d.code for d in freshness_diagnostics(bundle, _dated("2027-03-05"))] == ["CE601"]
 
@@ -293,7 +293,8 @@ def test_freshness_review_record_keeps_a_review_by_still_ahead_and_sets_one(bund
     bundle["claims"][0]["verification"]["review_by"] = "2027-01-31"
     path = tmp_path / "b.json"
     path.write_text(_json.dumps(bundle, ensure_ascii=False, indent=2), encoding="utf-8")
-    args = ["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review"]
+    # built on 2027-02-01: a review of that day is no review from the future (CE406)
+    args = ["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--today", "2027-02-01"]
     assert run(*args, "--checked-at", "2026-12-01")[0] == 0
     assert _json.loads(path.read_text(encoding="utf-8"))["claims"][0]["verification"]["review_by"] == "2027-01-31"
     assert run(*args, "--checked-at", "2027-02-01")[0] == 0  # reached by this review: met, dropped

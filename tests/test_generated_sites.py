@@ -295,7 +295,8 @@ def test_generated_sites_jekyll_include_was_reported_unregistered(site: Path, ca
     code, out, _ = prepublish(capsys)
     assert (code, out.splitlines()) == (1, [
         "PASS _site/2026/09/01/post.html: 1 claim bound",
-        "UNREGISTERED _includes/claim.html: carries evidence markup but is not registered in claim-evidence.toml",
+        "UNREGISTERED _includes/claim.html: carries evidence markup but is not registered in claim-evidence.toml, and lies "
+        'outside web_root (_site), so the site does not serve it: if it is a template, add "_includes/*.html" to exclude there',
         "2 targets: 1 passed, 0 failed, 1 unregistered",
     ])
 

@@ -19,7 +19,9 @@ from claim_evidence._site import load_config, registered_pages, site_path
 from .conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "site"
-EPOCH = "1788000000"  # 2026-08-29 UTC
+# The example's build date (its freshness markers count to it): a build before its reviews' dates would find
+# every review dated after the build (CE406) and turn each claim unverified.
+EPOCH = "1796083200"  # 2026-12-01 UTC
 RULE_STATES = {"fact": "FACT", "matched": "CONFIRMED", "partial": "ESTIMATE", "conflict": "HYPOTHESIS", "unverified": "UNVERIFIED"}
 
 
@@ -69,8 +71,8 @@ def test_kb_build_one_chunk_per_claim_with_its_state(site: Path, tmp_path: Path,
     assert {c["kind"] for c in kb["chunks"]} == {"claim"}
     counts = {s: n for s in ("FACT", "CONFIRMED", "ESTIMATE", "HYPOTHESIS", "UNVERIFIED") if (n := sum(c["state"] == s for c in kb["chunks"]))}
     states = ", ".join(f"{s} {n}" for s, n in counts.items())
-    assert stdout == f"{tmp_path / 'kb.json'}: written ({len(claims)} chunks: {states}; built_at 2026-08-29 from SOURCE_DATE_EPOCH)\n"
-    assert (kb["built_at"], kb["built_at_source"], kb["format"], kb["version"], kb["lang"]) == ("2026-08-29", "SOURCE_DATE_EPOCH", "claim-evidence-kb", 1, "ja")
+    assert stdout == f"{tmp_path / 'kb.json'}: written ({len(claims)} chunks: {states}; built_at 2026-12-01 from SOURCE_DATE_EPOCH)\n"
+    assert (kb["built_at"], kb["built_at_source"], kb["format"], kb["version"], kb["lang"]) == ("2026-12-01", "SOURCE_DATE_EPOCH", "claim-evidence-kb", 1, "ja")
 
 
 def test_kb_build_is_deterministic_bytes(site: Path, tmp_path: Path, run: Any) -> None:

@@ -50,7 +50,7 @@ def test_load_corrections_invalid_bundle_names_url_and_json_path(tmp_path: Path)
     assert first.code == "CE302"
     assert first.path == '$["https://example.com/news/nornbay-compute-funding"].claim_evidence.claims[1].statement'
     assert first.file == str(tmp_path / "corrections.json")
-    assert first.text == f"article {URL}, claim nornbay-raise: statement required"
+    assert first.text == f"article {URL}, claim nornbay-raise: statement required: statement must be a non-blank string (the key is missing)"
 
 
 def test_load_corrections_subject_mismatch_is_an_error(tmp_path: Path) -> None:

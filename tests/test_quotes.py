@@ -78,21 +78,21 @@ def test_quotes_valid_shapes_have_no_shape_finding(bundle: dict, quote: Any) -> 
 @pytest.mark.parametrize(
     ("quote", "path", "message"),
     [
-        ("達成率72.6%", REF + ".quote", "quote must be an object: " + SHAPE),
-        (["達成率72.6%"], REF + ".quote", "quote must be an object: " + SHAPE),
-        (7, REF + ".quote", "quote must be an object: " + SHAPE),
-        ({}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"prefix": "a"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": ""}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": " \u3000\n"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": "72.6" + "x" * 1997}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": None}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": ["a"]}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters: " + SHAPE),
-        ({"exact": "72.6", "prefix": 1}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters: " + SHAPE),
-        ({"exact": "72.6", "prefix": "p" * 201}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters: " + SHAPE),
-        ({"exact": "72.6", "suffix": None}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters: " + SHAPE),
-        ({"exact": "72.6", "suffix": "s" * 201}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters: " + SHAPE),
-        ({"exact": "72.6", "text": "b"}, REF + ".quote.text", "unexpected key 'text'; quote must be an object: " + SHAPE),
+        ("達成率72.6%", REF + ".quote", "quote must be an object (found the string '達成率72.6%'): " + SHAPE),
+        (["達成率72.6%"], REF + ".quote", "quote must be an object (found an array): " + SHAPE),
+        (7, REF + ".quote", "quote must be an object (found the number 7): " + SHAPE),
+        ({}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE),
+        ({"prefix": "a"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE),
+        ({"exact": ""}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found ''): " + SHAPE),
+        ({"exact": " \u3000\n"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found ' \\u3000\\n'): " + SHAPE),
+        ({"exact": "72.6" + "x" * 1997}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found 2001 characters): " + SHAPE),
+        ({"exact": None}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found null): " + SHAPE),
+        ({"exact": ["a"]}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found an array): " + SHAPE),
+        ({"exact": "72.6", "prefix": 1}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters (found the number 1): " + SHAPE),
+        ({"exact": "72.6", "prefix": "p" * 201}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters (found 201 characters): " + SHAPE),
+        ({"exact": "72.6", "suffix": None}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters (found null): " + SHAPE),
+        ({"exact": "72.6", "suffix": "s" * 201}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters (found 201 characters): " + SHAPE),
+        ({"exact": "72.6", "text": "b"}, REF + ".quote.text", "unexpected key 'text' (did you mean 'exact'?); quote must be an object: " + SHAPE),
         ({"exact": "72.6", "type": "TextQuoteSelector"}, REF + ".quote.type", "unexpected key 'type'; quote must be an object: " + SHAPE),
     ],
 )
@@ -316,7 +316,7 @@ def test_quotes_review_record_cli_refuses_and_leaves_the_file(bundle: dict, tmp_
     assert code == 1
     assert capsys.readouterr().err == (
         f"claim-evidence: {path}:$.claims[0].statement: CE317 [fictional-rate] {MISQUOTED}\n"
-        f"claim-evidence: review of fictional-rate not recorded: fix the record first; {path} is unchanged\n"
+        f"claim-evidence: review of fictional-rate not recorded: fix the errors above first; {path} is unchanged\n"
     )
     assert path.read_bytes() == before
 

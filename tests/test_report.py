@@ -165,3 +165,45 @@ def test_report_public_entry_point_matches_each_reporter() -> None:
     assert claim_evidence.exit_code(results) == 1
     with pytest.raises(ValueError, match="unknown report format 'xml'; expected one of text, json, github, sarif"):
         claim_evidence.report(results, "xml")
+
+
+def test_report_text_lists_a_files_findings_in_position_order() -> None:
+    """By line and column, as an editor reads the file; a finding without a position keeps its place (the
+    page check puts one about the whole page first, --write its SH150 last); a finding in another file (an
+    article's registry) after this file's, in the order files first come."""
+    here = [
+        Diagnostic("CE303", "late", "$.claims[0].basis", line=9, column=3),
+        Diagnostic("CE900", "no position", "$.claims[0].x", "warning"),
+        Diagnostic("CE302", "second", "$.claims[0].statement", line=2, column=5),
+        Diagnostic("CE001", "other file", file="registry.json", line=1, column=1),
+        Diagnostic("CE101", "first", "$.version", line=2, column=1),
+        Diagnostic("CE104", "tie keeps the checks' order", "$.subject_fingerprint", line=2, column=5),
+    ]
+    lines = REPORTERS["text"]([FileResult("a.json", here)], False, "file").splitlines()
+    assert [line.split(": ", 1)[0] for line in lines[:-1]] == [
+        "a.json:2:1", "a.json:$.claims[0].x", "a.json:2:5", "a.json:2:5", "a.json:9:3", "registry.json:1:1",
+    ]
+    assert lines[3].endswith("tie keeps the checks' order")
+    json_order = [d["code"] for d in json.loads(REPORTERS["json"]([FileResult("a.json", here)], False, "file"))["files"][0]["diagnostics"]]
+    assert json_order == [d.code for d in here]  # JSON keeps the checks' order
+
+
+def test_report_text_validate_bundle_file_in_line_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Validation orders findings by JSON path (basis before verification); a file written with the
+    review record first reads top to bottom all the same."""
+    from .conftest import _BUNDLE
+
+    claim = copy.deepcopy(_BUNDLE["claims"][0])
+    claim["basis"], claim["verification"]["method"] = "vibes", "vibes"
+    reordered = {"verification": claim.pop("verification"), **claim}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({**_BUNDLE, "claims": [reordered]}, ensure_ascii=False, indent=2), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    codes = [line.split(": ")[1].split(" ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith(str(path))]
+    assert codes == ["CE402", "CE403", "CE303", "CE905"]  # by path it would be CE303, CE905, CE403, CE402
+
+
+def test_report_text_escapes_terminal_controls_in_messages() -> None:
+    found = [Diagnostic("SH120", "page \"\x1b]0;pwned\x07\u202e…\"\nnext line", line=1, column=1)]
+    text = REPORTERS["text"]([FileResult("p.html", found)], False, "page")
+    assert text.splitlines()[:2] == ['p.html:1:1: SH120 page "\\x1b]0;pwned\\x07\\u202e…"', "    next line"]

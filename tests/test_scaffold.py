@@ -159,4 +159,7 @@ def test_scaffold_notes_for_missing_basis_stylesheet_and_waiting_elements(run: A
         f"note: marked elements without a record yet: later (claim-evidence claim add {path} --all)",
     ]
     bundle = json.loads(path.read_text(encoding="utf-8").split('id="claim-evidence-data">')[1].split("</script>")[0])
-    assert [d for d in validate_bundle(bundle)] == ["claim raise: unknown basis"]
+    assert [d for d in validate_bundle(bundle)] == [
+        "claim raise: unknown basis: basis must be one of official_spec, vendor_claim, independent_measurement, reporting, "
+        "operator_measurement, editorial (the key is missing)"
+    ]

@@ -126,6 +126,33 @@ def test_sitereport_html_links_lead_from_the_report_folder(site: Path, tmp_path:
     assert '<a href="../site/articles/kumo-engine-3.html#evidence-KUMO-SPEED">' in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("fmt", ["json", "csv", "html"])
+def test_sitereport_out_dash_writes_stdout(site: Path, tmp_path: Path, run: Any, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    out = tmp_path / f"report.{fmt}"
+    assert _report(run, site, fmt, out)[0] == 0
+    code, stdout, stderr = _report(run, site, fmt, Path("-"))
+    assert (code, list(work.iterdir())) == (0, [])  # no file named "-"
+    expected = out.read_text(encoding="utf-8")
+    if fmt == "html":  # the links lead from the working folder, not from the report file's folder
+        expected = expected.replace('<a href="site/', '<a href="../site/')
+        assert '<a href="../site/articles/kumo-engine-3.html#evidence-KUMO-SPEED">' in stdout
+    assert stdout == expected
+    assert stderr == f"<stdout>: written ({len(_claims(site))} claims on {len(ARTICLES)} pages)\n"
+
+
+def test_sitereport_without_pages_or_news_is_sh006_as_prepublish(tmp_path: Path, run: Any) -> None:
+    config = tmp_path / "claim-evidence.toml"
+    config.write_text('lang = "ja"\n', encoding="utf-8")
+    code, stdout, stderr = run("report", "--config", str(config), "--format", "json", "--out", str(tmp_path / "r.json"))
+    message = 'SH006 registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
+    assert (code, stdout, stderr) == (2, "", f"claim-evidence: error: {config}: {message}\n")
+    assert not (tmp_path / "r.json").exists()
+    assert run("prepublish", "--config", str(config))[2] == stderr  # the same message, from the same check
+
+
 def test_sitereport_english_labels(site: Path, tmp_path: Path, run: Any) -> None:
     config = site / "claim-evidence.toml"
     config.write_text(config.read_text(encoding="utf-8").replace('lang = "ja"', 'lang = "en"'), encoding="utf-8")

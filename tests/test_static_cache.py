@@ -153,6 +153,31 @@ def test_cache_dir_option_and_paths_mode(site: Path, tmp_path: Path) -> None:
     assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
 
 
+def test_cache_dir_creates_only_its_last_folder(site: Path, tmp_path: Path) -> None:
+    made = tmp_path / "new-cache"
+    assert run("--cache-dir", str(made), "pages")[0] == 0
+    assert len(store(made).keys()) == 2 and (made / ".gitignore").read_text(encoding="utf-8").endswith("\n*\n")
+
+
+@pytest.mark.parametrize("missing", ["absent/cache", "absent/deeper/cache"])
+def test_cache_dir_with_missing_parent_is_sh010(site: Path, tmp_path: Path, missing: str) -> None:
+    target = tmp_path / missing
+    result = CliRunner().invoke(command, ["--cache-dir", str(target), "pages"], catch_exceptions=False)
+    parent = target.parent
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"static-helper: {target}: SH010 --cache-dir: its parent folder {parent} does not exist; create it first, "
+        "or name a folder inside an existing one (only DIR itself is created)\n"
+    )
+    assert not (tmp_path / "absent").exists()
+
+
+def test_cache_dir_under_a_file_is_sh010(site: Path, tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(command, ["--cache-dir", str(tmp_path / "plain" / "cache"), "pages"], catch_exceptions=False)
+    assert result.exit_code == 2 and f"its parent folder {tmp_path / 'plain'} is not a folder" in result.stderr
+
+
 def test_cache_folder_is_never_scanned_for_pages(site: Path) -> None:
     run()
     stray = site / CACHE_DIR_NAME / "stray.html"

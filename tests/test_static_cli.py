@@ -188,9 +188,38 @@ def test_cli_registered_pages_and_unregistered_markup(site):
     code, out, _ = invoke()
     assert (code, out) == (1, (
         "PASS basic.html: 2 claims bound\n"
-        "UNREGISTERED tricky.html: carries evidence markup but is not registered in claim-evidence.toml\n"
+        'UNREGISTERED tricky.html: carries evidence markup but is not registered in claim-evidence.toml: add "*.html" to '
+        "pages there (or, if it is a template, to exclude)\n"
         "2 pages: 1 passed, 0 failed, 1 unregistered\n"
     ))
+
+
+def test_cli_unregistered_page_suggests_its_folder_glob_and_the_config(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_config(site, 'pages = ["basic.html"]\n')
+    (site / "drafts").mkdir()
+    shutil.move(site / "tricky.html", site / "drafts" / "tricky.html")
+    invoke("basic.html", "--write")
+    monkeypatch.chdir(tmp_path.parent)
+    code, out, _ = invoke("--config", str(site / "claim-evidence.toml"))
+    shown = f"{site.name}/claim-evidence.toml"
+    assert code == 1 and (
+        f"UNREGISTERED {site.name}/drafts/tricky.html: carries evidence markup but is not registered in {shown}: "
+        'add "drafts/*.html" to pages there (or, if it is a template, to exclude)\n'
+    ) in out
+
+
+def test_cli_unregistered_file_outside_web_root_suggests_exclude(site: Path) -> None:
+    """A generator's include carries markup with placeholders and is never served: exclude is its fix, not pages."""
+    (site / "public").mkdir()
+    shutil.move(site / "basic.html", site / "public" / "basic.html")
+    (site / "_includes").mkdir()
+    shutil.move(site / "tricky.html", site / "_includes" / "tricky.html")
+    _write_config(site, 'pages = ["public/*.html"]\nweb_root = "public"\nstylesheet = false\n')
+    code, out, _ = invoke()
+    assert code == 1 and (
+        "UNREGISTERED _includes/tricky.html: carries evidence markup but is not registered in claim-evidence.toml, and "
+        'lies outside web_root (public), so the site does not serve it: if it is a template, add "_includes/*.html" to exclude there\n'
+    ) in out
 
 
 def test_cli_config_unknown_key_has_hint(site):
@@ -351,3 +380,35 @@ def test_cli_cache_without_config_is_outside_the_checked_folder(site, tmp_path_f
     assert len(sites) == 1 and len(sites[0].name) == 16
     code, out, err = invoke("basic.html", "--stats")
     assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1")
+
+
+def test_cli_marked_page_without_bundle_names_claim_add(site: Path) -> None:
+    (site / "new page.html").write_text('<p data-claim-id="A-1">a</p>\n<p data-claim-id="B-2">b</p>\n<p data-claim-id="A-1">a</p>\n', encoding="utf-8")
+    code, out, _ = invoke("new page.html")
+    assert code == 1 and out.splitlines()[0] == (
+        "new page.html:1:1: SH101 exactly one script#claim-evidence-data is required (found 0): the page marks claims with "
+        "data-claim-id but has no evidence bundle yet; add their records with claim-evidence claim add 'new page.html' --id A-1 "
+        "(--all adds all 2 marked claims)"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<div data-evidence-for="A-1"></div>\n',  # no claim element: nothing for claim add to read
+        '<p data-claim-id="A-1">a</p>\n<!-- <script type="application/json" id="claim-evidence-data">{}</script> -->\n',  # written, but no element
+    ],
+)
+def test_cli_sh101_without_claim_add_advice(site: Path, body: str) -> None:
+    (site / "p.html").write_text(body, encoding="utf-8")
+    code, out, _ = invoke("p.html")
+    assert code == 1 and "p.html:1:1: SH101 exactly one script#claim-evidence-data is required (found 0)\n" in out
+
+
+def test_cli_page_over_the_size_limit_names_no_option_it_lacks(site: Path) -> None:
+    """CE004 said "raise --max-bytes", which only claim-evidence validate has."""
+    with open(site / "huge.html", "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)  # sparse: refused from its size alone
+    code, out, _ = invoke("--no-cache", "huge.html")
+    assert code == 2
+    assert out.splitlines()[0] == "huge.html: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it"

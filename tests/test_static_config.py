@@ -52,6 +52,26 @@ def test_config_invalid_toml_has_position(tmp_path):
     assert message(path) == f"{path}:2:9: SH001 invalid TOML: Invalid value"
 
 
+def test_config_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_bytes(b'\xef\xbb\xbfpages = ["a.html"]\nlang = "en"\n')
+    (tmp_path / "a.html").write_text("<p>a</p>", encoding="utf-8")
+    config = load_config(path)
+    assert (config.pages, config.options.lang) == (("a.html",), "en")
+
+
+def test_config_utf8_bom_keeps_error_positions(tmp_path: Path) -> None:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_bytes(b'\xef\xbb\xbfpages = = 1\n')
+    assert message(path) == f"{path}:1:9: SH001 invalid TOML: Invalid value"
+
+
+def test_config_not_utf8_is_sh001(tmp_path: Path) -> None:
+    path = tmp_path / "claim-evidence.toml"
+    path.write_bytes('lang = "ja" # 日本語\n'.encode("shift_jis"))
+    assert message(path) == f"{path}: SH001 config is not UTF-8"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -240,10 +240,10 @@ def test_kill_failed_page_does_not_stop_the_others(tmp_path: Path, monkeypatch: 
         shutil.copy(DATA / "basic_before.html", tmp_path / f"{name}.html")
     real_replace = os.replace
 
-    def replace(src: str, dst: str) -> None:
+    def replace(src: str, dst: str, **kwargs: Any) -> None:  # (the writer renames within a folder descriptor)
         if os.path.basename(dst) == "a.html":
             _fail()
-        real_replace(src, dst)
+        real_replace(src, dst, **kwargs)
 
     monkeypatch.setattr(os, "replace", replace)
     assert main([".", "--write", "--no-cache"]) == 2

@@ -66,7 +66,8 @@ def test_check_page_without_markup_has_nothing_to_check():
 
 def test_check_missing_bundle_script():
     assert codes('<p data-claim-id="C-1">x</p>') == [
-        ("SH101", 1, 1, "exactly one script#claim-evidence-data is required (found 0)"),
+        ("SH101", 1, 1, "exactly one script#claim-evidence-data is required (found 0): the page marks claims with "
+         "data-claim-id but has no evidence bundle yet; add their records with claim-evidence claim add PAGE --id C-1"),
         ("SH130", 1, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">' + DEFAULT_HREF_NOTE),
     ]
 

@@ -37,9 +37,11 @@ def test_validation_legacy_none_and_empty_have_no_errors(legacy: Any) -> None:
     assert validate_bundle(legacy, {"title": "x"}) == []
 
 
-@pytest.mark.parametrize("value", [[], "x", 3, [{"version": 1}]])
-def test_validation_non_object_is_an_error(value: Any) -> None:
-    assert validate_bundle(value) == ["claim_evidence: object required"]
+@pytest.mark.parametrize(
+    "value, seen", [([], "an empty array"), ("x", "the string 'x'"), (3, "the number 3"), ([{"version": 1}], "an array")]
+)
+def test_validation_non_object_is_an_error(value: Any, seen: str) -> None:
+    assert validate_bundle(value) == [f"claim_evidence: object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})"]
 
 
 def _set(path: str, value: Any) -> Callable[[dict], None]:
@@ -60,39 +62,46 @@ def _set(path: str, value: Any) -> Callable[[dict], None]:
 _DELETE = object()
 C = "claims.0"
 V = "claims.0.verification"
+# What the messages say a field must be (the words come from the schema: _schema.allowed).
+ID_RULE = "an id is an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-' (the schema's pattern ^[A-Za-z][A-Za-z0-9_-]{0,99}$)"
+URL_RULE = "url must be a direct http:// or https:// URL with a host (no credentials, whitespace, control characters or backslash; a valid port)"
+BASES = "official_spec, vendor_claim, independent_measurement, reporting, operator_measurement, editorial"
+LABELS = "'', 'Fact', 'Fact-A', 'Fact-B', 'Fact-C', 'Claim', 'Opinion', 'Forecast', 'Opinion / Forecast', 'Opinion/Forecast', 'Rumor', 'Curated'"
+DATE_OR_NULL = "as_of must be an existing date as YYYY-MM-DD, or null"
+REVIEW_DATE = "checked_at must be an existing date as YYYY-MM-DD for a matched claim"
 
 CASES = [
-    ("version 2", _set("version", 2), "CE101", "$.version", "claim_evidence: unsupported version"),
-    ("version missing", _set("version", _DELETE), "CE101", "$.version", "claim_evidence: unsupported version"),
-    ("sources not list", _set("sources", {}), "CE102", "$.sources", "claim_evidence: sources list and nonempty claims list required"),
-    ("claims empty", _set("claims", []), "CE103", "$.claims", "claim_evidence: sources list and nonempty claims list required"),
-    ("source not object", _set("sources.0", "x"), "CE200", "$.sources[0]", "source #0: object required"),
-    ("source id invalid", _set("sources.0.id", "1bad"), "CE201", "$.sources[0].id", "source #0: invalid or duplicate id '1bad'"),
-    ("source publisher blank", _set("sources.0.publisher", "  "), "CE202", "$.sources[0].publisher", "source fictional-vendor-doc: publisher required"),
-    ("source title missing", _set("sources.0.title", _DELETE), "CE203", "$.sources[0].title", "source fictional-vendor-doc: title required"),
-    ("source url javascript", _set("sources.0.url", "javascript:alert(1)"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required"),
-    ("source url credentials", _set("sources.0.url", "https://u:p@example.com/"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required"),
-    ("source published_at bad", _set("sources.0.published_at", "2026-9-3"), "CE205", "$.sources[0].published_at", "source fictional-vendor-doc: invalid published_at"),
-    ("claim not object", _set("claims.0", 5), "CE300", "$.claims[0]", "claim #0: object required"),
-    ("claim id invalid", _set(f"{C}.id", "has space"), "CE301", "$.claims[0].id", "claim #0: invalid or duplicate id 'has space'"),
-    ("statement blank", _set(f"{C}.statement", " \u3000"), "CE302", "$.claims[0].statement", "claim fictional-rate: statement required"),
-    ("basis unknown", _set(f"{C}.basis", "vibes"), "CE303", "$.claims[0].basis", "claim fictional-rate: unknown basis"),
-    ("evidence_label unknown", _set(f"{C}.evidence_label", "fact"), "CE304", "$.claims[0].evidence_label", "claim fictional-rate: unknown evidence_label"),
-    ("status unknown", _set(f"{C}.status", "verified"), "CE305", "$.claims[0].status", "claim fictional-rate: unknown status"),
-    ("conditions blank item", _set(f"{C}.conditions", ["ok", " "]), "CE306", "$.claims[0].conditions[1]", "claim fictional-rate: conditions must be a list of nonempty strings"),
-    ("conditions not list", _set(f"{C}.conditions", "x"), "CE306", "$.claims[0].conditions", "claim fictional-rate: conditions must be a list of nonempty strings"),
-    ("as_of nonexistent day", _set(f"{C}.as_of", "2026-02-30"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of"),
-    ("as_of datetime", _set(f"{C}.as_of", "2026-09-03T00:00:00"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of"),
-    ("source_refs not list", _set(f"{C}.source_refs", {}), "CE308", "$.claims[0].source_refs", "claim fictional-rate: source_refs list required"),
-    ("ref unknown source", _set(f"{C}.source_refs.0.source_id", "nope"), "CE309", "$.claims[0].source_refs[0].source_id", "claim fictional-rate: missing referenced source"),
-    ("ref section blank", _set(f"{C}.source_refs.0.section", ""), "CE310", "$.claims[0].source_refs[0].section", "claim fictional-rate: each source needs section and supports"),
+    ("version 2", _set("version", 2), "CE101", "$.version", "claim_evidence: unsupported version: version must be 1 (found 2)"),
+    ("version missing", _set("version", _DELETE), "CE101", "$.version", "claim_evidence: unsupported version: version must be 1 (the key is missing)"),
+    ("sources not list", _set("sources", {}), "CE102", "$.sources", "claim_evidence: sources list and nonempty claims list required: sources must be an array of source objects (found an empty object)"),
+    ("claims empty", _set("claims", []), "CE103", "$.claims", "claim_evidence: sources list and nonempty claims list required: claims must be a non-empty array of claim objects (found an empty array)"),
+    ("source not object", _set("sources.0", "x"), "CE200", "$.sources[0]", "source #0: object required: sources[0] must be an object (found the string 'x')"),
+    ("source id invalid", _set("sources.0.id", "1bad"), "CE201", "$.sources[0].id", "source #0: invalid or duplicate id: '1bad' is invalid; " + ID_RULE),
+    ("source publisher blank", _set("sources.0.publisher", "  "), "CE202", "$.sources[0].publisher", "source fictional-vendor-doc: publisher required: publisher must be a non-blank string (found '  ')"),
+    ("source title missing", _set("sources.0.title", _DELETE), "CE203", "$.sources[0].title", "source fictional-vendor-doc: title required: title must be a non-blank string (the key is missing)"),
+    ("source url javascript", _set("sources.0.url", "javascript:alert(1)"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE),
+    ("source url credentials", _set("sources.0.url", "https://u:p@example.com/"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE),
+    ("source published_at bad", _set("sources.0.published_at", "2026-9-3"), "CE205", "$.sources[0].published_at", "source fictional-vendor-doc: invalid published_at: published_at must be an existing date as YYYY-MM-DD, or null (found '2026-9-3'; did you mean '2026-09-03'?)"),
+    ("claim not object", _set("claims.0", 5), "CE300", "$.claims[0]", "claim #0: object required: claims[0] must be an object (found the number 5)"),
+    ("claim id invalid", _set(f"{C}.id", "has space"), "CE301", "$.claims[0].id", "claim #0: invalid or duplicate id: 'has space' is invalid; " + ID_RULE),
+    ("statement blank", _set(f"{C}.statement", " \u3000"), "CE302", "$.claims[0].statement", "claim fictional-rate: statement required: statement must be a non-blank string (found ' \\u3000')"),
+    ("basis unknown", _set(f"{C}.basis", "vibes"), "CE303", "$.claims[0].basis", "claim fictional-rate: unknown basis: basis must be one of " + BASES + " (found 'vibes')"),
+    ("evidence_label unknown", _set(f"{C}.evidence_label", "fact"), "CE304", "$.claims[0].evidence_label", "claim fictional-rate: unknown evidence_label: evidence_label must be one of " + LABELS + " (found 'fact'; did you mean 'Fact'?)"),
+    ("status unknown", _set(f"{C}.status", "verified"), "CE305", "$.claims[0].status", "claim fictional-rate: unknown status: status must be one of matched, partial, unverified, conflict (found 'verified'; did you mean 'unverified'?)"),
+    ("conditions blank item", _set(f"{C}.conditions", ["ok", " "]), "CE306", "$.claims[0].conditions[1]", "claim fictional-rate: conditions must be a list of nonempty strings (found ' ')"),
+    ("conditions not list", _set(f"{C}.conditions", "x"), "CE306", "$.claims[0].conditions", "claim fictional-rate: conditions must be a list of nonempty strings (found the string 'x')"),
+    ("as_of nonexistent day", _set(f"{C}.as_of", "2026-02-30"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of: " + DATE_OR_NULL + " (found '2026-02-30'; no such date)"),
+    ("as_of datetime", _set(f"{C}.as_of", "2026-09-03T00:00:00"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of: " + DATE_OR_NULL + " (found '2026-09-03T00:00:00'; did you mean '2026-09-03'?)"),
+    ("source_refs not list", _set(f"{C}.source_refs", {}), "CE308", "$.claims[0].source_refs", "claim fictional-rate: source_refs list required: source_refs must be an array of source_ref objects (found an empty object)"),
+    ("ref unknown source", _set(f"{C}.source_refs.0.source_id", "nope"), "CE309", "$.claims[0].source_refs[0].source_id", "claim fictional-rate: missing referenced source: source_id must be the id of a source of this bundle: fictional-vendor-doc (found 'nope')"),
+    ("ref section blank", _set(f"{C}.source_refs.0.section", ""), "CE310", "$.claims[0].source_refs[0].section", "claim fictional-rate: each source needs section and supports: section must be a non-blank string (found '')"),
     ("matched without verification", _set(f"{V}", None), "CE311", "$.claims[0]", "claim fictional-rate: stated verification requires sources and a review record"),
-    ("verification not object", _set(f"{V}", "yes"), "CE400", "$.claims[0].verification", "claim fictional-rate: invalid verification record"),
-    ("checked_at missing", _set(f"{V}.checked_at", _DELETE), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required"),
-    ("checked_at invalid", _set(f"{V}.checked_at", "2026-13-01"), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required"),
-    ("method unknown", _set(f"{V}.method", "vibes"), "CE402", "$.claims[0].verification.method", "claim fictional-rate: documented review method required"),
+    ("verification not object", _set(f"{V}", "yes"), "CE400", "$.claims[0].verification", "claim fictional-rate: invalid verification record: verification must be an object, or null (found the string 'yes')"),
+    ("checked_at missing", _set(f"{V}.checked_at", _DELETE), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (the key is missing)"),
+    ("checked_at invalid", _set(f"{V}.checked_at", "2026-13-01"), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (found '2026-13-01'; no such date)"),
+    ("method unknown", _set(f"{V}.method", "vibes"), "CE402", "$.claims[0].verification.method", "claim fictional-rate: documented review method required: method must be one of ai_document_review, human_document_review, operator_test (found 'vibes')"),
     ("fingerprint stale", _set(f"{C}.statement", "別の文。"), "CE403", "$.claims[0].verification.fingerprint", "claim fictional-rate: review fingerprint does not match current statement/conditions/sources"),
-    ("label wrong type", _set(f"{C}.label", 3), "CE313", "$.claims[0].label", "claim fictional-rate: label must be a string"),
+    ("label wrong type", _set(f"{C}.label", 3), "CE313", "$.claims[0].label", "claim fictional-rate: label must be a string (found the number 3)"),
 ]
 
 
@@ -108,8 +117,9 @@ def test_validation_duplicate_ids(bundle: dict) -> None:
     bundle["sources"].append(copy.deepcopy(bundle["sources"][0]))
     bundle["claims"].append(copy.deepcopy(bundle["claims"][0]))
     errors = validate_bundle(bundle)
-    assert "source fictional-vendor-doc: invalid or duplicate id 'fictional-vendor-doc'" in errors
-    assert "claim fictional-rate: invalid or duplicate id 'fictional-rate'" in errors
+    assert "source fictional-vendor-doc: invalid or duplicate id: 'fictional-vendor-doc' is a duplicate; the first source with this id is at $.sources[0].id" in errors
+    assert "claim fictional-rate: invalid or duplicate id: 'fictional-rate' is a duplicate; the first claim with this id is at $.claims[0].id" in errors
+    assert [d.path for d in iter_diagnostics(bundle) if d.code in ("CE201", "CE301")] == ["$.claims[1].id", "$.sources[1].id"]  # the first is fine
 
 
 def test_validation_id_with_trailing_newline_is_invalid(bundle: dict) -> None:
@@ -151,7 +161,9 @@ def test_validation_unverified_with_record_needs_valid_date_only_when_given(bund
     del claim["verification"]["checked_at"]
     assert validate_bundle(bundle) == []
     claim["verification"]["checked_at"] = "yesterday"
-    assert validate_bundle(bundle) == ["claim fictional-rate: valid checked_at required"]
+    assert validate_bundle(bundle) == [
+        "claim fictional-rate: valid checked_at required: checked_at must be an existing date as YYYY-MM-DD, or null (found 'yesterday')"
+    ]
 
 
 def test_validation_operator_measurement_requirements(bundle: dict) -> None:
@@ -170,7 +182,9 @@ def test_validation_subject_rules(bundle: dict, subject: dict) -> None:
     changed = dict(subject, summary="この本文は書き換えられた。")
     assert validate_bundle(bundle, changed) == ["claim_evidence: article text differs from the reviewed subject"]
     bundle["subject_fingerprint"] = "ABC"
-    assert validate_bundle(bundle, subject) == ["claim_evidence: invalid subject fingerprint"]
+    assert validate_bundle(bundle, subject) == [
+        "claim_evidence: invalid subject fingerprint: subject_fingerprint must be 64 lowercase hex digits (a SHA-256), or null (found 'ABC')"
+    ]
     bundle["subject_fingerprint"] = None
     assert validate_bundle(bundle) == []
     assert validate_bundle(bundle, subject) == ["claim_evidence: article metadata requires a reviewed subject fingerprint"]
@@ -204,7 +218,8 @@ def test_validation_duplicate_keys_reported_as_warnings(bundle: dict) -> None:
 def test_validation_diagnostics_are_typed_values(bundle: dict) -> None:
     bundle["claims"][0]["basis"] = "vibes"
     found = [d for d in iter_diagnostics(bundle) if d.code == "CE303"]
-    assert found == [Diagnostic("CE303", "unknown basis", "$.claims[0].basis", "error", "claim fictional-rate")]
+    message = f"unknown basis: basis must be one of {BASES} (found 'vibes')"
+    assert found == [Diagnostic("CE303", message, "$.claims[0].basis", "error", "claim fictional-rate")]
 
 
 def test_validation_require_valid_evidence_raises_value_error_with_diagnostics(bundle: dict) -> None:
@@ -297,11 +312,11 @@ def test_validation_schema_findings_are_errors_with_contract_codes(bundle: dict)
     bundle["claims"].append(3)
     found = [(d.code, d.path, d.message, d.severity, d.subject) for d in iter_diagnostics(bundle)]
     assert found == [
-        ("CE307", "$.claims[0].as_of", "invalid as_of", "error", "claim fictional-rate"),
-        ("CE302", "$.claims[0].statement", "statement required", "error", "claim fictional-rate"),
+        ("CE307", "$.claims[0].as_of", f"invalid as_of: {DATE_OR_NULL} (found the number 5)", "error", "claim fictional-rate"),
+        ("CE302", "$.claims[0].statement", "statement required: statement must be a non-blank string (the key is missing)", "error", "claim fictional-rate"),
         ("CE403", "$.claims[0].verification.fingerprint",
          "review fingerprint does not match current statement/conditions/sources", "error", "claim fictional-rate"),
-        ("CE300", "$.claims[1]", "object required", "error", "claim #1"),
+        ("CE300", "$.claims[1]", "object required: claims[1] must be an object (found the number 3)", "error", "claim #1"),
     ]
 
 
@@ -332,7 +347,7 @@ def test_validation_require_valid_evidence_checks_the_subject(bundle: dict, subj
 
 
 def test_validation_non_object_bundle_is_ce100() -> None:
-    assert list(iter_diagnostics([1])) == [Diagnostic("CE100", "object required")]
+    assert list(iter_diagnostics([1])) == [Diagnostic("CE100", "object required: the bundle must be an object, or null or {} for no evidence (found an array)")]
 
 
 def test_validation_nesting_limit_is_exclusive(bundle: dict) -> None:
@@ -356,13 +371,17 @@ def test_validation_unknown_key_without_close_match_has_no_hint(bundle: dict) ->
     assert found == [("CE900", "$.claims[0].zzz", "unknown key 'zzz'")]
 
 
-@pytest.mark.parametrize("claims", [_DELETE, "x", None, {}])
-def test_validation_claims_missing_or_not_a_list(bundle: dict, claims: Any) -> None:
+@pytest.mark.parametrize(
+    "claims, seen", [(_DELETE, "the key is missing"), ("x", "found the string 'x'"), (None, "found null"), ({}, "found an empty object")]
+)
+def test_validation_claims_missing_or_not_a_list(bundle: dict, claims: Any, seen: str) -> None:
     if claims is _DELETE:
         del bundle["claims"]
     else:
         bundle["claims"] = claims
-    assert validate_bundle(bundle) == ["claim_evidence: sources list and nonempty claims list required"]
+    assert validate_bundle(bundle) == [
+        f"claim_evidence: sources list and nonempty claims list required: claims must be a non-empty array of claim objects ({seen})"
+    ]
 
 
 def test_validation_schema_node_without_contract_code_falls_back(bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from .._diagnostics import Diagnostic
 from .._page import STALE, Page, PageOptions, check_text
 from .._report import record_tag
 from .._runner import not_rewritten
+from .._freshness import at_build
 from .._site import CONFIG_NAME, at_build_date, load_config
 from .._splice import InternalError
 
@@ -62,7 +63,7 @@ def site_options(path: str | os.PathLike[str] | None) -> PageOptions:
     """The page options of a ``claim-evidence.toml`` (:class:`InputError` when it does not load), or the
     defaults without one. A ``[freshness]`` policy is dated as a build dates it: ``SOURCE_DATE_EPOCH``,
     else the clock (generators have no ``--today``; they honour ``SOURCE_DATE_EPOCH`` too)."""
-    return at_build_date(load_config(path), None).options if path is not None else PageOptions()
+    return at_build_date(load_config(path), None).options if path is not None else PageOptions(freshness=at_build(None, None))
 
 
 def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
