@@ -281,7 +281,9 @@ def _html(data: bytes, charset: str | None) -> Extracted:
     # Parsed from UTF-8 bytes with the encoding forced: a str with an XML
     # declaration is refused by lxml, and a <meta> must not re-decode it.
     # huge_tree: without it libxml2 drops every text node of a page nested
-    # deeper than 256 elements or with a text node over 10 MB, silently.
+    # deeper than 256 elements or with a text node over 10 MB, silently. Even
+    # with it libxml2 stops at 2,048 levels of nesting and keeps nothing after
+    # that point; that loss is found in the parser's log and said (below).
     parser = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
     try:
         root = lxml.html.document_fromstring(decoded.text.encode("utf-8", "replace"), parser=parser)
@@ -290,16 +292,41 @@ def _html(data: bytes, charset: str | None) -> Extracted:
     else:
         lines = _visible_lines(root)
     text = "\n".join(lines)
-    warning = decoded.warning
-    if not text and warning is None:
-        warning = "the HTML page has no visible text (is it rendered by a script?): quotes cannot be checked against it"
-    return Extracted(text, "html", decoded.encoding, warning)
+    warnings = [decoded.warning] if decoded.warning else []
+    stopped = _parser_stopped(parser)
+    if stopped:
+        warnings.append(stopped)
+    if not text and not warnings:
+        warnings.append("the HTML page has no visible text (is it rendered by a script?): quotes cannot be checked against it")
+    return Extracted(text, "html", decoded.encoding, "; ".join(warnings) or None)
+
+
+def _parser_stopped(parser: Any) -> str | None:
+    """Why libxml2 gave up on the rest of the page (a resource limit it keeps even with huge_tree), or None.
+
+    The parser recovers from errors of markup, so only its resource limits lose text; they are
+    logged, never raised.
+    """
+    for entry in parser.error_log:
+        if entry.type_name != "ERR_RESOURCE_LIMIT":
+            continue
+        if "depth" in entry.message.lower():
+            return (
+                "the page nests elements deeper than the HTML parser goes (2,048 levels): the text from that point on "
+                "was not extracted, and quotes there cannot be checked against it"
+            )
+        return (
+            f"the HTML parser stopped early ({' '.join(entry.message.split())}): the text from that point on was not "
+            "extracted, and quotes there cannot be checked against it"
+        )
+    return None
 
 
 def _visible_lines(root: Any) -> list[str]:
     """The rendered text of ``root``, one line per block, whitespace folded as CSS does.
 
-    An explicit stack, not recursion: libxml2 with ``huge_tree`` keeps any depth.
+    An explicit stack, not recursion: libxml2 with ``huge_tree`` keeps up to 2,048 levels, twice
+    Python's recursion limit.
     """
     parts: list[str] = []
     pre = 0

@@ -12,16 +12,15 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from ._anchor import anchor
 from ._authoring import AuthoringError, Change, judged
 from ._diagnostics import Diagnostic
 from ._extract import extract_text
-from ._fetch import Fetched, FetchSettings, fetch_all
+from ._fetch import Fetched, FetchSettings, fetch_all, origin
 from ._freshness import clock_date
 from ._report import FileResult
 from ._snapstore import SnapshotStore
@@ -151,12 +150,23 @@ class Cited:
     source_id: str  # the id of its first record: the findings' subject
     places: list[str] = field(default_factory=list)  # "about.html [source about-policy]"
     digests: set[str] = field(default_factory=set)
-    final_hosts: set[str] = field(default_factory=set)
+    final_origins: set[tuple[str, str, int]] = field(default_factory=set)  # (scheme, host, port) of the recorded final URLs
     quotes: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)  # (where, exact, prefix, suffix)
 
 
-def collect_sources(documents: Iterable[tuple[str, Any]]) -> dict[str, Cited]:
-    """Every source URL of the bundles of ``documents`` (``(name, bundle)``), with what cites it."""
+def source_ids(documents: Iterable[tuple[str, Any]]) -> list[str]:
+    """The ids of the sources of ``documents`` (``(name, bundle)``), sorted, each once: what ``--source`` may name."""
+    return sorted({s["id"] for _, bundle in documents for s in _sources_of(bundle) if isinstance(s.get("id"), str)})
+
+
+def _sources_of(bundle: Any) -> list[dict[str, Any]]:
+    sources = bundle.get("sources") if isinstance(bundle, dict) else None
+    return [s for s in sources if isinstance(s, dict)] if isinstance(sources, list) else []
+
+
+def collect_sources(documents: Iterable[tuple[str, Any]], only: Collection[str] = ()) -> dict[str, Cited]:
+    """Every source URL of the bundles of ``documents`` (``(name, bundle)``), with what cites it; with
+    ``only``, the sources with those ids alone."""
     cited: dict[str, Cited] = {}
     for name, bundle in documents:
         if not isinstance(bundle, dict) or not isinstance(bundle.get("sources"), list):
@@ -166,13 +176,15 @@ def collect_sources(documents: Iterable[tuple[str, Any]]) -> dict[str, Cited]:
             url = source.get("url") if isinstance(source, dict) else None
             if not isinstance(url, str) or not safe_http_url(url) or not isinstance(source.get("id"), str):
                 continue
+            if only and source["id"] not in only:
+                continue
             entry = cited.setdefault(url, Cited(url, source["id"]))
             entry.places.append(f"{name} [source {source['id']}]")
             snapshot = source.get("snapshot")
             if isinstance(snapshot, dict) and isinstance(snapshot.get("sha256"), str) and FINGERPRINT_RE.fullmatch(snapshot["sha256"]):
                 entry.digests.add(snapshot["sha256"])
                 final = snapshot.get("final_url")
-                entry.final_hosts.add(_host(final if isinstance(final, str) else url))
+                entry.final_origins.add(origin(final if isinstance(final, str) and safe_http_url(final) else url))
             by_id[source["id"]] = entry
         claims = bundle.get("claims")
         for claim in claims if isinstance(claims, list) else []:
@@ -193,7 +205,7 @@ def collect_sources(documents: Iterable[tuple[str, Any]]) -> dict[str, Cited]:
 def verify_sources(
     cited: dict[str, Cited], store: SnapshotStore | None, *, update: bool = False, settings: FetchSettings = FetchSettings()
 ) -> list[FileResult]:
-    """Fetch every source again and classify it: unchanged, drifted, dead, moved or unreachable."""
+    """Fetch every source again and classify it: unchanged, drifted, dead, refused, moved or unreachable."""
     fetched = fetch_all(list(cited), settings)
     return [_classify(entry, fetched[url], store, update) for url, entry in cited.items()]
 
@@ -205,16 +217,20 @@ def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: b
     def finding(code: str, message: str, severity: str = "error") -> Diagnostic:
         return Diagnostic(code, message, "$", severity, subject)  # type: ignore[arg-type]
 
-    if got.outcome in ("dead", "refused"):  # refused: it now redirects to an address that is no safe http(s) URL
+    if got.outcome == "dead":
         return FileResult(entry.url, [finding("CE530", f"dead: {got.reason}; cited in {where}")])
+    if got.outcome == "refused":
+        # Our choice, not the server's state: a redirect into private address space or to an unsafe URL, a
+        # content coding not decoded, a partial answer. Nothing was read, so nothing can be said to hold.
+        return FileResult(entry.url, [finding("CE535", f"refused, not read: {got.reason}; cited in {where}")])
     if got.outcome != "ok" or got.body is None:
         message = f"unreachable, not judged: {got.reason}; cited in {where}"
         return FileResult(entry.url, [finding("CE531", message, "warning")], detail="not judged")
     found: list[Diagnostic] = []
-    final_host = _host(got.final_url or entry.url)
-    recorded_hosts = entry.final_hosts or {_host(entry.url)}
-    if final_host not in recorded_hosts:
-        found.append(finding("CE532", f"moved: now served from {got.final_url} (another host); cited in {where}", "warning"))
+    final = origin(got.final_url or entry.url)
+    recorded = entry.final_origins or {origin(entry.url)}
+    if final not in recorded:
+        found.append(finding("CE532", f"moved: now served from {got.final_url} ({_what_moved(final, recorded)}); cited in {where}", "warning"))
     if not entry.digests:
         return FileResult(entry.url, found, detail="reachable; no snapshot recorded, so nothing to compare")
     digest = _sha256(got.body)
@@ -237,8 +253,15 @@ def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: b
     return FileResult(entry.url, found, detail="drifted")
 
 
-def _host(url: str) -> str:
-    return (urlsplit(url).hostname or "").lower()
+def _what_moved(final: tuple[str, str, int], recorded: set[tuple[str, str, int]]) -> str:
+    """What differs from the recorded origins: another port of the same host is another service, and
+    http for https another transport, so each counts as moved, not only another host name."""
+    scheme, host, _ = final
+    if all(host != r[1] for r in recorded):
+        return "another host"
+    if all(scheme != r[0] for r in recorded if r[1] == host):
+        return "another scheme"
+    return "another port"
 
 
 def _sha256(data: bytes) -> str:

@@ -28,6 +28,15 @@ Built-in routes (a route registered with :meth:`LoopbackServer.route` wins):
 - ``/big``: ``?size=`` bytes (default 100 000) in ``?chunk=`` pieces (default 4096),
   chunked, or with a Content-Length when ``?length=1``;
 - ``/gzip``: :data:`GZIP_HTML`, sent with ``Content-Encoding: gzip``;
+- ``/gzip-stacked``: ``?size=`` zero bytes (default 1 GiB) gzipped ``?layers=`` times
+  (default 2) and sent as ``Content-Encoding: gzip, gzip``: a few kilobytes on the
+  wire (see :func:`stacked_gzip`);
+- ``/drip``: ``?bytes=`` bytes (default 100) of text, one every ``?every=`` seconds
+  (default 0.1), with a Content-Length; the drip stops when the server does;
+- ``/drip-headers``: the status line and ``?lines=`` header lines (default 100), one
+  every ``?every=`` seconds (default 0.1), then a short body;
+- ``/partial``: 206 Partial Content with a Content-Range, never asked for;
+- ``/to-port``: 302 to ``http://127.0.0.1:?port=/stable`` (another server on loopback);
 - ``/files/NAME``: ``tests/data/snapshots/NAME`` (or ``LoopbackServer(files=...)``),
   Content-Type by suffix (``.html`` → ``text/html`` with no charset, ``.pdf``,
   ``.txt`` → ``text/plain; charset=utf-8``, else ``application/octet-stream``), 404 if absent.
@@ -47,8 +56,11 @@ every connection has a socket timeout.
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
+import struct
+import zlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -89,11 +101,40 @@ def _quote_page(with_quote: bool) -> bytes:
 
 @dataclass(frozen=True)
 class Reply:
-    """An answer. An iterable ``body`` is streamed, chunked unless headers set Content-Length."""
+    """An answer. An iterable ``body`` is streamed, chunked unless headers set Content-Length.
+
+    ``header_drip`` > 0 sends the status line and each header line on its own, that many seconds
+    apart (a server dripping its headers); the wait ends early when the server stops.
+    """
 
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes | Iterable[bytes] = b""
+    header_drip: float = 0.0
+
+
+@functools.cache
+def stacked_gzip(size: int, layers: int) -> bytes:
+    """``size`` zero bytes gzipped ``layers`` times (cached: tests ask for the same bomb again).
+
+    The innermost member is put together from one 1 MiB deflate block repeated (after a full
+    flush, equal input compresses to equal bytes), so a gigabyte takes well under a second to
+    build, and each further layer shrinks the repetitive result again: 1 GiB is about 2 KB.
+    """
+    piece = 1 << 20
+    zeros = bytes(piece)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    block = deflate.compress(zeros) + deflate.flush(zlib.Z_FULL_FLUSH)
+    whole, rest = divmod(size, piece)
+    tail = deflate.compress(bytes(rest)) + deflate.flush()
+    crc = 0
+    for _ in range(whole):
+        crc = zlib.crc32(zeros, crc)
+    crc = zlib.crc32(bytes(rest), crc)
+    data = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + block * whole + tail + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    for _ in range(layers - 1):
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    return data
 
 
 @dataclass
@@ -290,6 +331,33 @@ class LoopbackServer(LoopbackHTTP):
     def _gzip(self, hit: int, query: dict[str, str]) -> Reply:
         return Reply(200, {"Content-Type": HTML, "Content-Encoding": "gzip"}, gzip.compress(GZIP_HTML, mtime=0))
 
+    def _gzip_stacked(self, hit: int, query: dict[str, str]) -> Reply:
+        layers = int(query.get("layers", 2))
+        headers = {"Content-Type": "text/plain", "Content-Encoding": ", ".join(["gzip"] * layers)}
+        return Reply(200, headers, stacked_gzip(int(query.get("size", 1 << 30)), layers))
+
+    def _drip(self, hit: int, query: dict[str, str]) -> Reply:
+        size, every = int(query.get("bytes", 100)), float(query.get("every", 0.1))
+
+        def pieces() -> Iterator[bytes]:
+            for _ in range(size):
+                if self.closing.wait(every):
+                    return  # the server stops: the body stays short of its Content-Length
+                yield b"."
+
+        return Reply(200, {"Content-Type": "text/plain; charset=utf-8", "Content-Length": str(size)}, pieces())
+
+    def _drip_headers(self, hit: int, query: dict[str, str]) -> Reply:
+        lines, every = int(query.get("lines", 100)), float(query.get("every", 0.1))
+        headers = {"Content-Type": "text/plain; charset=utf-8", **{f"X-Drip-{n}": "." for n in range(lines)}}
+        return Reply(200, headers, b"dripped\n", header_drip=every)
+
+    def _partial(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(206, {"Content-Type": HTML, "Content-Range": f"bytes 0-99/{len(STABLE_HTML)}"}, STABLE_HTML[:100])
+
+    def _to_port(self, hit: int, query: dict[str, str]) -> Reply:
+        return Reply(302, {"Location": f"http://127.0.0.1:{int(query['port'])}/stable"}, b"")
+
 
 def _pieces(size: int, chunk: int) -> Iterator[bytes]:
     block = bytes(itertools.islice(itertools.cycle(b"0123456789abcdef"), chunk))
@@ -313,6 +381,11 @@ _BUILTIN: dict[str, Callable[[LoopbackServer, int, dict[str, str]], Reply]] = {
     "/slow-ish": LoopbackServer._slow_ish,
     "/big": LoopbackServer._big,
     "/gzip": LoopbackServer._gzip,
+    "/gzip-stacked": LoopbackServer._gzip_stacked,
+    "/drip": LoopbackServer._drip,
+    "/drip-headers": LoopbackServer._drip_headers,
+    "/partial": LoopbackServer._partial,
+    "/to-port": LoopbackServer._to_port,
 }
 
 
@@ -346,11 +419,14 @@ class _Handler(QuietHandler):
         elif not any(k.lower() == "content-length" for k in headers):
             headers["Transfer-Encoding"] = "chunked"
         try:
-            self.send_response(reply.status)
-            for name, value in headers.items():
-                # Raw UTF-8 on the wire, as real servers send it (http.server would refuse non-Latin-1).
-                self.send_header(name, value.encode("utf-8").decode("latin-1"))
-            self.end_headers()
+            if reply.header_drip > 0:
+                self._drip_head(reply.status, headers, reply.header_drip)
+            else:
+                self.send_response(reply.status)
+                for name, value in headers.items():
+                    # Raw UTF-8 on the wire, as real servers send it (http.server would refuse non-Latin-1).
+                    self.send_header(name, value.encode("utf-8").decode("latin-1"))
+                self.end_headers()
             chunked = headers.get("Transfer-Encoding") == "chunked"
             for piece in [reply.body] if isinstance(reply.body, bytes) else reply.body:
                 if not piece:
@@ -366,6 +442,15 @@ class _Handler(QuietHandler):
                 record.aborted = True
         if record is not None:
             record.finished = time.monotonic()
+
+    def _drip_head(self, status: int, headers: Mapping[str, str], every: float) -> None:
+        """The status line and the header lines one at a time, ``every`` seconds apart (bounded by the
+        server's closing: a stopped server breaks the answer off)."""
+        lines = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}", *(f"{k}: {v}" for k, v in headers.items()), ""]
+        for line in lines:
+            self.wfile.write(line.encode("utf-8") + b"\r\n")
+            if line and self.owner.closing.wait(every):
+                raise ConnectionAbortedError("the server stopped while dripping headers")
 
 
 @pytest.fixture(name="loopback")

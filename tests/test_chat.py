@@ -471,3 +471,131 @@ def test_fakemodel_grounded_answer_without_material_cannot_confirm() -> None:
     assert json.loads(grounded_answer(request)) == {
         "answer": "This cannot be confirmed from this material.", "confirmed": [], "unknown": [], "sources": [], "state": "UNVERIFIED", "refused": False,
     }
+
+
+# --- hostile input and a hostile upstream (#31): fixed statuses, no traceback, one deadline -------------
+
+
+@pytest.fixture
+def strict_client(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A client that re-raises whatever the app lets escape: Starlette's error middleware re-raises every
+    exception it turns into a 500, and that re-raise is the traceback a server logs."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    with TestClient(create_app(_settings(kb_path, fake))) as test_client:
+        yield test_client
+
+
+def _no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    assert all(r.exc_info is None for r in caplog.records), [r.getMessage() for r in caplog.records if r.exc_info]
+    assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b'{"question": "\\ud800 \xe3\x82\xaf\xe3\x83\xa2"}', INVALID_QUESTION),
+        (b'{"question": "ok", "history": [{"role": "user", "content": "\\udfff"}]}',
+         {"error": "invalid_history", "message": "history must be a list of {role: user|assistant, content: string}."}),
+    ],
+    ids=["question", "history"],
+)
+def test_chat_lone_surrogate_in_the_request_is_400_without_a_traceback(
+    strict_client: TestClient, fake: FakeModel, caplog: pytest.LogCaptureFixture, body: bytes, expected: dict[str, str]
+) -> None:
+    caplog.set_level(logging.INFO)
+    response = strict_client.post("/api/chat", content=body, headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()) == (400, expected)
+    assert fake.requests == []
+    _no_traceback(caplog)
+
+
+UPSTREAM_DOWN = {"error": "upstream_unavailable", "message": "The model could not be reached. Try again later."}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        FakeReply(text='{"answer": "\\ud800", "confirmed": [], "unknown": [], "state": "UNVERIFIED", "sources": [], "refused": false}'),
+        FakeReply(text="\ud800 not even JSON"),
+    ],
+    ids=["escaped-in-the-model-json", "in-the-api-json"],
+)
+def test_chat_lone_surrogate_from_the_model_is_503_without_a_traceback(
+    strict_client: TestClient, fake: FakeModel, caplog: pytest.LogCaptureFixture, reply: FakeReply
+) -> None:
+    caplog.set_level(logging.INFO)
+    fake.script(reply)
+    response = _ask(strict_client)
+    assert (response.status_code, response.json()) == (503, UPSTREAM_DOWN)
+    assert "model provider sent text that is not valid Unicode (a lone surrogate)" in caplog.text
+    _no_traceback(caplog)
+
+
+def test_chat_truncated_upstream_json_is_503_without_a_traceback(strict_client: TestClient, fake: FakeModel, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    whole = json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": REPORTED, "content": [{"type": "text", "text": _reply()}]})
+    fake.script(FakeReply(raw=whole[: len(whole) // 2].encode("utf-8")))
+    response = _ask(strict_client)
+    assert (response.status_code, response.json()) == (503, UPSTREAM_DOWN)
+    assert "model provider sent a malformed message" in caplog.text
+    _no_traceback(caplog)
+
+
+def test_chat_a_dripping_upstream_is_cut_at_the_timeout(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Every byte comes well within the SDK's read timeout, a whole answer would take minutes: the call's
+    own deadline (``timeout``) ends it."""
+    import time
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    caplog.set_level(logging.INFO)
+    fake.script(FakeReply(text=_reply(), drip=0.05))  # some 500 bytes: 25 s
+    started = time.monotonic()
+    with TestClient(create_app(_settings(kb_path, fake, timeout=1.0))) as test_client:
+        response = _ask(test_client)
+    elapsed = time.monotonic() - started
+    assert (response.status_code, response.json()) == (503, UPSTREAM_DOWN)
+    assert elapsed < 5.0, elapsed
+    assert "model provider did not answer within 1 s" in caplog.text
+
+
+def test_chat_a_bug_is_a_fixed_500_logged_by_class_only(strict_client: TestClient, fake: FakeModel, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import claim_evidence.chat._app as app_module
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("SECRET-DETAIL")
+
+    monkeypatch.setattr(app_module, "guard_answer", broken)
+    caplog.set_level(logging.INFO)
+    fake.script(_reply())
+    response = _ask(strict_client)
+    assert (response.status_code, response.json()) == (500, {"error": "internal_error", "message": "The answer could not be produced."})
+    assert "internal error answering /api/chat (KeyError)" in caplog.text and "SECRET-DETAIL" not in caplog.text
+    _no_traceback(caplog)
+
+
+def test_chat_site_serves_only_what_a_web_server_publishes(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """--site serves pages, styles, scripts, images; never the config, dot-files, the snapshot folder, the
+    static-helper cache, Markdown, or a file that is a stored snapshot (the source copies)."""
+    import shutil
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    site = tmp_path / "site"
+    shutil.copytree(SITE, site)
+    (site / ".env").write_text("ANTHROPIC_API_KEY=sk-leak\n", encoding="utf-8")
+    (site / ".git").mkdir()
+    (site / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (site / "notes" / "draft.py").write_text("print('x')\n", encoding="utf-8")
+    (site / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    snapshot = next((site / "evidence-snapshots").rglob("*.bin"))
+    with TestClient(create_app(_settings(kb_path, fake, site_dir=site))) as test_client:
+        served = {path: test_client.get(path).status_code for path in (
+            "/", "/about.html", "/chat.html", "/articles/kumo-engine-3.html", "/assets/site.css", "/assets/claim-evidence.css", "/img.png",
+            "/chat-widget/chat.js",
+        )}
+        hidden = {path: test_client.get(path).status_code for path in (
+            "/claim-evidence.toml", "/source-copies/kumo-spec.html", "/source-copies/hoshi-news.html", "/source-copies/README.md",
+            f"/{snapshot.relative_to(site).as_posix()}", f"/{snapshot.with_suffix('.txt').relative_to(site).as_posix()}",
+            "/evidence-snapshots/", "/.env", "/.git/config", "/notes/draft.py", "/%2Eenv", "/assets/../claim-evidence.toml",
+        )}
+    assert served == {"/": 404, **{p: 200 for p in served if p != "/"}}  # the example site has no index.html
+    assert hidden == dict.fromkeys(hidden, 404)

@@ -215,6 +215,20 @@ def test_extract_deep_nesting_keeps_text() -> None:
     assert _html("<div>" * 1000 + "deep" + "</div>" * 1000 + "<p>after</p>") == "deep\nafter"
 
 
+def test_extract_nesting_past_the_parser_limit_keeps_what_came_before_and_says_so() -> None:
+    """libxml2 stops at 2,048 levels even with huge_tree, and everything after that point is lost:
+    never silently (a quote there would read as "not in the snapshot" with no reason given)."""
+    depth = 3000
+    markup = "<p>before</p>" + "<div>" * depth + "deep" + "</div>" * depth + "<p>after</p>"
+    result = extract_text(markup.encode("utf-8"), "text/html; charset=utf-8")
+    assert result == Extracted(
+        "before", "html", "utf-8",
+        "the page nests elements deeper than the HTML parser goes (2,048 levels): the text from that point on was not "
+        "extracted, and quotes there cannot be checked against it",
+    )
+    assert extract_text(("<div>" * 2040 + "deep" + "</div>" * 2040).encode(), "text/html; charset=utf-8") == Extracted("deep", "html", "utf-8", None)
+
+
 def test_extract_empty_html_warns() -> None:
     warning = "the HTML page has no visible text (is it rendered by a script?): quotes cannot be checked against it"
     assert extract_text(b"", "text/html") == Extracted("", "html", None, warning)

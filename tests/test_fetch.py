@@ -233,8 +233,9 @@ def test_fetch_redirect_loop_is_dead(loopback: LoopbackServer) -> None:
 
 
 def test_fetch_redirect_to_localhost_keeps_final_url(loopback: LoopbackServer) -> None:
+    """Another host name (resolving to loopback): followed only with the allowance (see the #31 tests)."""
     url = loopback.url("/to-other-host")
-    result = fetch_one(url)
+    result = fetch_one(url, allow_private=True)
     assert (result.outcome, result.final_url, result.redirects) == ("ok", loopback.url("/stable", host="localhost"), (url,))
     assert [(r.path, r.host) for r in loopback.requests] == [("/to-other-host", "127.0.0.1"), ("/stable", "localhost")]
 
@@ -280,35 +281,44 @@ def test_fetch_cookies_are_not_kept(loopback: LoopbackServer) -> None:
     assert [r.headers.get("cookie") for r in loopback.requests] == [None, None]
 
 
-def test_fetch_connection_refused_is_dead_after_retries() -> None:
+def test_fetch_connection_refused_is_unreachable_after_retries() -> None:
+    """No server said anything about the source (a firewall of ours refuses the same way): not judged."""
     url = f"http://127.0.0.1:{closed_port()}/stable"
     sleeps = Sleeps()
     assert fetch_one(url, sleeps) == Fetched(
-        url=url, outcome="dead", final_url=None, status=None, content_type=None, body=None, reason="connection refused, 3 attempts"
+        url=url, outcome="unreachable", final_url=None, status=None, content_type=None, body=None, reason="connection refused, 3 attempts"
     )
     assert sleeps.delays == [1.0, 2.0]
 
 
-def _resolver_failing_for(monkeypatch: pytest.MonkeyPatch, host: str, error: socket.gaierror) -> None:
-    """Fail name lookups of one host the way the system resolver does, without any DNS traffic."""
+def resolver_failing_for(monkeypatch: pytest.MonkeyPatch, host: str, error: socket.gaierror) -> None:
+    """Fail name lookups of one host the way the system resolver does, without any DNS traffic.
+
+    The name may come as ``str`` or as IDNA ``bytes`` (anyio, under httpx's async client, passes
+    bytes). Only loopback names reach the real resolver; any other lookup fails the test, so no
+    query can leave this machine.
+    """
     real = socket.getaddrinfo
 
     def getaddrinfo(name: Any, *args: Any, **kwargs: Any) -> Any:
-        if name == host:
+        text = name.decode("ascii") if isinstance(name, bytes) else name
+        if text == host:
             raise error
+        if text not in ("localhost", "127.0.0.1", "::1"):
+            raise AssertionError(f"a test tried to look up {text!r}")
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
-def test_fetch_dns_no_such_name_is_dead_without_retry(monkeypatch: pytest.MonkeyPatch) -> None:
-    _resolver_failing_for(monkeypatch, "gone.invalid", socket.gaierror(socket.EAI_NONAME, "Name or service not known"))
+def test_fetch_dns_no_such_name_is_unreachable_without_retry(monkeypatch: pytest.MonkeyPatch) -> None:
+    resolver_failing_for(monkeypatch, "gone.invalid", socket.gaierror(socket.EAI_NONAME, "Name or service not known"))
     result = fetch_one("http://gone.invalid/page")
-    assert (result.outcome, result.reason, result.final_url) == ("dead", "DNS lookup failed: Name or service not known", None)
+    assert (result.outcome, result.reason, result.final_url) == ("unreachable", "DNS lookup failed: Name or service not known", None)
 
 
 def test_fetch_dns_temporary_failure_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
-    _resolver_failing_for(monkeypatch, "flaky.invalid", socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"))
+    resolver_failing_for(monkeypatch, "flaky.invalid", socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"))
     sleeps = Sleeps()
     result = fetch_one("http://flaky.invalid/page", sleeps)
     assert (result.outcome, result.reason) == ("unreachable", "DNS lookup failed for now: Temporary failure in name resolution, 3 attempts")
@@ -430,3 +440,211 @@ def short_lived() -> Iterator[LoopbackServer]:
 def test_fetch_loopback_server_stops_after_lifetime(short_lived: LoopbackServer) -> None:
     wait_until(lambda: short_lived.errors != [])
     assert short_lived.errors == ["loopback server stopped: lifetime of 0.3 s over"]
+
+
+# --- hostile servers: decoded size, codings, deadlines, waits, addresses, escapes (#31) ----------------
+
+_RSS_PROBE = """
+import json, resource, sys, time
+from claim_evidence._fetch import FetchSettings, fetch_all
+baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.monotonic()
+result = fetch_all([sys.argv[1]], FetchSettings(read_timeout=20.0, deadline=60.0), sleep=lambda s: None)[sys.argv[1]]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"outcome": result.outcome, "reason": result.reason, "growth_kib": peak - baseline, "seconds": time.monotonic() - started}))
+"""
+
+
+def fetch_in_subprocess(url: str) -> dict[str, Any]:
+    """Fetch ``url`` in a fresh interpreter and report the outcome, the growth of its peak RSS
+    (``ru_maxrss``, KiB on Linux) over the fetch, and the seconds it took."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[1])  # this tree's package, whatever is installed
+    done = subprocess.run(
+        [sys.executable, "-c", _RSS_PROBE, url], capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "PYTHONPATH": root}
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_fetch_stacked_gzip_bomb_stops_at_the_cap_in_bounded_memory(loopback: LoopbackServer) -> None:
+    """1 GiB of zeros gzipped twice is about 2.5 KB on the wire; decoded layer by layer with the cap
+    applied to every layer's output as it comes, the fetch stops at 20 MB."""
+    url = loopback.url(f"/gzip-stacked?size={1 << 30}")
+    measured = fetch_in_subprocess(url)
+    assert (measured["outcome"], measured["reason"]) == ("too_large", "body over 20000000 bytes"), measured
+    assert measured["growth_kib"] < 200 * 1024, measured
+    assert measured["seconds"] < 30, measured
+    (request,) = loopback.requests
+    assert request.headers["accept-encoding"] == "gzip, deflate"
+
+
+def test_fetch_two_gzip_layers_within_the_cap_are_decoded(loopback: LoopbackServer) -> None:
+    result = fetch_one(loopback.url("/gzip-stacked?size=5000"))
+    assert (result.outcome, result.body) == ("ok", bytes(5000))
+    assert fetch_one(loopback.url("/gzip-stacked?size=5000"), max_bytes=4999).outcome == "too_large"
+
+
+def test_fetch_more_than_two_codings_are_refused_unread(loopback: LoopbackServer) -> None:
+    url = loopback.url("/gzip-stacked?size=5000&layers=3")
+    result = fetch_one(url)
+    assert (result.outcome, result.status, result.body, result.final_url) == ("refused", 200, None, url)
+    assert result.reason == "Content-Encoding 'gzip, gzip, gzip': more than 2 content codings are not decoded"
+
+
+@pytest.mark.parametrize(
+    ("header", "outcome", "reason"),
+    [
+        ("br", "refused", "Content-Encoding 'br': the content coding 'br' is not one this tool decodes (gzip, deflate)"),
+        ("gzip, compress", "refused", "Content-Encoding 'gzip, compress': the content coding 'compress' is not one this tool decodes (gzip, deflate)"),
+        ("identity", "ok", "HTTP 200"),
+        ("Identity, , identity", "ok", "HTTP 200"),
+    ],
+)
+def test_fetch_unknown_coding_refused_identity_ignored(loopback: LoopbackServer, header: str, outcome: str, reason: str) -> None:
+    loopback.route("/coded", headers={"Content-Type": "text/plain", "Content-Encoding": header}, body=b"plain bytes")
+    result = fetch_one(loopback.url("/coded"))
+    assert (result.outcome, result.reason) == (outcome, reason)
+    assert result.body == (b"plain bytes" if outcome == "ok" else None)
+
+
+def test_fetch_deflate_with_and_without_the_zlib_wrapper(loopback: LoopbackServer) -> None:
+    import zlib
+
+    raw = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    loopback.route("/zlib", headers={"Content-Encoding": "deflate"}, body=zlib.compress(GZIP_HTML))
+    loopback.route("/raw-deflate", headers={"Content-Encoding": "deflate"}, body=raw.compress(GZIP_HTML) + raw.flush())
+    results = fetch_all([loopback.url("/zlib"), loopback.url("/raw-deflate")], sleep=no_sleep)
+    assert [(r.outcome, r.body) for r in results.values()] == [("ok", GZIP_HTML), ("ok", GZIP_HTML)]
+
+
+def test_fetch_gzip_cut_short_or_corrupt_is_never_ok(loopback: LoopbackServer) -> None:
+    import gzip
+
+    whole = gzip.compress(GZIP_HTML, mtime=0)
+    loopback.route("/cut", headers={"Content-Encoding": "gzip"}, body=whole[: len(whole) // 2])
+    loopback.route("/corrupt", headers={"Content-Encoding": "gzip"}, body=b"\x1f\x8b" + bytes(50))
+    results = fetch_all([loopback.url("/cut"), loopback.url("/corrupt")], FetchSettings(retries=0), sleep=no_sleep)
+    assert [(r.outcome, r.body) for r in results.values()] == [("unreachable", None), ("unreachable", None)]
+    assert results[loopback.url("/cut")].reason == "the gzip body ends before its compressed data does"
+    assert results[loopback.url("/corrupt")].reason.startswith("the gzip body is not valid gzip: ")
+
+
+def test_fetch_dripped_body_hits_the_deadline_and_is_never_ok(loopback: LoopbackServer) -> None:
+    """One byte every 0.1 s, 100 bytes: every read comes well within the read timeout, yet the whole
+    exchange passes the deadline; it is abandoned, never stored."""
+    url = loopback.url("/drip?bytes=100&every=0.1")
+    started = time.monotonic()
+    result = fetch_one(url, Sleeps(), deadline=1.0)
+    elapsed = time.monotonic() - started
+    assert result == Fetched(
+        url=url, outcome="unreachable", final_url=None, status=None, content_type=None, body=None,
+        reason="timed out: not finished within the 1 s deadline",
+    )
+    assert 0.9 < elapsed < 4.0, elapsed
+    assert loopback.hits("/drip") == 1  # no time left for a retry
+
+
+def test_fetch_dripped_headers_hit_the_deadline(loopback: LoopbackServer) -> None:
+    started = time.monotonic()
+    result = fetch_one(loopback.url("/drip-headers?lines=100&every=0.1"), Sleeps(), deadline=1.0)
+    assert (result.outcome, result.reason, result.status) == ("unreachable", "timed out: not finished within the 1 s deadline", None)
+    assert time.monotonic() - started < 4.0
+
+
+def test_fetch_deadline_covers_every_retry_of_a_source(loopback: LoopbackServer) -> None:
+    """Each attempt times out on its own read timeout; the retries stop once the source's deadline is spent."""
+    sleeps = Sleeps()
+    started = time.monotonic()
+    result = fetch_one(loopback.url("/slow?seconds=5"), sleeps, read_timeout=0.4, deadline=1.0, retries=10)
+    elapsed = time.monotonic() - started
+    assert result.outcome == "unreachable" and result.reason.startswith("timed out"), result
+    assert loopback.hits("/slow") <= 3 and elapsed < 3.0, (loopback.hits("/slow"), elapsed)
+
+
+def test_fetch_retry_after_waits_share_one_budget_per_run(loopback: LoopbackServer) -> None:
+    """Four sources of one host answer 429 with Retry-After 7; a run waits 10 s at most in all."""
+    loopback.route("/busy", status=429, headers={"Retry-After": "7"})
+    urls = [loopback.url(f"/busy?i={i}") for i in range(4)]
+    sleeps = Sleeps()
+    results = fetch_all(urls, FetchSettings(retry_after_budget=10.0), sleep=sleeps)
+    assert sleeps.delays == [7.0]
+    assert {r.outcome for r in results.values()} == {"unreachable"}
+    reasons = sorted(r.reason for r in results.values())
+    assert reasons == sorted(
+        ["HTTP 429 after 2 attempts; rate limited, not retried: the run's 10 s for Retry-After waits are spent"]
+        + ["HTTP 429; rate limited, not retried: the run's 10 s for Retry-After waits are spent"] * 3
+    )
+    assert loopback.hits("/busy") == 5
+
+
+def test_fetch_retry_after_budget_bounds_real_waiting(loopback: LoopbackServer) -> None:
+    loopback.route("/busy", status=429, headers={"Retry-After": "1"})
+    started = time.monotonic()
+    results = fetch_all([loopback.url(f"/busy?i={i}") for i in range(4)], FetchSettings(retry_after_budget=1.0, per_host=2))
+    elapsed = time.monotonic() - started
+    assert {r.outcome for r in results.values()} == {"unreachable"}
+    assert elapsed < 5.0, elapsed
+
+
+def test_fetch_retry_after_past_the_deadline_is_not_waited(loopback: LoopbackServer) -> None:
+    loopback.route("/busy", status=503, headers={"Retry-After": "30"})
+    result = fetch_one(loopback.url("/busy"), no_sleep, deadline=5.0)
+    assert (result.outcome, result.reason) == ("unreachable", "HTTP 503; not retried: waiting 30 s would pass the 5 s deadline")
+
+
+@pytest.fixture
+def other_service() -> Iterator[LoopbackServer]:
+    """Another service on loopback, the kind a redirect must not reach."""
+    with LoopbackServer() as server:
+        server.route("/stable", body=b"INTERNAL SERVICE SECRET")
+        yield server
+
+
+def test_fetch_redirect_to_another_loopback_port_is_refused(loopback: LoopbackServer, other_service: LoopbackServer) -> None:
+    url = loopback.url(f"/to-port?port={other_service.port}")
+    target = other_service.url("/stable")
+    result = fetch_one(url)
+    assert result == Fetched(
+        url=url, outcome="refused", final_url=target, status=None, content_type=None, body=None,
+        reason=f"redirected to {target}, a non-public address (127.0.0.1): not followed", redirects=(url,),
+    )
+    assert other_service.requests == []  # connected to, never asked
+    allowed = fetch_one(url, allow_private=True)
+    assert (allowed.outcome, allowed.final_url, allowed.body) == ("ok", target, b"INTERNAL SERVICE SECRET")
+
+
+def test_fetch_redirect_to_a_name_resolving_to_loopback_is_refused(loopback: LoopbackServer) -> None:
+    url = loopback.url("/to-other-host")
+    result = fetch_one(url)
+    assert (result.outcome, result.reason) == ("refused", f"redirected to {loopback.url('/stable', host='localhost')}, a non-public address (127.0.0.1): not followed")
+    assert [r.path for r in loopback.requests] == ["/to-other-host"]
+
+
+def test_fetch_source_on_a_private_address_and_its_own_redirects_are_fetched(loopback: LoopbackServer) -> None:
+    """The source itself may be on loopback or a private network (the reviewer chose it), and so may
+    its redirects within its own origin."""
+    result = fetch_one(loopback.url("/redirect/2"))
+    assert (result.outcome, result.final_url) == ("ok", loopback.url("/stable"))
+
+
+def test_fetch_partial_content_is_refused(loopback: LoopbackServer) -> None:
+    url = loopback.url("/partial")
+    result = fetch_one(url)
+    assert (result.outcome, result.status, result.body) == ("refused", 206, None)
+    assert result.reason == "HTTP 206 Partial Content: not the whole document (no range was asked for)"
+
+
+def test_fetch_terminal_controls_from_the_network_are_escaped(loopback: LoopbackServer) -> None:
+    loopback.route("/escapes", headers={"Content-Type": "text/html\x1b[2J\x1b]0;owned\x07\u202e"}, body=b"<p>x</p>")
+    loopback.route("/bidi", status=302, headers={"Location": "/stable\u202egnp.exe"})
+    results = fetch_all([loopback.url("/escapes"), loopback.url("/bidi")], sleep=no_sleep)
+    escaped = results[loopback.url("/escapes")]
+    assert (escaped.outcome, escaped.content_type) == ("ok", "text/html\\x1b[2J\\x1b]0;owned\\x07\\u202e")
+    bidi = results[loopback.url("/bidi")]
+    assert (bidi.outcome, bidi.reason) == ("refused", "redirected to a URL that is not a safe http(s) URL")
+    assert all("\x1b" not in repr(r) and "\u202e" not in str(r) for r in results.values())

@@ -3,6 +3,12 @@
 Every answer a reader sees has passed ``guard_answer``; every failure is a fixed JSON message
 with a fixed status (never a traceback, never the model provider's body); the API key lives only
 inside the SDK client, read from the server's environment once.
+
+Failures are answered inside the endpoint, not left to Starlette's error handler: its
+middleware re-raises every exception after answering 500, and the server then logs the
+traceback. The model call has one deadline (``timeout``) for the whole exchange: the SDK's
+timeout bounds each wait for data, so an upstream sending a byte a second would otherwise hold a
+request for as long as it likes.
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -24,8 +31,9 @@ from starlette.staticfiles import StaticFiles
 from .. import KnowledgeBase, copy_text, guard_answer, load_kb, retrieve, trim_history
 from .._chatconfig import DEFAULT_COPY_PREFIX
 from .._retrieve import DEFAULT_K
+from ._published import PublishedFiles
 from ._ratelimit import RateLimiter
-from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, parse_chat_request
+from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, is_unicode, parse_chat_request
 from ._settings import KEY_ENV, ChatConfigError, ChatSettings
 from .prompt import build_messages, system_prompt
 
@@ -61,6 +69,15 @@ class ChatService:
         self.in_flight = 0
 
     async def chat(self, request: Request) -> Response:
+        """``POST /api/chat``. Whatever goes wrong is answered here with a fixed message: a bug is a 500
+        logged by its exception's class alone (no traceback, nothing of the request or the reply)."""
+        try:
+            return await self._chat(request)
+        except Exception as exc:  # noqa: BLE001 - the one place a bug becomes the fixed 500
+            log.error("internal error answering %s (%s)", ENDPOINT_PATH, type(exc).__name__)
+            return refuse(INTERNAL)
+
+    async def _chat(self, request: Request) -> Response:
         wait = self.limiter.take(request.client.host if request.client else "")
         if wait:
             return refuse(RATE_LIMITED, {"Retry-After": str(wait)})
@@ -100,13 +117,16 @@ class ChatService:
 
     async def _answer(self, asked: ChatRequest) -> Response:
         chunks = retrieve(self.kb, asked.question, DEFAULT_K)
+        system = system_prompt(asked.lang)
+        messages = build_messages(chunks, asked.question, trim_history(asked.history))
         try:
-            reply = await self.client.messages.create(
-                model=self.settings.model,
-                max_tokens=self.settings.max_tokens,
-                system=system_prompt(asked.lang),
-                messages=build_messages(chunks, asked.question, trim_history(asked.history)),  # type: ignore[arg-type]
-            )
+            with anyio.fail_after(self.settings.timeout):  # the whole call: connect, headers, body, the SDK's retries
+                reply = await self.client.messages.create(
+                    model=self.settings.model, max_tokens=self.settings.max_tokens, system=system, messages=messages,  # type: ignore[arg-type]
+                )
+        except TimeoutError:
+            log.warning("model provider did not answer within %g s", self.settings.timeout)
+            return refuse(UPSTREAM_DOWN)
         except anthropic.RateLimitError:
             log.warning("model provider answered 429 (rate limited)")
             return refuse(UPSTREAM_BUSY)
@@ -119,25 +139,41 @@ class ChatService:
         except anthropic.APIConnectionError:
             log.warning("model provider could not be reached")
             return refuse(UPSTREAM_DOWN)
-        except anthropic.AnthropicError as exc:  # a malformed response, or anything else the SDK raises
+        except anthropic.AnthropicError as exc:  # anything else the SDK raises
             log.warning("model call failed (%s)", type(exc).__name__)
+            return refuse(UPSTREAM_DOWN)
+        except ValueError:
+            # The SDK parses the body with json.loads and lets its error through: a reply cut short.
+            log.warning("model provider sent a malformed message (not JSON)")
             return refuse(UPSTREAM_DOWN)
         content, model = getattr(reply, "content", None), getattr(reply, "model", None)
         if not isinstance(content, list) or not isinstance(model, str):
             # The SDK does not validate responses strictly: a message without these is no answer.
-            log.warning("model provider sent a message without content or model")
+            log.warning("model provider sent a malformed message (no content or model)")
             return refuse(UPSTREAM_DOWN)
         text = "".join(t for block in content if getattr(block, "type", None) == "text" and isinstance(t := getattr(block, "text", None), str))
+        if not is_unicode(text) or not is_unicode(model):
+            log.warning(_NOT_UNICODE)
+            return refuse(UPSTREAM_DOWN)
         guarded = guard_answer(text, chunks, lang=asked.lang, banned=self.kb.banned)
         result: dict[str, Any] = guarded.to_dict()
         body = {key: result[key] for key in RESPONSE_KEYS if key in result}
         body["findings"] = list(guarded.codes)
         body["copy_text"] = copy_text(guarded, prefix_template=self.kb.copy_prefix or DEFAULT_COPY_PREFIX, site_url=self.settings.site_url)
         body["model"] = model
-        return JSONResponse(body, headers=_NO_STORE)
+        try:
+            return JSONResponse(body, headers=_NO_STORE)  # rendered here: UTF-8 now or never
+        except UnicodeEncodeError:
+            # The reply's JSON may spell a lone surrogate as an escape ("\ud800") that the guard's parse turned into one.
+            log.warning(_NOT_UNICODE)
+            return refuse(UPSTREAM_DOWN)
+
+
+_NOT_UNICODE = "model provider sent text that is not valid Unicode (a lone surrogate)"
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug outside the endpoint (the static files): the fixed 500. Starlette re-raises after it."""
     log.error("internal error answering %s (%s)", request.url.path, type(exc).__name__)
     return refuse(INTERNAL)
 
@@ -171,7 +207,7 @@ def create_app(settings: ChatSettings) -> Starlette:
         Mount(WIDGET_PATH, app=StaticFiles(directory=str(STATIC_DIR)), name="chat-widget"),
     ]
     if settings.site_dir is not None:
-        routes.append(Mount("/", app=StaticFiles(directory=str(settings.site_dir), html=True), name="site"))
+        routes.append(Mount("/", app=PublishedFiles(Path(settings.site_dir)), name="site"))
     app = Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan)
     app.state.chat = service
     return app

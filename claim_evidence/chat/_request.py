@@ -41,7 +41,7 @@ def parse_chat_request(body: Any) -> ChatRequest | Refusal:
     if not isinstance(body, dict):
         return NOT_JSON
     question = body.get("question")
-    if not isinstance(question, str) or not question.strip() or len(question) > MAX_QUESTION_CHARS:
+    if not isinstance(question, str) or not question.strip() or len(question) > MAX_QUESTION_CHARS or not is_unicode(question):
         return NO_QUESTION
     lang = body.get("lang", "ja")
     if lang not in LANGS:
@@ -54,4 +54,16 @@ def parse_chat_request(body: Any) -> ChatRequest | Refusal:
     for turn in history:
         if not (isinstance(turn, dict) and turn.get("role") in ("user", "assistant") and isinstance(turn.get("content"), str)):
             return BAD_HISTORY
+        if not is_unicode(turn["content"]):
+            return BAD_HISTORY
     return ChatRequest(question=question.strip(), history=history, lang=lang)
+
+
+def is_unicode(text: str) -> bool:
+    """False for a string holding a lone surrogate: JSON can spell one (``"\\ud800"``), UTF-8 cannot,
+    so it could be neither sent to the model nor written back."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -48,13 +48,21 @@ _ERROR_TYPES = {
 
 @dataclass(frozen=True)
 class FakeReply:
-    """One answer: a JSON ``body`` (``None``: a message built from ``text``) after ``delay`` seconds."""
+    """One answer: a JSON ``body`` (``None``: a message built from ``text``) after ``delay`` seconds.
+
+    ``raw`` replaces the body with these bytes as they are (a truncated JSON, say), still sent
+    with a Content-Length of their own length. ``drip`` > 0 sends the body a byte at a time,
+    that many seconds apart (an upstream that holds a connection open); like ``delay``, the
+    drip ends when the fake stops.
+    """
 
     status: int = 200
     body: Mapping[str, Any] | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     text: str = ""
     delay: float = 0.0
+    raw: bytes | None = None
+    drip: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -138,7 +146,7 @@ class FakeModel(LoopbackHTTP):
             return list(self._requests)
 
     # --- called by the handler -------------------------------------------
-    def _respond(self, request: ReceivedRequest) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _respond(self, request: ReceivedRequest) -> _Out:
         with self._lock:
             self._requests.append(request)
             over = len(self._requests) > self.max_requests
@@ -163,19 +171,35 @@ class FakeModel(LoopbackHTTP):
             reply = FakeReply(text=reply)
         if reply.delay:
             self.closing.wait(reply.delay)
-        if reply.body is not None:
+        if reply.raw is not None or reply.body is not None:
             return _as_response(reply)
         model = self.reported_model or str(request.body.get("model", ""))
         body = message(reply.text, model=model, number=next(self._numbers), input_tokens=len(json.dumps(request.body)) // 4)
-        return reply.status, body, dict(reply.headers)
+        return _Out(reply.status, _encoded(body), dict(reply.headers), reply.drip)
+
+
+@dataclass(frozen=True)
+class _Out:
+    """What the handler sends: a status, the body's bytes, extra headers, and the drip (0: at once)."""
+
+    status: int
+    data: bytes
+    headers: dict[str, str]
+    drip: float = 0.0
 
 
 def _bearer(value: str | None) -> str | None:
     return value[len("Bearer "):] if value and value.startswith("Bearer ") else None
 
 
-def _as_response(reply: FakeReply) -> tuple[int, dict[str, Any], dict[str, str]]:
-    return reply.status, dict(reply.body or {}), dict(reply.headers)
+def _encoded(body: Mapping[str, Any]) -> bytes:
+    # ensure_ascii: a lone surrogate a test scripts (\ud800) goes out as its JSON escape, as an API may send it.
+    return json.dumps(body).encode("utf-8")
+
+
+def _as_response(reply: FakeReply) -> _Out:
+    data = reply.raw if reply.raw is not None else _encoded(dict(reply.body or {}))
+    return _Out(reply.status, data, dict(reply.headers), reply.drip)
 
 
 def _request_problem(body: Mapping[str, Any]) -> str:
@@ -219,7 +243,7 @@ class _Handler(QuietHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if length > self._MAX_BODY:
             self.close_connection = True
-            self._send(*_as_response(error(413, "request too large")))
+            self._send(_as_response(error(413, "request too large")))
             return
         raw = self.rfile.read(length) if length else b""
         try:
@@ -227,23 +251,29 @@ class _Handler(QuietHandler):
         except (UnicodeDecodeError, json.JSONDecodeError):
             parsed = None
         if not isinstance(parsed, dict):
-            self._send(*_as_response(error(400, "body is not a JSON object")))
+            self._send(_as_response(error(400, "body is not a JSON object")))
             return
         path = self.path.split("?", 1)[0]
         request = ReceivedRequest(self.command, path, {k.lower(): v for k, v in self.headers.items()}, parsed)
-        self._send(*self.owner._respond(request))
+        self._send(self.owner._respond(request))
 
-    def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
-        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    def _send(self, out: _Out) -> None:
         try:
-            self.send_response(status)
+            self.send_response(out.status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Length", str(len(out.data)))
             self.send_header("request-id", "req_fake")
-            for name, value in headers.items():
+            for name, value in out.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            if out.drip <= 0:
+                self.wfile.write(out.data)
+                return
+            for index in range(len(out.data)):  # bounded: the body's length, and the fake's lifetime
+                if self.owner.closing.wait(out.drip):
+                    self.close_connection = True
+                    return
+                self.wfile.write(out.data[index : index + 1])
         except OSError:  # the client went away (its timeout): nothing to tell it
             self.close_connection = True
 
