@@ -127,6 +127,8 @@ class PinnedFile:
             raise InputError(Diagnostic("CE010", "is a directory; nothing was written", file=self.shown))
         # Mode bits first: root may write anything, but a page marked read-only was marked so on purpose.
         if info is not None and (not info.st_mode & 0o222 or not self._access(os.W_OK)):
+            if self._mounted_read_only():  # access() fails there too, and no chmod would help
+                raise InputError(Diagnostic("CE010", f"{READ_ONLY_MOUNT}; nothing was written: {READ_ONLY_MOUNT_ADVICE}", file=self.shown))
             raise InputError(Diagnostic("CE010", "file is read-only; nothing was written: make it writable (chmod u+w) and run the command again", file=self.shown))
         temp = self._create_temp(0o600 if info is not None else 0o666)
         try:
@@ -214,6 +216,14 @@ class PinnedFile:
             return os.access(self.name, mode, dir_fd=self.dir_fd)
         return os.access(self.target, mode)  # pragma: no cover - Windows
 
+    def _mounted_read_only(self) -> bool:
+        """True when the file system holding the folder is mounted read-only (ST_RDONLY)."""
+        try:
+            found = os.fstatvfs(self.dir_fd) if self.dir_fd >= 0 else os.statvfs(self.target.parent)
+        except (OSError, AttributeError):  # pragma: no cover - no statvfs (Windows)
+            return False
+        return bool(found.f_flag & getattr(os, "ST_RDONLY", 0))
+
     def _create_temp(self, mode: int) -> tuple[int, str]:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
         for _ in range(100):
@@ -288,6 +298,14 @@ def _outside(shown: str, target: Path, root: Path) -> InputError:
     return InputError(Diagnostic("CE011", message, file=shown))
 
 
+# A read-only mount (EROFS) is not the file's mode: "chmod u+w" would fail the same way.
+READ_ONLY_MOUNT = "the file system is mounted read-only"
+READ_ONLY_MOUNT_ADVICE = "work on a copy on a writable disk, or remount it read-write, and run the command again"
+
+
 def _write_error(target: Path, exc: OSError, what: str = "file") -> InputError:
+    if exc.errno == errno.EROFS:
+        message = f"cannot write {what}: {READ_ONLY_MOUNT}; the original is unchanged: {READ_ONLY_MOUNT_ADVICE}"
+        return InputError(Diagnostic("CE010", message, file=str(target)))
     reason = exc.strerror or str(exc)
     return InputError(Diagnostic("CE010", f"cannot write {what}: {reason}; the original is unchanged", file=str(target)))

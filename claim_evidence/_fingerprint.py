@@ -9,8 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
+
+from ._diagnostics import Diagnostic, EvidenceValidationError, json_path
 
 CLAIM_FIELDS = ("statement", "evidence_label", "basis", "conditions", "as_of", "uncertainty", "measurement")
 ARTICLE_FIELDS = ("title", "tldr", "summary")
@@ -55,17 +58,41 @@ def claim_payload(claim: Mapping[str, Any], sources: Any) -> dict[str, Any]:
 
 
 def claim_fingerprint(claim: Mapping[str, Any], sources: Any) -> str:
-    """SHA-256 of the canonical claim payload (see SCHEMA.md, "Fingerprints")."""
-    return digest(claim_payload(claim, sources))
+    """SHA-256 of the canonical claim payload (see SCHEMA.md, "Fingerprints").
+
+    :class:`EvidenceValidationError` (CE007/CE008) for a value no canonical JSON can hold: a lone
+    surrogate cannot be encoded as UTF-8, and an integer past Python's int-to-str limit cannot be
+    written. Those never hash, so nothing that hashed before changes."""
+    try:
+        return digest(claim_payload(claim, sources))
+    except (UnicodeEncodeError, ValueError) as exc:
+        raise _unhashable({"claim": claim, "sources": sources}) or exc from None
 
 
 def article_fingerprint(item: Mapping[str, Any]) -> str:
-    """SHA-256 over the normalized title, tldr and summary an editor reviewed."""
-    return digest({field: normalized_text(item.get(field)) for field in ARTICLE_FIELDS})
+    """SHA-256 over the normalized title, tldr and summary an editor reviewed (errors as for
+    :func:`claim_fingerprint`)."""
+    try:
+        return digest({field: normalized_text(item.get(field)) for field in ARTICLE_FIELDS})
+    except (UnicodeEncodeError, ValueError) as exc:
+        raise _unhashable({field: item.get(field) for field in ARTICLE_FIELDS}) or exc from None
+
+
+def _unhashable(parts: dict[str, Any]) -> EvidenceValidationError | None:
+    """The finding for what made canonical JSON fail, with its path among the arguments
+    (``$.claim.statement``, ``$.sources[0].title``); None for anything else: a bug, raised as it is."""
+    from ._jsonio import hostile_value  # (_jsonio is the reader; the hash needs it only here)
+
+    problem = hostile_value(parts)
+    if problem is None:
+        return None
+    code, path, message = problem
+    return EvidenceValidationError([Diagnostic(code, f"{message}: no fingerprint", json_path(path))])
 
 
 # Up to this many whole numbers are tried one subset at a time (2**8 digests); more, only all at once.
 _NUMBER_SUBSETS = 8
+_LARGEST_FLOAT = int(sys.float_info.max)
 
 
 def matches_with_numbers_rewritten(claim: Mapping[str, Any], sources: Any, recorded: str) -> bool:
@@ -98,6 +125,8 @@ def _whole_numbers(value: Any, path: tuple[Any, ...]) -> Any:
     """(path, number) of every int (not bool) and integral float in ``value``."""
     if isinstance(value, bool):
         return
+    if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:
+        return  # no float was ever written for it (validation reports it: CE008)
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 2**53):
         yield path, value
     elif isinstance(value, Mapping):

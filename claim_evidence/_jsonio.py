@@ -7,13 +7,15 @@ file and, for syntax errors, the line and column: callers never see a raw
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import sys
 from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
-from ._diagnostics import Diagnostic, InputError, MalformedInput, PathParts, line_column, line_starts
+from ._diagnostics import Diagnostic, InputError, MalformedInput, PathParts, json_path, line_column, line_starts
 
 # A bundle of a few thousand claims is well under 1 MiB; 32 MiB leaves ample
 # room while keeping memory bounded (json + validation need ~10x the size).
@@ -105,11 +107,15 @@ def loads(
             seen_twice[id(result)] = dups
         return result
 
+    huge, parse_int, parse_float = _number_hooks()
+
     def reject_constant(token: str) -> Any:
         raise ValueError(f"{token} is not valid JSON")
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=reject_constant)
+        value = json.loads(
+            text, object_pairs_hook=pairs_hook, parse_constant=reject_constant, parse_int=parse_int, parse_float=parse_float
+        )
     except json.JSONDecodeError as exc:
         line, column = line_column(line_starts(text), exc.pos)  # (json counts only LF as a line end)
         column += column_offset if line == 1 else 0
@@ -121,10 +127,125 @@ def loads(
     depth = text_depth(text)
     if depth > MAX_DEPTH:
         raise _malformed("CE005", f"JSON nested {depth} levels deep, over the limit of {MAX_DEPTH}", name)
+    problem = hostile_value(value) if huge or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) else None
+    if problem is not None:
+        from ._jsonpos import offset_of  # (imports this module)
+
+        code, parts, message = problem
+        line, column = line_column(line_starts(text), offset_of(text, json_path(parts)))
+        column += column_offset if line == 1 else 0
+        raise _malformed(code, message, name, line + line_offset, column)
     duplicates = [
         (*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]
     ] if seen_twice else []
     return LoadedJSON(value, duplicates)
+
+
+# What parses but no UTF-8 writer or float can carry is found without a walk of clean input (nearly
+# all): a lone surrogate can only come from a ``\\uD800``-style escape (the text was decoded from
+# UTF-8, which holds none raw), so text without ``\\u`` is clean (a C substring search); numbers are
+# flagged by the parser's own hooks, which it calls only for number literals.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A float holds no integer of 310 digits or more (its largest is about 1.8e308); from 309 on, the walk decides.
+_FLOAT_DIGITS = 309
+
+
+class _Overlong(int):
+    """An integer literal past Python's int-to-str limit (4,300 digits), kept as 0 with its digit
+    count: ``int()`` would refuse it, and the finding still gets its JSON path."""
+
+    digits: int
+
+
+def _number_hooks() -> tuple[list[str], Any, Any]:
+    """``(flagged literals, parse_int, parse_float)`` for one parse."""
+    flagged: list[str] = []
+    limit = sys.get_int_max_str_digits()
+
+    def parse_int(literal: str) -> int:
+        digits = len(literal) - literal.startswith("-")
+        if digits < _FLOAT_DIGITS:
+            return int(literal)
+        flagged.append(literal)
+        if limit and digits > limit:
+            found = _Overlong(0)
+            found.digits = digits
+            return found
+        return int(literal)
+
+    def parse_float(literal: str) -> float:
+        number = float(literal)
+        if math.isinf(number):
+            flagged.append(literal)
+        return number
+
+    return flagged, parse_int, parse_float
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+UNICODE_CODE = "CE007"
+NUMBER_CODE = "CE008"
+
+
+def hostile_value(value: Any) -> tuple[str, PathParts, str] | None:
+    """``(code, path parts, message)`` of the first value that JSON can carry and this toolkit cannot:
+    a string (or key) holding a lone surrogate (``"\\ud800"`` parses, but no UTF-8 encoder writes it:
+    fingerprints, pages and terminals would fail on it), or a number past what a float holds (a
+    401-digit integer, ``1e400``: the number rewrites of fingerprint checks and every JavaScript
+    reader turn it into infinity or fail). None when there is none.
+
+    Checked right after parsing, for every reader, and by validation for values that come from
+    Python rather than from JSON text.
+    """
+    stack: list[tuple[PathParts, Any]] = [((), value)]
+    while stack:
+        here, node = stack.pop()
+        if isinstance(node, str):
+            found = _SURROGATE.search(node)
+            if found:
+                return UNICODE_CODE, here, _surrogate_message(found.group(), json_path(here), "")
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, _Overlong):
+            return NUMBER_CODE, here, _number_message(f"an integer of {node.digits} digits", json_path(here))
+        elif isinstance(node, int):
+            try:
+                float(node)
+            except OverflowError:
+                return NUMBER_CODE, here, _number_message(f"an integer of {_digits(node)} digits", json_path(here))
+        elif isinstance(node, float):
+            if math.isinf(node):
+                return NUMBER_CODE, here, _number_message("a number that reads as infinity", json_path(here))
+        elif isinstance(node, dict):
+            for key in node:
+                found = _SURROGATE.search(key) if isinstance(key, str) else None
+                if found:
+                    return UNICODE_CODE, (*here, key), _surrogate_message(found.group(), json_path((*here, key)), "the key of ")
+            stack.extend(((*here, k), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(((*here, i), v) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
+def _surrogate_message(char: str, path: str, what: str) -> str:
+    return (
+        f"text is not valid Unicode: a lone surrogate \\u{ord(char):04x} in {what}{path} (half of a "
+        "UTF-16 pair, which no UTF-8 file can hold); remove it or write the whole character"
+    )
+
+
+def _number_message(what: str, path: str) -> str:
+    return (
+        f"number too large: {what}{f' at {path}' if path else ''}, past the largest number a JSON reader holds (about 1.8e308); "
+        "write it as a string"
+    )
+
+
+def _digits(number: int) -> int:
+    """Digits of ``number`` without ``str()``, which refuses past Python's int-to-str limit (4300 digits)."""
+    size = abs(number)
+    guess = int(math.log10(size)) + 1
+    return guess + 1 if size >= 10**guess else guess - 1 if size < 10 ** (guess - 1) else guess
 
 
 def load_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> LoadedJSON:

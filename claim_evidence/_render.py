@@ -125,7 +125,12 @@ def render_evidence(
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
-    return "\n".join(blocks)
+    html_text = "\n".join(blocks)
+    # A lone surrogate (CE007, so the bundle is invalid) would make the page unwritable as UTF-8.
+    return _SURROGATE.sub("\ufffd", html_text) if cached.invalid else html_text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _wanted(cid: Any, wanted: set[Any]) -> bool:
@@ -204,8 +209,11 @@ _MEMO: Memo[_Rendered] = Memo(256)
 def _memo_key(
     bundle: Any, subject: Mapping[str, Any] | None, lang: str, search_ignore: bool, markers: tuple[Any, ...] | None
 ) -> tuple[Any, ...] | None:
-    bundle_key = content_key(bundle)
-    subject_key = "" if subject is None else content_key(subject)
+    try:
+        bundle_key = content_key(bundle)
+        subject_key = "" if subject is None else content_key(subject)
+    except ValueError:  # an integer past Python's int-to-str limit (CE008): rendered, not memoized
+        return None
     if bundle_key is None or subject_key is None:
         return None
     return bundle_key, subject_key, lang, search_ignore, markers

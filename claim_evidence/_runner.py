@@ -207,6 +207,11 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
     for p in registered:
         options = page_options(config.options, site_path(config.root, p), p in pages.required)
         tasks.append(Task(os.fspath(p), display(p, cwd), options, True, write, shown, os.fspath(config.root)))
+    if write:
+        # A registered page may sit where the walk below does not go (a hidden folder, one of
+        # SKIPPED_DIRS): its folder is where a killed --write left the temp file.
+        for folder in sorted({Path(os.path.realpath(p)).parent for p in registered}):
+            _clean_folder(folder)
     for path in html_files(config.root, write):
         # The walk and the globs spell a registered page the same way; only other paths need resolving.
         if path in listed or (pages.excluded and site_path(config.root, path) in pages.excluded):

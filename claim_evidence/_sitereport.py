@@ -7,9 +7,8 @@ The build date comes from :func:`._freshness.build_date` alone, so the same inpu
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, fields, replace
@@ -250,12 +249,32 @@ def render_json(report: SiteReport) -> bytes:
 
 
 def render_csv(report: SiteReport) -> bytes:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(ROW_FIELDS)
+    """RFC 4180 rows a spreadsheet cannot be turned against: see :func:`csv_cell`."""
+    lines = [",".join(ROW_FIELDS)]
     for row in report.rows:
-        writer.writerow(["" if v is None else str(v).lower() if isinstance(v, bool) else v for v in astuple(row)])
-    return out.getvalue().encode("utf-8")
+        lines.append(",".join(csv_cell(v) for v in astuple(row)))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NEEDS_QUOTES = re.compile(r'[,"\r\n]')
+
+
+def csv_cell(value: object) -> str:
+    """One CSV field. Text a record supplies (a label, an id, a page) that starts like a formula gets a
+    leading ``'``, so ``=1+1`` stays text; any field holding a comma, quote, CR or LF is quoted.
+    ``csv.QUOTE_MINIMAL`` leaves a lone CR unquoted when the line ends in LF, and a reader then
+    splits the row there (a forged row could follow). Numbers and flags are the report's own: a
+    negative age stays a number."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if not isinstance(value, str):
+        return str(value)
+    text = "'" + value if value.startswith(_FORMULA_START) else value
+    return '"' + text.replace('"', '""') + '"' if _NEEDS_QUOTES.search(text) else text
 
 
 def render_html(report: SiteReport, site_href: str = "") -> bytes:

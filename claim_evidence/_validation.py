@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
 from ._fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
-from ._jsonio import MAX_DEPTH, nesting_depth
+from ._jsonio import MAX_DEPTH, hostile_value, nesting_depth
 from ._memo import Memo, content_key
 from ._numerals import Number, find_numbers
 from ._policy import DEFAULT_POLICY, Policy
@@ -81,6 +81,16 @@ def iter_diagnostics(
         return
     if nesting_depth(bundle) > MAX_DEPTH:
         yield Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")
+        return
+    # Values from Python skip the loader's check: a lone surrogate or an overflowing number would
+    # crash the fingerprint rules, so it is the one finding, as for nesting (fix it, then the rest).
+    problem = hostile_value(bundle)
+    if problem is None and subject is not None:
+        problem = hostile_value(subject)
+        if problem is not None:
+            problem = (problem[0], (), f"{problem[2]} (in the article's subject: its title, tldr or summary)")
+    if problem is not None:
+        yield Diagnostic(problem[0], problem[2], json_path(problem[1]))
         return
     if not isinstance(bundle, dict):
         seen = found(bundle, ("object", "null"))

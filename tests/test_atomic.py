@@ -53,3 +53,46 @@ def test_atomic_write_failure_leaves_original_and_no_temp(tmp_path: Path, monkey
     assert "No space left on device; the original is unchanged" in caught.value.diagnostic.message
     assert target.read_bytes() == b"old"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
+
+
+def test_atomic_write_read_only_mount_says_so_without_chmod_advice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a read-only mount access(W_OK) fails although the mode bits allow writing: no chmod helps."""
+    target = tmp_path / "page.html"
+    target.write_bytes(b"old")
+    real = os.fstatvfs
+
+    class _ReadOnly:
+        def __init__(self, found: os.statvfs_result) -> None:
+            self.f_flag = found.f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(os, "fstatvfs", lambda fd: _ReadOnly(real(fd)))
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: False)
+    with pytest.raises(InputError) as caught:
+        atomic_write_bytes(target, b"new")
+    monkeypatch.undo()
+    assert caught.value.diagnostic.code == "CE010"
+    assert caught.value.diagnostic.message == (
+        "the file system is mounted read-only; nothing was written: work on a copy on a writable disk, "
+        "or remount it read-write, and run the command again"
+    )
+    assert target.read_bytes() == b"old"
+
+
+def test_atomic_write_erofs_on_create_says_mounted_read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new file on a read-only mount: creating the temp file fails with EROFS."""
+    import errno
+
+    real_open = os.open
+
+    def refuse(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if str(path).startswith(TEMP_PREFIX):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(InputError) as caught:
+        atomic_write_bytes(tmp_path / "new.html", b"new")
+    monkeypatch.undo()
+    message = caught.value.diagnostic.message
+    assert message.startswith("cannot write file: the file system is mounted read-only; the original is unchanged")
+    assert "chmod" not in message

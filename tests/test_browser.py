@@ -249,3 +249,71 @@ def test_browser_block_follows_the_site_theme(browser: Any, server: str, tmp_pat
     if AXE.exists():
         violations = _axe(browser, "document.querySelectorAll('aside.claim-evidence')", "{runOnly: ['color-contrast']}")
         assert violations == [], f"{theme}: color-contrast {violations} {shot}"
+
+
+# A label with an unbalanced RIGHT-TO-LEFT OVERRIDE, and a 120-character unbroken token (issue #31, item 12).
+_RLO_LABEL = "\u202eラベル"
+_TOKEN = "X" * 120
+
+
+def _hostile_block_page(tmp_path: Path) -> Path:
+    """Two evidence blocks, 500 px wide, with the packaged stylesheet: one sealed block whose label opens
+    a bidi override it never closes, one whose every record field is a 120-character unbroken token."""
+    import copy
+
+    from claim_evidence import render_evidence
+
+    from .conftest import _BUNDLE
+
+    bidi = copy.deepcopy(_BUNDLE)
+    bidi["claims"][0]["label"] = _RLO_LABEL  # the label is not sealed: the block stays verified
+    wide = copy.deepcopy(_BUNDLE)
+    claim, source = wide["claims"][0], wide["sources"][0]
+    claim.update(id="wide", label=_TOKEN, statement=_TOKEN, evidence_label=_TOKEN, conditions=[_TOKEN], uncertainty=_TOKEN)
+    claim["source_refs"][0].update(section=_TOKEN, supports=_TOKEN, quote={"exact": _TOKEN})
+    claim["verification"]["note"] = _TOKEN
+    source.update(publisher=_TOKEN, title=_TOKEN, url="https://example.com/" + _TOKEN)
+    css = (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_text(encoding="utf-8")
+    page = tmp_path / "hostile.html"
+    page.write_text(
+        '<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>hostile</title>'
+        f"<style>{css}</style></head><body style=\"margin:0\"><main style=\"width:500px\">"
+        f"{render_evidence(bidi)}{render_evidence(wide)}</main></body></html>",
+        encoding="utf-8",
+    )
+    return page
+
+
+def test_browser_hostile_label_and_long_token_stay_inside_the_block(browser: Any, tmp_path: Path) -> None:
+    _require_browser()
+    _open(browser, _hostile_block_page(tmp_path).as_uri())
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    shot = _screenshot(browser, tmp_path / "hostile.png")
+    found = browser.execute_script(
+        """
+        const [bidi, wide] = document.querySelectorAll('aside.claim-evidence');
+        const line = bidi.querySelector('.claim-evidence-line');
+        const parts = Array.from(line.children).map(e => e.getClientRects()[0]);  // a wrapped span: its first line
+        const box = wide.getBoundingClientRect();
+        const outside = Array.from(wide.querySelectorAll('*'))
+          .filter(e => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5)
+          .map(e => e.tagName + '.' + e.className);
+        return {
+          lefts: parts.map(r => Math.round(r.left)),
+          tops: parts.map(r => Math.round(r.top)),
+          label_bidi: getComputedStyle(line.querySelector('strong')).unicodeBidi,
+          status: line.querySelector('.claim-evidence-status').textContent,
+          overflow: [wide.scrollWidth, wide.clientWidth, document.documentElement.scrollWidth],
+          outside: outside,
+          width: Math.round(box.width),
+        };
+        """
+    )
+    assert found["width"] == 500, shot
+    assert found["label_bidi"] == "isolate", shot
+    assert len(set(found["tops"])) == 1, f"status line wraps {found} {shot}"
+    assert found["lefts"] == sorted(found["lefts"]), f"status line reordered by the label's override {found} {shot}"
+    assert found["status"] == "資料との照合済み", shot
+    scroll, client, page_width = found["overflow"]
+    assert scroll <= client and page_width <= 1200, f"block overflows {found} {shot}"
+    assert found["outside"] == [], f"fields overflow the block {found} {shot}"

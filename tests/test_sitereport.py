@@ -202,3 +202,52 @@ def test_sitereport_news_registry_rows(tmp_path: Path, run: Any) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0 and [(r["page"], r["claim_id"]) for r in data["claims"]] == expected
     assert data["summary"]["freshness_policy"] is False and data["summary"]["freshness"]["expired"] == 0
+
+
+def _row(**changes: Any) -> Any:
+    from claim_evidence._sitereport import ClaimRow
+
+    base: dict[str, Any] = dict(page="a.html", claim_id="C-1", label="速度", status="matched", basis="vendor_claim",
+                                evidence_label="Claim", method="human_document_review", checked_at="2026-09-05",
+                                age_days=-3, due=None, freshness="ok", invalid=False, sources=1)
+    return ClaimRow(**{**base, **changes})
+
+
+def _csv(*rows: Any) -> str:
+    from claim_evidence._sitereport import SiteReport, render_csv
+
+    return render_csv(SiteReport("2026-12-01", "--today", "ja", True, tuple(rows), (), ())).decode("utf-8")
+
+
+def test_sitereport_csv_bare_cr_in_a_label_is_quoted_and_forges_no_row() -> None:
+    text = _csv(_row(label="x\r=1+1,evil"), _row(claim_id="C-2"))
+    assert text.split("\n")[1] == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,1'
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert [r[2] for r in rows] == ["label", "x\r=1+1,evil", "速度"]
+    assert all(len(r) == len(ROW_FIELDS) for r in rows)
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_sitereport_csv_formula_cells_get_a_quote_prefix(start: str) -> None:
+    rows = list(csv.reader(io.StringIO(_csv(_row(label=start + "SUM(A1)", claim_id=start + "1", page=start + "p")), newline="")))
+    assert rows[1][:3] == ["'" + start + "p", "'" + start + "1", "'" + start + "SUM(A1)"]
+    assert rows[1][8] == "-3"  # the report's own number stays a number
+
+
+def test_sitereport_csv_quotes_fields_with_quotes_and_newlines() -> None:
+    line = _csv(_row(label='say "hi"\nthere'))
+    assert 'a.html,C-1,"say ""hi""\nthere",matched' in line
+
+
+def test_sitereport_csv_hostile_label_from_the_site(site: Path, tmp_path: Path, run: Any) -> None:
+    page = site / "about.html"
+    text = page.read_text(encoding="utf-8")
+    label = re.search(r'"label": "[^"]*"', text)
+    assert label is not None
+    page.write_text(text.replace(label.group(0), '"label": "x\\r=1+1"', 1), encoding="utf-8")
+    out = tmp_path / "report.csv"
+    assert _report(run, site, "csv", out)[0] == 0
+    rows = list(csv.reader(io.StringIO(out.read_bytes().decode("utf-8"), newline="")))
+    assert len(rows) - 1 == len(_claims(site)) and all(len(r) == len(ROW_FIELDS) for r in rows)
+    assert "x\r=1+1" in [r[2] for r in rows]
+    assert not any(cell.startswith("=") for r in rows for cell in r)

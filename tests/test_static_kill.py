@@ -286,3 +286,36 @@ def test_kill_two_concurrent_writes_leave_every_page_valid_and_stable(tmp_path: 
     assert _temps(site) == []
     assert main([str(site), "--write", "--no-cache", "--jobs", "1"]) == 0  # stable: nothing left to do
     assert all(path.read_bytes() == new for path, (_, new) in pages.items())
+
+
+def test_kill_leftover_temp_beside_a_registered_page_in_a_hidden_folder_is_cleaned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config run writes registered pages the site walk never enters (a hidden folder): the temp file
+    a killed run left beside one, an hour old, goes with the next --write; a young one stays."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".drafts").mkdir()
+    shutil.copy(DATA / "basic_before.html", tmp_path / ".drafts" / "basic.html")
+    (tmp_path / "claim-evidence.toml").write_text('pages = [".drafts/basic.html"]\nstylesheet = false\n', encoding="utf-8")
+    leftover = tmp_path / ".drafts" / f"{TEMP_PREFIX}k1ll3d__.tmp"
+    young = tmp_path / ".drafts" / f"{TEMP_PREFIX}y0ung___.tmp"
+    leftover.write_bytes(b"half a page")
+    young.write_bytes(b"a running --write")
+    _age([leftover], 3600)
+    assert main(["--no-cache"]) == 1  # a check deletes nothing (the page has stale slots)
+    assert leftover.exists()
+    assert main(["--write", "--no-cache"]) == 0
+    assert not leftover.exists() and young.exists()
+    assert (tmp_path / ".drafts" / "basic.html").read_bytes() == (DATA / "basic_after.html").read_bytes()
+
+
+def test_kill_leftover_temp_just_past_the_age_limit_is_cleaned_by_the_next_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 60 s rule: a temp file older than STALE_TEMP_SECONDS beside a named page goes, one younger stays."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(DATA / "basic_before.html", tmp_path / "basic.html")
+    old = tmp_path / f"{TEMP_PREFIX}0ld_____.tmp"
+    recent = tmp_path / f"{TEMP_PREFIX}rec3nt__.tmp"
+    old.write_bytes(b"x")
+    recent.write_bytes(b"x")
+    _age([old], _runner.STALE_TEMP_SECONDS + 5)
+    _age([recent], _runner.STALE_TEMP_SECONDS - 30)
+    assert main(["basic.html", "--write", "--no-cache"]) == 0
+    assert (old.exists(), recent.exists()) == (False, True)
