@@ -15,13 +15,14 @@ with charset-normalizer detects), not re-implemented here.
 Extraction never raises: a source that yields no checkable text is a value
 (``text=""`` and a ``warning`` saying why), so one odd source cannot stop a
 snapshot run. lxml, bs4, pypdf and charset-normalizer are imported inside the
-functions that use them, so ``import claim_evidence`` stays cheap.
+functions that use them, so ``import claim_evidence`` stays cheap. PDFs are
+read in a child process with a time and memory bound (``_pdftext``); HTML and
+text are not, since their cost is linear in the (capped) size of the body.
 """
 from __future__ import annotations
 
 import codecs
 import functools
-import io
 import logging
 import re
 from collections.abc import Iterator
@@ -370,45 +371,10 @@ def _lines(text: str) -> list[str]:
 
 
 def _pdf(data: bytes) -> Extracted:
-    # pypdf raises many exception types on damaged files (and its dependencies
-    # more): any failure means "no text", reported with its reason.
-    _quiet("pypdf")
-    try:
-        from pypdf import PdfReader
+    # Read in a child process under a time and memory bound: a PDF's cost is not bounded by its size.
+    from ._pdftext import pdf_text
 
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not _decrypt(reader):
-            return Extracted("", "pdf", None, "the PDF is encrypted with a password: quotes cannot be checked against it")
-        pages = list(reader.pages)
-    except Exception as exc:  # noqa: BLE001 - see above
-        return Extracted("", "pdf", None, f"the PDF could not be read ({_reason(exc)}): quotes cannot be checked against it")
-    texts: list[str] = []
-    failed = 0
-    for page in pages:
-        try:
-            texts.extend(_lines(page.extract_text()))
-        except Exception:  # noqa: BLE001 - one bad page should not lose the others
-            failed += 1
-    text = "\n".join(texts)
-    warning = None
-    if failed:
-        warning = f"{failed} of {len(pages)} PDF pages could not be read: quotes on them cannot be checked"
-    elif not text:
-        warning = "the PDF has no text layer (a scan?): quotes cannot be checked against it"
-    return Extracted(text, "pdf", None, warning)
-
-
-def _decrypt(reader: Any) -> bool:
-    """Open a PDF encrypted with an empty user password, as every viewer does without asking."""
-    try:
-        return bool(reader.decrypt(""))
-    except Exception:  # noqa: BLE001 - e.g. AES without the optional crypto package
-        return False
-
-
-def _reason(exc: Exception) -> str:
-    message = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
+    return pdf_text(data)
 
 
 # --- plain text ------------------------------------------------------------------------------
