@@ -12,7 +12,11 @@ the bytes of its code, templates and schema), the label language, the render
 settings (search setting, freshness markers with the build date) and the exact
 JSON text. What else a page's findings depend on (the site's policy, snapshot
 checks, review age, the page's binding) is computed afresh on every page. An
-entry that does not parse, has another format or names another key is a miss.
+entry that does not parse, has another format or names another key is a miss,
+and so is one whose seal does not verify: its blocks are written into pages and
+its findings decide whether a page passes, so an entry is trusted only when
+sealed with a secret that does not live in the cache folder (``secret``: see
+:func:`._kvstore.cache_secret`).
 Entries live in one SQLite file (:mod:`._kvstore`), shared by the worker
 processes and concurrent runs. The page check uses one only when a run turned it on
 (:func:`use`): ``static-helper`` does, unless ``--no-cache``.
@@ -42,14 +46,15 @@ class Stored:
 
 
 class RecordCache:
-    """Entries in the SQLite file at ``path`` (see :mod:`._kvstore`); ``salt`` names the toolkit that wrote them."""
+    """Entries in the SQLite file at ``path`` (see :mod:`._kvstore`); ``salt`` names the toolkit that wrote them;
+    ``secret`` seals them (default: :func:`._kvstore.cache_secret` for the file's folder)."""
 
-    def __init__(self, path: Path, salt: str) -> None:
-        from ._kvstore import KeyValueStore  # (sqlite3 only for runs that cache: the page check imports this module)
+    def __init__(self, path: Path, salt: str, secret: bytes | None = None) -> None:
+        from ._kvstore import KeyValueStore, cache_secret  # (sqlite3 only for runs that cache: the page check imports this module)
 
         self.path = Path(path)
         self.salt = salt
-        self.store = KeyValueStore(self.path)
+        self.store = KeyValueStore(self.path, secret if secret is not None else cache_secret(self.path.parent))
 
     def key(self, content: str, lang: str, settings: tuple[Any, ...]) -> str:
         digest = hashlib.sha256(f"{FORMAT}\0{self.salt}\0{lang}\0{json.dumps(settings)}\0".encode())

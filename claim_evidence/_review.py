@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, json_path
 from ._fingerprint import article_fingerprint, claim_fingerprint
 from ._freshness import REVIEW_AFTER_BUILD, review_after_build
 from ._hints import date_hint, shown
 from ._policy import DEFAULT_POLICY, Policy
+from ._snapcheck import snapshot_diagnostics
 from ._validation import iter_diagnostics, review_by_not_after
 from ._vocabulary import METHODS, STATUSES, is_valid_date, is_valid_id
+
+if TYPE_CHECKING:
+    from ._snapstore import SnapshotStore
 
 
 class ReviewError(ClaimEvidenceError):
@@ -35,7 +39,8 @@ class ReviewRequest:
 
 
 def record_review(
-    bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY, build_date: tuple[str, str] | None = None
+    bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY, build_date: tuple[str, str] | None = None,
+    snapshots: SnapshotStore | None = None,
 ) -> dict[str, Any]:
     """Return a copy of ``bundle`` with the claim's verification recorded.
 
@@ -47,7 +52,10 @@ def record_review(
     in a source, at the top level or in another claim: a seal over a broken
     record would certify the breakage, and one invalid record shows every claim
     as unverified. Only what the reviews of other claims (or of the subject)
-    clear is left for them.
+    clear is left for them. With the site's ``snapshots`` store, the snapshot
+    checks the page check runs (:func:`._snapcheck.snapshot_diagnostics`: a
+    snapshot missing or altered, a quote not in the text of its bytes) refuse
+    too: a seal over a quote the source does not hold would certify it.
     """
     if not is_valid_date(request.checked_at):
         raise ReviewError(f"--checked-at must be an existing date as YYYY-MM-DD, got {_date_shown(request.checked_at)}")
@@ -92,7 +100,8 @@ def record_review(
     verification["fingerprint"] = claim_fingerprint(claim, updated.get("sources"))
     claim["verification"] = verification
     index = updated["claims"].index(claim)
-    remaining = [d for d in iter_diagnostics(updated, policy=policy) if d.is_error and not _left_to_other_reviews(d, index)]
+    found = [*iter_diagnostics(updated, policy=policy), *snapshot_diagnostics(updated, snapshots)]
+    remaining = [d for d in found if d.is_error and not _left_to_other_reviews(d, index)]
     if remaining:
         raise EvidenceValidationError(remaining)
     return updated

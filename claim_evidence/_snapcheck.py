@@ -5,7 +5,10 @@ the copy of each source the review read is still on disk unaltered, and that
 every quoted passage is really in it. They read the snapshot folder only —
 never the network — and they belong to the site, not to the record: a block
 renders the same with or without them, and without the folder they say they
-were skipped (a note), never that they passed.
+were skipped (a note), never that they passed. Quotes are anchored in the text
+extracted again from the verified bytes, never in the ``.txt`` beside them alone
+(an edit there is reported: CE527), since the bundle's digest vouches for the
+bytes only.
 """
 from __future__ import annotations
 
@@ -61,7 +64,17 @@ def snapshot_diagnostics(bundle: Any, store: SnapshotStore | None) -> list[Diagn
         elif state == "altered":
             message = f"snapshot file altered: {_shown(store, digest)} no longer hashes to its recorded sha256; restore it from version control"
             found.append(Diagnostic("CE522", message, where, "error", subject))
-        texts[sid] = (store.text(digest) if state == "ok" else None, snapshot)
+        text = None
+        if state == "ok":
+            text = store.derived_text(digest, _content_type(snapshot))
+            if text is not None and store.text(digest) != text:
+                message = (
+                    f"snapshot text differs from its bytes: {os.fspath(store.text_path(digest))} is not the text of "
+                    f"{_shown(store, digest)} (edited, or extracted by another version); quotes were checked against the "
+                    "bytes' text; restore the .txt from version control, or take the snapshot again"
+                )
+                found.append(Diagnostic("CE527", message, where, "warning", subject))
+        texts[sid] = (text, snapshot)
     found.extend(_quotes(bundle, texts))
     return found
 
@@ -73,6 +86,11 @@ def _recorded(sources: list[Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
         if isinstance(snapshot, dict) and is_valid_id(source.get("id")) and isinstance(snapshot.get("sha256"), str):
             if FINGERPRINT_RE.fullmatch(snapshot["sha256"]):
                 yield index, source["id"], snapshot
+
+
+def _content_type(snapshot: dict[str, Any]) -> str | None:
+    kind = snapshot.get("content_type")
+    return kind if isinstance(kind, str) else None
 
 
 def _shown(store: SnapshotStore, digest: str) -> str:

@@ -6,6 +6,12 @@ are still what the reviewer read) and lets two sources with the same body
 share one file. The layout, ``FOLDER/sha256/ab/<62 hex>.bin`` and ``.txt``,
 keeps any one folder small.
 
+The ``.txt`` is a convenience copy, not evidence: only the ``.bin`` is bound to
+the bundle (by its digest, under the review's fingerprint), and an edit to the
+text alone once made a changed quote pass. Checks therefore anchor quotes in
+:meth:`SnapshotStore.derived_text`, the text extracted again from the verified
+bytes (once per process and snapshot), and report a ``.txt`` that differs.
+
 Every write goes through :func:`atomic_write_bytes`, so a killed run leaves a
 stray temp file at worst, never a half body under a digest's name — a name
 that would claim bytes the file does not hold.
@@ -25,6 +31,8 @@ Check = Literal["ok", "missing", "altered"]
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 1 << 20
+_DERIVED_KEEP = 64  # snapshots whose derived text a process keeps (a site cites a few sources many times)
+_DERIVED: dict[tuple[str, str | None], str] = {}
 
 
 class SnapshotStore:
@@ -55,7 +63,7 @@ class SnapshotStore:
         digest = hashlib.sha256(data).hexdigest()
         binary = self.bin_path(digest)
         binary.parent.mkdir(parents=True, exist_ok=True)
-        encoded = text.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8")
+        encoded = normalized(text).encode("utf-8")
         text_file = self.text_path(digest)
         if _read(text_file) != encoded:
             atomic_write_bytes(text_file, encoded)
@@ -95,10 +103,40 @@ class SnapshotStore:
         except UnicodeDecodeError:
             return None
 
+    def derived_text(self, sha256: str, content_type: str | None) -> str | None:
+        """The text of the stored bytes, extracted again as :meth:`put`'s caller did (``extract_text``),
+        when the ``.bin`` is there and hashes to ``sha256``; else None. This, not the ``.txt``, is what
+        the bundle's digest vouches for. Extraction is memoised per process by digest and type (the
+        bytes are content-addressed: the same digest is the same text), since a PDF takes a while."""
+        memo = _DERIVED.get((sha256, content_type))
+        if memo is not None:
+            return memo
+        try:
+            data = _read(self.bin_path(sha256))
+        except ValueError:
+            return None
+        if data is None or hashlib.sha256(data).hexdigest() != sha256:
+            return None
+        from ._extract import extract_text  # (the parsers only for sites with snapshots)
+
+        try:
+            text = normalized(extract_text(data, content_type).text)
+        except Exception:  # noqa: BLE001 - a parser's failure on hostile bytes: no text to check against, never a traceback
+            return None
+        if len(_DERIVED) >= _DERIVED_KEEP:
+            _DERIVED.pop(next(iter(_DERIVED)))
+        _DERIVED[(sha256, content_type)] = text
+        return text
+
     def _shard(self, sha256: str) -> Path:
         if not isinstance(sha256, str) or not _DIGEST.fullmatch(sha256):
             raise ValueError(f"not a SHA-256 hex digest: {sha256!r}")
         return self.folder / "sha256" / sha256[:2]
+
+
+def normalized(text: str) -> str:
+    """Text as the store keeps it: LF line ends."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _read(path: Path) -> bytes | None:

@@ -323,16 +323,22 @@ def review_record(
     Refuses unknown claims, invalid dates, a --checked-at after the build date
     (CE406), a --review-by not after --checked-at (CE407), and a bundle with
     other errors (validate's, in this claim, a source or the top level), such
-    as a figure of the statement that no quote has (CE317): fix the statement
-    or paste the passage into quote.exact, then record again.
+    as a figure of the statement that no quote has (CE317), or (with the
+    snapshot folder claim-evidence.toml names) a snapshot missing or altered
+    or a quote not in it (CE521-CE525): fix the statement or paste the
+    passage into quote.exact, then record again.
     """
     from ._freshness import build_date
+    from ._site import find_config
+    from ._snapcheck import snapshot_store
 
     request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
     day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
     document = load_document(file)
+    config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
     try:
-        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day)
+        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store)
     except EvidenceValidationError as exc:
         for d in exc.diagnostics:
             click.echo(f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True)

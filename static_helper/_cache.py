@@ -8,7 +8,11 @@ always checked again). Entries are JSON values in one SQLite file,
 ``.claim-evidence-cache/pages.sqlite3`` (beside claim-evidence.toml, else in the
 user's cache folder: see default_folder; see ``claim_evidence._kvstore``); an
 entry that does not parse, has another format, names another key or holds
-anything but a pass is ignored and rebuilt, never trusted.
+anything but a pass is ignored and rebuilt, never trusted. A pass entry is a
+claim ("this page passed before"): a forged one would make a failing page pass,
+so every entry is sealed with an HMAC under a secret that never lives in the
+cache folder (``claim_evidence._kvstore.cache_secret``), and one whose seal does
+not verify is a miss.
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from typing import Any
 
 import claim_evidence
 from claim_evidence import Diagnostic
-from claim_evidence._kvstore import KeyValueStore
+from claim_evidence._kvstore import KeyValueStore, cache_secret
 from claim_evidence._options import PageOptions
 from claim_evidence._recordcache import RecordCache
 from claim_evidence._report import FileResult
@@ -68,7 +72,7 @@ def folders_fingerprint(version: str, folders: list[Path]) -> str:
 
 def settings_fingerprint(options: PageOptions, config_bytes: bytes | None) -> str:
     """What the settings contribute to every key: the config file's bytes, the page options and the
-    state of the snapshot folder (a snapshot altered or removed must not be answered from the cache)."""
+    contents of the snapshot folder (a snapshot altered or removed must not be answered from the cache)."""
     digest = hashlib.sha256(f"format {FORMAT}\0{toolkit_fingerprint()}\0".encode())
     digest.update(b"config\0" + (config_bytes if config_bytes is not None else b"(none)") + b"\0")
     digest.update(json.dumps(dataclasses.astuple(options)).encode())
@@ -77,8 +81,10 @@ def settings_fingerprint(options: PageOptions, config_bytes: bytes | None) -> st
 
 
 def folder_state(folder: str | None) -> str:
-    """Every file under ``folder`` with its size and modification time, or ``absent``: cheap (one
-    walk, no reading), and any change to a snapshot changes it."""
+    """Every file under ``folder`` with the SHA-256 of its bytes, or ``absent``. Size and modification
+    time are not enough: a byte changed with both kept (``touch -r``, a restored archive) kept the key,
+    and a cached pass outlived the snapshot it rested on. Reading every snapshot costs a hash over
+    them per run (a few hundred MB/s), and makes a fresh checkout, whose mtimes are all new, hit."""
     if folder is None or not os.path.isdir(folder):
         return "absent"
     entries = []
@@ -87,10 +93,11 @@ def folder_state(folder: str | None) -> str:
         for name in sorted(files):
             path = os.path.join(here, name)
             try:
-                info = os.stat(path)
+                with open(path, "rb") as handle:
+                    digest = hashlib.file_digest(handle, "sha256").hexdigest()
             except OSError:
-                continue
-            entries.append(f"{os.path.relpath(path, folder)}\0{info.st_size}\0{info.st_mtime_ns}")
+                digest = "unreadable"
+            entries.append(f"{os.path.relpath(path, folder)}\0{digest}")
     return "\n".join(entries)
 
 
@@ -109,15 +116,17 @@ def default_folder(config_root: Path | None, site: Path) -> Path:
 class Cache:
     """Page entries in ``folder`` (``pages.sqlite3``); ``salt`` is :func:`settings_fingerprint` of the run."""
 
-    def __init__(self, folder: str | os.PathLike[str], salt: str) -> None:
+    def __init__(self, folder: str | os.PathLike[str], salt: str, secret: bytes | None = None) -> None:
         self.folder = Path(folder)
         self.salt = salt
-        self.store = KeyValueStore(self.folder / PAGES_FILE_NAME)
+        self.secret = secret if secret is not None else cache_secret(self.folder)
+        self.store = KeyValueStore(self.folder / PAGES_FILE_NAME, self.secret)
 
     def records(self) -> RecordCache:
         """The record cache beside the page entries (``records.sqlite3``): keyed by the toolkit alone, so
-        it survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`)."""
-        return RecordCache(self.folder / RECORDS_FILE_NAME, toolkit_fingerprint())
+        it survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`);
+        sealed with the same secret."""
+        return RecordCache(self.folder / RECORDS_FILE_NAME, toolkit_fingerprint(), self.secret)
 
     def key(self, display: str, registered: bool, data: bytes) -> str:
         digest = hashlib.sha256(f"{self.salt}\0{display}\0{int(registered)}\0".encode())

@@ -85,8 +85,11 @@ def shared() -> Path:
 
 @pytest.fixture(autouse=True)
 def _user_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """static-helper without a config caches under $XDG_CACHE_HOME: never the real user's, in tests."""
+    """static-helper without a config caches under $XDG_CACHE_HOME, and keeps the key that seals cache
+    entries under $XDG_CONFIG_HOME: never the real user's, in tests."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "xdg-config"))
+    monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
 
 
 # The example site shows freshness markers ([freshness] markers = true), which count review ages to

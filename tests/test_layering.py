@@ -78,22 +78,31 @@ def test_layering_examples_use_only_the_public_api() -> None:
 
 
 def test_layering_network_and_extraction_libraries_load_only_for_the_sources_commands(tmp_path: Path) -> None:
-    """httpx, lxml, bs4, charset-normalizer and pypdf serve `sources snapshot`/`verify` alone: importing the
-    package, validating and checking a page with snapshots (the offline checks) never load them."""
+    """httpx serves `sources snapshot`/`verify` alone; the text extractors (lxml, bs4, charset-normalizer)
+    load only where a page cites a stored snapshot, whose text is extracted again from its verified bytes
+    (the ``.txt`` beside them is not trusted, CE527); pypdf only ever runs in the extraction's child
+    process. Importing the package and checking a page without snapshots load none of them."""
     import subprocess
     import sys
 
     page = ROOT / "examples" / "site" / "articles" / "kumo-engine-3.html"
-    code = (
-        "import sys, claim_evidence, static_helper\n"
-        "from claim_evidence._site import at_build_date, load_config\n"
-        f"options = at_build_date(load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}), None).options\n"
-        f"page = static_helper.load_page({str(page)!r}, options)\n"
-        "assert not [d for d in page.diagnostics if d.is_error], page.diagnostics\n"
-        "print(sorted(m for m in ('httpx', 'lxml', 'bs4', 'charset_normalizer', 'pypdf') if m in sys.modules))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+    modules = "('httpx', 'lxml', 'bs4', 'charset_normalizer', 'pypdf')"
+
+    def loaded(snapshots: bool) -> tuple[int, str, str]:
+        code = (
+            "import dataclasses, sys, claim_evidence, static_helper\n"
+            "from claim_evidence._site import at_build_date, load_config\n"
+            f"options = at_build_date(load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}), None).options\n"
+            + ("" if snapshots else "options = dataclasses.replace(options, snapshots=None)\n")
+            + f"page = static_helper.load_page({str(page)!r}, options)\n"
+            "assert not [d for d in page.diagnostics if d.is_error], page.diagnostics\n"
+            f"print(sorted(m for m in {modules} if m in sys.modules))\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
+        return done.returncode, done.stdout, done.stderr
+
+    assert loaded(snapshots=False) == (0, "[]\n", "")
+    assert loaded(snapshots=True) == (0, "['bs4', 'charset_normalizer', 'lxml']\n", "")
 
 
 def test_layering_the_readme_build_hook_runs_on_the_public_api(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from claim_evidence import _page, _render
 from claim_evidence._diagnostics import Diagnostic
 from claim_evidence._recordcache import RecordCache, Stored
-from claim_evidence._kvstore import KeyValueStore
+from claim_evidence._kvstore import KeyValueStore, cache_secret
 from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
 from static_helper.cli import command
 
@@ -42,7 +42,8 @@ def rebuild(site: Path, mark: str) -> None:
 
 
 def store(site: Path) -> KeyValueStore:
-    return KeyValueStore(site / CACHE / RECORDS_FILE_NAME)
+    """The record entries as the toolkit reads them: sealed with this user's secret (see _kvstore.cache_secret)."""
+    return KeyValueStore(site / CACHE / RECORDS_FILE_NAME, cache_secret(site / CACHE))
 
 
 def entries(site: Path) -> list[str]:
@@ -53,6 +54,14 @@ def entry(site: Path, key: str) -> dict[str, Any]:
     raw = store(site).get(key)
     assert raw is not None
     return json.loads(raw)
+
+
+
+@pytest.fixture(autouse=True)
+def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache's key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
 
 
 @pytest.fixture

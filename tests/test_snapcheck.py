@@ -15,13 +15,26 @@ from claim_evidence._snapstore import SnapshotStore
 from static_helper.cli import command as static_command
 
 PAGE_TEXT = "表 1 処理速度\n架空ベンダーの固定条件での達成率は 72.6% でした。\n同じ達成率は付録にもあります。"
-BYTES = b"<html><body>fictional source</body></html>"
+
+
+@pytest.fixture(autouse=True)
+def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """static-helper's cache key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+
+
+def html_for(text: str) -> bytes:
+    """A source page whose extracted text is ``text``: the checks anchor quotes in the text of the bytes."""
+    return ("<html><body>" + "".join(f"<p>{line}</p>" for line in text.split("\n") if line) + "</body></html>").encode()
+
+
+BYTES = html_for(PAGE_TEXT)
 
 
 def snapshotted(bundle: dict[str, Any], folder: Path, text: str = PAGE_TEXT, quote: Any = None) -> dict[str, Any]:
-    """The seed bundle whose source has a snapshot stored in ``folder``, re-sealed."""
+    """The seed bundle whose source has a snapshot of a page showing ``text`` stored in ``folder``, re-sealed."""
     store = SnapshotStore(folder)
-    digest = store.put(BYTES, text)
+    digest = store.put(html_for(text), text)
     changed = copy.deepcopy(bundle)
     changed.pop("subject_fingerprint")
     changed["sources"][0]["snapshot"] = {"sha256": digest, "retrieved_at": "2026-09-04", "content_type": "text/html", "final_url": "https://example.com/fictional-report"}

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import claim_evidence
 from static_helper import _cache
 from claim_evidence._site import CACHE_DIR_NAME
-from claim_evidence._kvstore import KeyValueStore
+from claim_evidence._kvstore import KeyValueStore, cache_secret
 from static_helper._cache import folders_fingerprint, toolkit_folders
 from static_helper.cli import command
 
@@ -31,7 +31,7 @@ def run(*args: str) -> tuple[int, str, dict[str, int]]:
 
 def store(folder: Path) -> KeyValueStore:
     """The page entries of the cache in ``folder`` (the records keep their own file: tests/test_recordcache.py)."""
-    return KeyValueStore(folder / _cache.PAGES_FILE_NAME)
+    return KeyValueStore(folder / _cache.PAGES_FILE_NAME, cache_secret(folder))
 
 
 def entries(site: Path) -> list[str]:
@@ -46,6 +46,14 @@ def entry(site: Path, key: str) -> dict[str, Any]:
 
 def set_entry(site: Path, key: str, value: bytes) -> None:
     store(site / CACHE_DIR_NAME).put(key, value)
+
+
+
+@pytest.fixture(autouse=True)
+def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache's key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
 
 
 @pytest.fixture
