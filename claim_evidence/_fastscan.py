@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._tokens import HEADINGS, SCOPE, SPECIAL, TABLE_SCOPE, TreeBuilder, _markup
+from ._tokens import HEADINGS, TreeBuilder, _markup
 
 _WS = "[\t\n\f\r ]"
 _ATTRS = rf"""(?>(?:{_WS}++[^\t\n\f\r "'<>/=]++(?>(?:{_WS}*+={_WS}*+(?:"[^"<>]*+"|'[^'<>]*+'|[^\t\n\f\r "'<>=`]++))?))*){_WS}*+/?>"""
@@ -55,6 +55,10 @@ CONTAINERS = frozenset(
 _INLINE_DEPTH = 2
 _CONTAINER_DEPTH = 3
 _PATTERNS: dict[tuple[bool, bool, bool, bool, bool, bool], re.Pattern[str]] = {}
+# The pattern for a stack no deeper than this is remembered by the whole stack (cheaper to look up than
+# to work out again); a deeper one is worked out from the builder's index, in constant time (a key made
+# of the whole stack, or a walk down it, made a page of nested elements quadratic).
+_KEYED_DEPTH = 48
 _FLAGS: dict[tuple[str, ...], re.Pattern[str] | None] = {}
 _FLAGS_MAX = 4096
 
@@ -157,9 +161,12 @@ class _Builder:
 
 def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
     """The pattern of what is neutral on top of the builder's current stack (None: skip nothing)."""
+    names = builder.names
+    if len(names) > _KEYED_DEPTH:
+        return _flags(builder)
     active = builder.active
     # An <a> on the builder's list changes what is neutral: such stacks get their own key ("" is no tag name).
-    key = tuple(builder.names) if not active or active[-1] is None else (*builder.names, "")
+    key = tuple(names) if not active or active[-1] is None else (*names, "")
     if key in _FLAGS:
         return _FLAGS[key]
     if len(_FLAGS) >= _FLAGS_MAX:
@@ -169,38 +176,22 @@ def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
 
 
 def _flags(builder: TreeBuilder) -> re.Pattern[str] | None:
+    """Work out the pattern from the builder's index of open elements (see ``_tokens.index_keys``)."""
     names = builder.names
-    if builder.foreign or builder.templates or "select" in names or any(":" in n for n in names):
+    if builder.foreign or builder.templates or builder.top("select") or builder.top("#colon") or (
+        names[0] == "select" or ":" in names[0]
+    ):
         return None
     # An <a> start tag is neutral only if no <a> is in scope nor listed as active (open or to be re-opened).
-    anchors = _in_scope(names, "a", SCOPE) < 0 and builder.listed_link() is None
-    p_ok = _in_scope(names, "p", SCOPE | {"button"}) < 0
-    li_ok = True
-    for here in reversed(names[1:]):
-        if here == "li":
-            li_ok = False
-            break
-        if here in SPECIAL and here not in ("address", "div", "p"):
-            break
+    anchors = builder.in_scope("a", "#scope") < 0 and builder.listed_link() is None
+    p_ok = builder.in_scope("p", "#button") < 0
+    li = builder.top("li")  # (li_ok: no li open above the nearest special element other than address, div, p)
+    li_ok = li == 0 or li < builder.top("#listop")
     h_ok = names[-1] not in HEADINGS
-    td_ok = tr_ok = True
-    for here in reversed(names[1:]):
-        if here in TABLE_SCOPE:
-            break
-        if here in CELLS:
-            td_ok = tr_ok = False
-        elif here == "tr":
-            tr_ok = False
+    table = builder.top("#table")  # (td_ok, tr_ok: no cell, or no cell nor row, above the nearest table scope)
+    td_ok = max(builder.top("td"), builder.top("th")) <= table
+    tr_ok = td_ok and builder.top("tr") <= table
     return _pattern(anchors, p_ok, li_ok, h_ok, td_ok, tr_ok)
-
-
-def _in_scope(names: list[str], target: str, boundary: frozenset[str] | set[str]) -> int:
-    for depth in range(len(names) - 1, 0, -1):
-        if names[depth] == target:
-            return depth
-        if names[depth] in boundary:
-            return -1
-    return -1
 
 
 def fast_scan(text: str, builder: TreeBuilder, keywords: Sequence[int]) -> None:

@@ -134,7 +134,7 @@ class _Locator(Handler):
         if name != "script" and name != "link" and not (source and _INTERESTING.search(source)):
             return None
         assert self.builder is not None
-        if self.builder.templates or "select" in self.builder.names:
+        if self.builder.templates or self.builder.top("select") or self.builder.names[0] == "select":
             return None  # template content is inert, select content is not shown: never a claim, a slot or the bundle
         attrs = parse_attributes(source)
         if name == "link":
@@ -247,10 +247,10 @@ class _ForeignFinder(Handler):
             local == "link" and "stylesheet" in attrs.get("rel", "").lower().split()
         ):
             names, tokens = self.builder.names, self.builder.tokens
-            roots = [d for d in range(len(names)) if names[d] in ("svg:svg", "math:math")]
-            root_start = tokens[roots[-1]] if roots else None
-            if isinstance(root_start, int):  # (the innermost <svg> or <math> around it)
-                self.found.append(Foreign(local, start, names[roots[-1]].partition(":")[0], root_start))
+            root = max(self.builder.top("svg:svg"), self.builder.top("math:math"))  # (the innermost around it)
+            root_start = tokens[root] if root else None
+            if isinstance(root_start, int):
+                self.found.append(Foreign(local, start, names[root].partition(":")[0], root_start))
         return None
 
 

@@ -10,7 +10,9 @@ options; a table part outside any table is no element). Misnested formatting
 elements are approximated (the element ends at its end tag, unless eight or
 more blocks are nested in it: then the standard keeps a copy of it open).
 Every position is an index into the original text, so spans are exact whatever
-the line endings, BOM, case or quoting.
+the line endings, BOM, case or quoting. The builder keeps an index of its stack
+of open elements (:func:`index_keys`), so a tag costs the same however deep the
+page nests: hostile pages are read in linear time.
 
 Two more parts of the standard are modelled because they decide whether the
 evidence markup survives, not where it ends:
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Iterator
 
 _WS = "\t\n\f\r "
@@ -115,6 +119,44 @@ _FRAMESET_NOT_OK = frozenset(
 )
 # Start tags a parser puts in the head while the body has not started (a <frameset> there is always taken).
 _HEAD_ONLY = frozenset("base basefont bgsound link meta noframes noscript script style template title".split())
+# The stack of open elements is indexed so that every question the builder asks of it ("is an X in scope",
+# "the nearest special element", "the lowest cell above the table") is answered from the tops of a few
+# lists instead of a walk down the stack: a walk per tag made nested pages quadratic (25,000 nested <div>
+# took 9 s). Each open element at stack position p >= 1 is listed under its name and under every class it
+# belongs to ("#scope" …; no tag name starts with "#"); position 0, the context, is never listed (no
+# search ever looked at it).
+_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("#scope", SCOPE),
+    ("#table", TABLE_SCOPE),
+    ("#button", _BUTTON_SCOPE),
+    ("#list", _LIST_SCOPE),
+    ("#special", SPECIAL),
+    ("#listop", SPECIAL - {"address", "div", "p"}),  # where the search for an open li, dd or dt stops
+    ("#heading", HEADINGS),
+)
+_BOUNDARY_KEYS: dict[frozenset[str], str] = {
+    SCOPE: "#scope", TABLE_SCOPE: "#table", _BUTTON_SCOPE: "#button", _LIST_SCOPE: "#list"
+}
+_SCOPED_END_KEY: dict[str, str] = {name: _BOUNDARY_KEYS[boundary] for name, boundary in _SCOPED_END.items()}
+_KEYS: dict[str, tuple[str, ...]] = {}
+_KEYS_MAX = 4096
+
+
+def index_keys(name: str) -> tuple[str, ...]:
+    """The keys an open element named ``name`` is listed under: its name, its classes, ``#foreign`` (SVG
+    and MathML elements) or ``#html``, and ``#colon`` for any name with a colon."""
+    keys = _KEYS.get(name)
+    if keys is None:
+        found = [name, *(key for key, members in _CLASSES if name in members)]
+        found.append("#foreign" if name.startswith(("svg:", "math:")) else "#html")
+        if ":" in name:
+            found.append("#colon")
+        if len(_KEYS) >= _KEYS_MAX:
+            _KEYS.clear()
+        keys = _KEYS[name] = tuple(found)
+    return keys
+
+
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -152,12 +194,14 @@ class TreeBuilder:
     ``frameset`` is the offset of a ``<frameset>`` start tag the standard accepts (documents only).
     """
 
-    __slots__ = ("names", "tokens", "handler", "foreign", "templates", "active", "plain_xml", "document",
+    __slots__ = ("names", "tokens", "open", "handler", "foreign", "templates", "active", "plain_xml", "document",
                  "frameset", "frameset_seen")
 
     def __init__(self, handler: Handler, context: str = "html") -> None:
         self.names: list[str] = [context]
         self.tokens: list[object] = [None]
+        # For each key of index_keys, the stack positions (>= 1, ascending) of the open elements under it.
+        self.open: defaultdict[str, list[int]] = defaultdict(list)  # (read with .get: no empty lists made)
         self.handler = handler
         self.foreign = context.startswith(("svg:", "math:")) and context not in _INTEGRATION
         self.templates = 0
@@ -177,15 +221,76 @@ class TreeBuilder:
         one closed without its ``</a>``, or one still open in scope (one beyond a table is dropped by the
         next ``<a>`` without touching what lies between)."""
         entry = self.listed_link()
-        if entry is None or (entry[1] and self._find_in_scope({"a"}, SCOPE) < 0):
+        if entry is None or (entry[1] and self.in_scope("a", "#scope") < 0):
             return None
         return entry[0]
 
     # --- stack primitives -------------------------------------------------------
 
+    def top(self, key: str) -> int:
+        """The stack position of the highest open element under ``key`` (see :func:`index_keys`), 0 if none."""
+        found = self.open.get(key)
+        return found[-1] if found else 0
+
+    def above(self, key: str, depth: int) -> int:
+        """The lowest stack position above ``depth`` of an open element under ``key``, 0 if none."""
+        found = self.open.get(key)
+        if not found or found[-1] <= depth:
+            return 0
+        return found[bisect_right(found, depth)]
+
+    def in_scope(self, target: str, boundary: str) -> int:
+        """The stack position of the highest open element under ``target`` if no element under the key
+        ``boundary`` is above it, else -1 (the standard's "has an element in scope", which stops at the
+        first boundary element: the target itself may be one)."""
+        found = self.open.get(target)
+        if not found:
+            return -1
+        depth = found[-1]
+        return -1 if self.top(boundary) > depth else depth
+
+    def _index(self, start: int) -> None:
+        """List the open elements from stack position ``start`` up (none of them is listed yet)."""
+        open_ = self.open
+        names = self.names
+        for depth in range(max(start, 1), len(names)):
+            for key in index_keys(names[depth]):
+                open_[key].append(depth)
+
+    def _unindex(self, start: int) -> None:
+        """Take the open elements from stack position ``start`` up off the index (they are its tops)."""
+        open_ = self.open
+        names = self.names
+        for depth in range(len(names) - 1, max(start, 1) - 1, -1):
+            for key in index_keys(names[depth]):
+                open_[key].pop()
+
+    def _reorder(self, low: int, high: int) -> None:
+        """Re-list stack positions ``low`` to ``high`` after the elements there changed places among
+        themselves (the same names, so each key keeps as many entries there): the adoption agency's copy
+        of a formatting element after the eighth block would otherwise cost a walk up the whole stack."""
+        moved: dict[str, list[int]] = {}
+        names = self.names
+        for depth in range(low, high + 1):
+            for key in index_keys(names[depth]):
+                found = moved.get(key)
+                if found is None:
+                    moved[key] = [depth]
+                else:
+                    found.append(depth)
+        open_ = self.open
+        for key, positions in moved.items():
+            listed = open_[key]
+            first = bisect_left(listed, low)
+            listed[first : first + len(positions)] = positions
+
     def _push(self, name: str, token: object, at: int = -1) -> None:
+        depth = len(self.names)
         self.names.append(name)
         self.tokens.append(token)
+        open_ = self.open
+        for key in index_keys(name):
+            open_[key].append(depth)
         if name in _TRACKED:
             if name == "a":
                 self.active.append((at, True))
@@ -219,10 +324,12 @@ class TreeBuilder:
 
     def _pop_to(self, depth: int, content_end: int, end: int) -> None:
         """Pop every element at ``depth`` and above; the one at ``depth`` ends at ``end``."""
-        names, tokens, closed = self.names, self.tokens, self.handler.closed
+        names, tokens, closed, open_ = self.names, self.tokens, self.handler.closed, self.open
         while len(names) > depth:
             name = names.pop()
             token = tokens.pop()
+            for key in index_keys(name):
+                open_[key].pop()
             if name in _TRACKED:
                 self._popped(name)
             if len(names) == depth:
@@ -237,22 +344,12 @@ class TreeBuilder:
             top not in _INTEGRATION or (top == "math:annotation-xml" and self.plain_xml[-1])
         )
 
-    def _find_in_scope(self, targets: frozenset[str] | set[str], boundary: frozenset[str]) -> int:
-        names = self.names
-        for depth in range(len(names) - 1, 0, -1):
-            name = names[depth]
-            if name in targets:
-                return depth
-            if name in boundary:
-                return -1
-        return -1
-
     def _implied(self, at: int, keep: str = "") -> None:
         while self.names[-1] in IMPLIED_END and self.names[-1] != keep:
             self._pop_to(len(self.names) - 1, at, at)
 
     def _close_p(self, at: int) -> None:
-        depth = self._find_in_scope({"p"}, _BUTTON_SCOPE)
+        depth = self.in_scope("p", "#button")
         if depth > 0:
             self._pop_to(depth, at, at)
 
@@ -308,41 +405,38 @@ class TreeBuilder:
 
     def _close_select(self, name: str, at: int) -> bool:
         """End an open select that ``name`` cannot go into (table parts only when the select is in a table)."""
-        depth = self._find_in_scope({"select"}, SCOPE)
-        if depth <= 0 or (name in _TABLE_PARTS and "table" not in self.names[:depth]):
+        depth = self.in_scope("select", "#scope")
+        if depth <= 0 or (name in _TABLE_PARTS and not self._table_below(depth)):
             return False
         self._pop_to(depth, at, at)
         return True
+
+    def _table_below(self, depth: int) -> bool:
+        """Whether a ``table`` is on the stack below position ``depth`` (the context included)."""
+        tables = self.open.get("table")
+        return self.names[0] == "table" or bool(tables and tables[0] < depth)
 
     def _implicit_ends(self, name: str, at: int, match: re.Match[str]) -> bool:
         """End what the start tag ``name`` ends; True when the standard ignores the tag itself."""
         names = self.names
         if name in CLOSES_P:
             if name == "li" or name == "dd" or name == "dt":
-                closing = ("li",) if name == "li" else ("dd", "dt")
-                for depth in range(len(names) - 1, 0, -1):
-                    here = names[depth]
-                    if here in closing:
-                        self._implied(at, keep=here)
-                        self._pop_to(depth, at, at)
-                        break
-                    if here in SPECIAL and here not in ("address", "div", "p"):
-                        break
+                # The highest open li (dd or dt) unless a special element other than address, div, p is
+                # above it (li, dd and dt are special themselves).
+                depth = self.top("li") if name == "li" else max(self.top("dd"), self.top("dt"))
+                if depth > 0 and depth >= self.top("#listop"):
+                    self._implied(at, keep=names[depth])
+                    self._pop_to(depth, at, at)
             self._close_p(at)
             if name in HEADINGS and names[-1] in HEADINGS:
                 self._pop_to(len(names) - 1, at, at)
             return False
         closes = _TABLE_CLOSES.get(name)
         if closes is not None:
-            lowest = -1
-            for depth in range(len(names) - 1, 0, -1):
-                if names[depth] in TABLE_SCOPE:
-                    break
-                if names[depth] in closes:
-                    lowest = depth
-            else:
-                if self.document:
-                    return True  # a table part outside any table (or template): no element, no marker
+            boundary = self.top("#table")
+            if boundary == 0 and self.document:
+                return True  # a table part outside any table (or template): no element, no marker
+            lowest = min((found for found in (self.above(n, boundary) for n in closes) if found), default=-1)
             if lowest > 0:
                 self._pop_to(lowest, at, at)
         elif name == "option" or name == "optgroup":
@@ -351,10 +445,10 @@ class TreeBuilder:
             if name == "optgroup" and names[-1] == "optgroup":
                 self._pop_to(len(names) - 1, at, at)
         elif name in ("rb", "rtc", "rp", "rt"):
-            if self._find_in_scope({"ruby"}, SCOPE) > 0:
+            if self.in_scope("ruby", "#scope") > 0:
                 self._implied(at, keep="rtc" if name in ("rp", "rt") else "")
         elif name == "a" or name == "nobr" or name == "button":
-            depth = self._find_in_scope({name}, SCOPE)
+            depth = self.in_scope(name, "#scope")
             if depth > 0 and name == "button":
                 self._pop_to(depth, at, at)
             elif depth > 0:
@@ -373,29 +467,26 @@ class TreeBuilder:
             while self.foreign:
                 self._pop_to(len(names) - 1, start, start)
         if self.foreign or names[-1].startswith(("svg:", "math:")):
-            for depth in range(len(names) - 1, 0, -1):
-                here = names[depth]
-                if not here.startswith(("svg:", "math:")):
-                    break
-                if here.partition(":")[2] == name:
-                    self._pop_to(depth, start, end)
-                    return
+            # The highest SVG or MathML element of that local name, if no HTML element is above it.
+            depth = max(self.top("svg:" + name), self.top("math:" + name))
+            if depth > self.top("#html"):
+                self._pop_to(depth, start, end)
+                return
         if name in _IGNORED_END:
             return
         if name == "template":
-            for depth in range(len(names) - 1, 0, -1):
-                if names[depth] == "template":
-                    self._pop_to(depth, start, end)
-                    return
-            return
-        if name in HEADINGS:
-            depth = self._find_in_scope(HEADINGS, SCOPE)
+            depth = self.top("template")
             if depth > 0:
                 self._pop_to(depth, start, end)
             return
-        boundary = _SCOPED_END.get(name)
+        if name in HEADINGS:
+            depth = self.in_scope("#heading", "#scope")
+            if depth > 0:
+                self._pop_to(depth, start, end)
+            return
+        boundary = _SCOPED_END_KEY.get(name)
         if boundary is not None:
-            depth = self._find_in_scope({name}, boundary)
+            depth = self.in_scope(name, boundary)
             if depth > 0:
                 self._pop_to(depth, start, end)
                 if name in _OWN_END_CLEARS:
@@ -404,7 +495,7 @@ class TreeBuilder:
         if name in FORMATTING:
             # Adoption agency: found in scope even below special elements; the blocks inside stay open
             # and only the formatting element ends here (with eight or more, a copy of it stays open).
-            depth = self._find_in_scope({name}, SCOPE)
+            depth = self.in_scope(name, "#scope")
             entry = self.active[-1] if name == "a" and self.active else None
             if entry is not None and not entry[1]:
                 self.active.pop()  # an <a> closed before only leaves the list
@@ -414,29 +505,32 @@ class TreeBuilder:
             if not self._adopt(depth, start, end) and entry is not None:
                 self.active.pop()
             return
-        for depth in range(len(names) - 1, 0, -1):
-            here = names[depth]
-            if here == name:
-                self._pop_to(depth, start, end)
-                return
-            if here in SPECIAL:
-                return
+        depth = self.top(name)  # (found unless a special element is above it; it may be special itself)
+        if depth > 0 and depth >= self.top("#special"):
+            self._pop_to(depth, start, end)
 
     def _adopt(self, depth: int, content_end: int, end: int) -> bool:
         """The adoption agency, approximated: the formatting element at ``depth`` ends, the blocks opened
         inside it stay open. True when eight or more did: the standard then keeps a copy of it open after
         the eighth."""
         names = self.names
-        blocks = [i for i in range(depth + 1, len(names)) if names[i] in SPECIAL]
-        if not blocks:
+        specials = self.open.get("#special", [])
+        first = bisect_right(specials, depth)  # the special elements above depth ("blocks")
+        if first == len(specials):
             self._pop_to(depth, content_end, end)
             return False
+        if len(specials) - first < _ADOPTION_LIMIT:
+            self._unindex(depth)  # (every position above depth moves down one)
+            name = names.pop(depth)
+            self.handler.closed(name, self.tokens.pop(depth), content_end, end)
+            self._index(depth)
+            return False
+        at = specials[first + _ADOPTION_LIMIT - 1]
         name = names.pop(depth)
         self.handler.closed(name, self.tokens.pop(depth), content_end, end)
-        if len(blocks) < _ADOPTION_LIMIT:
-            return False
-        names.insert(blocks[_ADOPTION_LIMIT - 1], name)
-        self.tokens.insert(blocks[_ADOPTION_LIMIT - 1], None)
+        names.insert(at, name)
+        self.tokens.insert(at, None)
+        self._reorder(depth, at)  # (only depth..at moved: a copy after the eighth block)
         self._update_foreign()
         return True
 
