@@ -32,28 +32,35 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
     With ``root`` (the site's folder), a page that resolves outside it is not
     written (CE011).
     """
-    from claim_evidence._page import check_text
-
     shown = name or path
     for _ in range(WRITE_ATTEMPTS):
-        with pin(path, root) as pinned:
-            data = pinned.read()
-            page = check_text(decode_utf8(data, shown), shown, options)
-            if not _rewritable(page):
-                return page, 0
-            new_data = _encoded(page.rendered_text(), data.startswith(_BOM))
-            with pinned.locked():
-                if pinned.read() != data:
-                    continue
-                try:
-                    pinned.replace(new_data)
-                except InputError as exc:
-                    if exc.diagnostic.message == REPLACED:
-                        continue  # swapped after the lock was taken: look again from the start
-                    raise
-        return page, len(page.stale)
+        try:
+            done = _write_once(path, options, shown, root)
+        except InputError as exc:
+            if exc.diagnostic.message != REPLACED:
+                raise
+            continue  # replaced or swapped while it was opened or written: look again from the start
+        if done is not None:
+            return done
     message = f"page changed {WRITE_ATTEMPTS} times while --write ran; nothing written, run it again"
     raise InputError(Diagnostic("SH005", message, file=shown))
+
+
+def _write_once(path: str, options: PageOptions, shown: str, root: str | None) -> tuple[Page, int] | None:
+    """One attempt of :func:`write_page`; None when the page's bytes changed between the check and the lock."""
+    from claim_evidence._page import check_text
+
+    with pin(path, root) as pinned:
+        data = pinned.read()
+        page = check_text(decode_utf8(data, shown), shown, options)
+        if not _rewritable(page):
+            return page, 0
+        new_data = _encoded(page.rendered_text(), data.startswith(_BOM))
+        with pinned.locked():
+            if pinned.read() != data:
+                return None
+            pinned.replace(new_data)
+    return page, len(page.stale)
 
 
 def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, bytes]:
