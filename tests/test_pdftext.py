@@ -16,6 +16,7 @@ from claim_evidence._extract import Extracted, extract_text
 from claim_evidence._snapstore import SnapshotStore
 
 from .conftest import ROOT
+from .test_extract import _make_fixtures
 
 PDF_TEXT = "Kumo Engine 3 accepts up to 256,000 tokens.\nSecond page text."
 OTHER = "quotes cannot be checked against it"
@@ -34,16 +35,7 @@ def _hostile(content: bytes, pages: int = 1) -> bytes:
         )
         objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(packed), packed))
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return _make_fixtures().assemble(objects, b"%PDF-1.4\n")
 
 
 @functools.cache

@@ -84,7 +84,12 @@ def pdf(pages: list[str]) -> bytes:
         stream = f"BT /F1 12 Tf 72 720 Td ({escaped}) Tj ET".encode("latin-1")
         objects += [page.encode(), b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream)]
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    return assemble(objects, b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+
+
+def assemble(objects: list[bytes], header: bytes) -> bytes:
+    """A PDF file of numbered ``objects`` (1 the catalog), with its cross-reference table and trailer."""
+    out = bytearray(header)
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
