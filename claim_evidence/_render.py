@@ -12,6 +12,7 @@ import contextlib
 import html
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -56,6 +57,28 @@ def _escape_like_legacy(value: Any) -> Any:
     return value
 
 
+# Characters that make the bidi algorithm reorder text around them: strong right-to-left letters,
+# Arabic digits and the explicit embeddings, overrides and isolates (UAX #9 classes R, AL, AN, LRE,
+# RLE, LRO, RLO, PDF, LRI, RLI, FSI, PDI). Text without any of them lays out left to right as it is.
+_BIDI_CLASSES = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def _needs_isolate(text: str) -> bool:
+    return not text.isascii() and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
+
+
+def isolate(value: Any) -> Any:
+    """The ``isolate`` template filter: a field a record supplies, as a bidi isolate (``<bdi>``) when
+    it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
+    cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
+    the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
+    migrated page is not stale because of it."""
+    escaped = _escape_like_legacy(value)
+    if isinstance(escaped, str) and _needs_isolate(escaped):
+        return markupsafe.Markup("<bdi>") + escaped + markupsafe.Markup("</bdi>")
+    return escaped
+
+
 @cache
 def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
     """Templates of the package, overridden by a site's ``template_dir``.
@@ -67,7 +90,7 @@ def template_environment(template_dir: str | None, *, compact: bool = True) -> j
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
     loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=_CompactLoader(loader) if compact else loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -76,6 +99,8 @@ def template_environment(template_dir: str | None, *, compact: bool = True) -> j
         keep_trailing_newline=not compact,
         finalize=_escape_like_legacy,
     )
+    environment.filters["isolate"] = isolate
+    return environment
 
 
 def render_evidence(
@@ -269,9 +294,11 @@ def _claim_view(
     checked_at = verification.get("checked_at")
     conditions = claim.get("conditions")
     # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
-    limits = " / ".join(_condition(c) for c in conditions) if isinstance(conditions, list) else ""
+    # Each part is its own bidi isolate: one condition's override must not reverse the next.
+    separator = markupsafe.Markup(" / ")
+    limits = separator.join(isolate(_condition(c)) for c in conditions) if isinstance(conditions, list) else markupsafe.Markup()
     if claim.get("uncertainty"):
-        limits += (" / " if limits else "") + _text(claim["uncertainty"])
+        limits += (separator if limits else "") + isolate(_text(claim["uncertainty"]))
     cid = claim.get("id")
     return _View({
         "id": _text(cid),

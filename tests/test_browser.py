@@ -317,3 +317,73 @@ def test_browser_hostile_label_and_long_token_stay_inside_the_block(browser: Any
     scroll, client, page_width = found["overflow"]
     assert scroll <= client and page_width <= 1200, f"block overflows {found} {shot}"
     assert found["outside"] == [], f"fields overflow the block {found} {shot}"
+
+
+# Every text field a record supplies, each opening an override it never closes (issue #31, item 12).
+_BIDI_FIELDS = ("label", "statement", "uncertainty", "section", "supports", "publisher", "title", "note")
+
+
+def _bidi_bundle(field_text: Any) -> dict[str, Any]:
+    """The sealed test bundle with ``field_text(value)`` in place of every field of ``_BIDI_FIELDS``
+    (and each condition), sealed again so the block renders verified with its review date and method."""
+    import copy
+
+    from claim_evidence import claim_fingerprint
+
+    from .conftest import _BUNDLE
+
+    bundle = copy.deepcopy(_BUNDLE)
+    claim, source, ref = bundle["claims"][0], bundle["sources"][0], bundle["claims"][0]["source_refs"][0]
+    claim.update(label=field_text("公表値"), statement=field_text("達成率は七割と公表した"))
+    claim.update(uncertainty=field_text("再測定は未実施"))  # evidence_label is a word of the vocabulary
+    claim["conditions"] = [field_text("固定条件"), field_text("説明用データ")]
+    ref.update(section=field_text("結果"), supports=field_text("公表したという主張"))
+    source.update(publisher=field_text("架空ベンダー"), title=field_text("架空レポート"))
+    claim["verification"]["note"] = field_text("確認メモ")
+    claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    return bundle
+
+
+def test_browser_overrides_in_record_fields_reverse_only_their_own_text(browser: Any, tmp_path: Path) -> None:
+    """Screenshots: a block (and a summary) whose every record field opens U+202E looks exactly like
+    the same markup with each field written backwards and the control removed. So each override
+    reversed its own field and nothing after it: not the status, date and method on the first line,
+    nor the fixed phrases that share an element with a field ("の根拠", "該当箇所:", "—", " / ")."""
+    _require_browser()
+    import re
+
+    from claim_evidence import render_evidence
+    from claim_evidence._summary import render_summary
+
+    def blocks(bundle: dict[str, Any]) -> str:
+        return render_evidence(bundle) + render_summary(bundle, ["fictional-rate"], invalid=False)
+
+    # Text without right-to-left letters or controls renders exactly as before: no <bdi> at all.
+    assert "<bdi>" not in blocks(_bidi_bundle(lambda s: s[::-1]))
+    override = blocks(_bidi_bundle(lambda s: "\u202e" + s))
+    reference = re.sub("<bdi>\u202e([^<]*)</bdi>", lambda m: f"<bdi>{m[1][::-1]}</bdi>", override)
+    assert "\u202e" not in reference, "a field's override is outside its own <bdi>"
+    # The block: label twice, 2 conditions and the uncertainty, statement, section, supports, publisher,
+    # title, note; the summary: publisher, title, label.
+    assert reference.count("<bdi>") == 14
+
+    css = (ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_text(encoding="utf-8")
+    shots = {}
+    for name, markup in (("override", override), ("reference", reference)):
+        page = tmp_path / f"bidi-{name}.html"
+        page.write_text(
+            '<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>bidi</title>'
+            f'<style>{css}</style></head><body style="margin:0"><main style="width:900px">{markup}</main></body></html>',
+            encoding="utf-8",
+        )
+        _open(browser, page.as_uri())
+        browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+        status = browser.execute_script("return document.querySelector('.claim-evidence-status').textContent")
+        assert status == "資料との照合済み", name
+        shots[name] = [element.screenshot_as_png for element in browser.find_elements(By.CSS_SELECTOR, "main > *")]
+    assert len(shots["override"]) == len(shots["reference"]) == 2
+    for index, (got, expected) in enumerate(zip(shots["override"], shots["reference"])):
+        if got != expected:
+            (tmp_path / f"bidi-{index}-override.png").write_bytes(got)
+            (tmp_path / f"bidi-{index}-reference.png").write_bytes(expected)
+        assert got == expected, f"element {index} differs: screenshots in {tmp_path}"

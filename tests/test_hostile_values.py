@@ -214,3 +214,23 @@ def test_cli_page_every_command_reports_the_surrogate(tmp_path: Path, run: Any) 
         assert "CE007 text is not valid Unicode" in out + err, argv
         assert "CE999" not in out + err, argv
     assert page.read_text(encoding="utf-8") == text
+
+
+def test_static_helper_writes_a_bidi_override_label_as_an_isolate_and_then_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #31 item 12: a label (not sealed) that opens U+202E is written inside ``<bdi>`` by
+    ``--write``, and the page so written is what the check expects: the next run passes."""
+    page = tmp_path / "about.html"
+    shutil.copy(ROOT / "examples" / "site" / "about.html", page)
+    text = page.read_text(encoding="utf-8")
+    label = re.search(r'"label": "([^"\\]+)"', text)
+    assert label is not None
+    page.write_text(text.replace(label.group(0), '"label": "\\u202e' + label.group(1) + '"', 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = ["about.html", "--today", "2026-12-01", "--jobs", "1"]
+    assert static_main(argv) == 1  # the slot shows the old label: stale
+    assert static_main([*argv, "--write"]) == 0
+    assert f"<strong><bdi>\u202e{label.group(1)}</bdi></strong>" in page.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert static_main(argv) == 0, capsys.readouterr().out

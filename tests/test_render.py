@@ -402,3 +402,38 @@ def test_render_conditions_are_joined_as_the_existing_renderer_joined_them(bundl
     assert '<p class="claim-evidence-limits">適用・制限:  / </p>' in render_evidence(bundle)
     claim["conditions"] = [""]
     assert "claim-evidence-limits" not in render_evidence(bundle)
+
+
+@pytest.mark.parametrize(
+    ("text", "isolated"),
+    [
+        ("架空の公表値", False),
+        ("ASCII <b> & 'quotes'", False),
+        ("全角（括弧）と記号・—", False),
+        ("\u202eラベル", True),  # RIGHT-TO-LEFT OVERRIDE, never closed
+        ("a\u2067b", True),  # RIGHT-TO-LEFT ISOLATE
+        ("\u202aembedded", True),  # LEFT-TO-RIGHT EMBEDDING is a control too
+        ("שלום", True),  # Hebrew letters (R)
+        ("مرحبا", True),  # Arabic letters (AL)
+        ("\u0661\u0662", True),  # Arabic-Indic digits (AN)
+    ],
+)
+def test_render_isolates_a_field_only_when_it_can_reorder_text_around_it(bundle: dict, text: str, isolated: bool) -> None:
+    """Issue #31 item 12: every field a record supplies is a bidi isolate when it holds right-to-left
+    text or a bidi control, and is escaped exactly as before otherwise (blocks of ordinary records stay
+    byte-identical to the existing renderer's). Escaping is kept inside the isolate."""
+    import html
+
+    claim, source = bundle["claims"][0], bundle["sources"][0]
+    claim["label"] = text + "<i>"
+    source["publisher"] = text
+    claim["conditions"] = [text, "固定"]
+    html_text = render_evidence(bundle)
+    label = html.escape(text + "<i>", quote=True)
+    wrapped = f"<bdi>{label}</bdi>" if isolated else label
+    assert f"<strong>{wrapped}</strong>" in html_text
+    assert f"<summary>{wrapped}の出典と照合範囲</summary>" in html_text
+    conditions = f"<bdi>{html.escape(text)}</bdi> / 固定" if isolated else f"{html.escape(text, quote=True)} / 固定"
+    assert f"適用・制限: {conditions} / " in html_text
+    assert ("<bdi>" in html_text) is isolated
+    assert "<i>" not in html_text
