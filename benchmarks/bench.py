@@ -14,7 +14,7 @@ slots, after a warm run: records unchanged, cache warm), the existing site's
 approach (``baseline_checker.py``, a stdlib html.parser checker of the same
 pages), memory over half the site's folders against the whole site, start-up
 (``startup.py``'s measurements of ``examples/site``), and, in-process, the page
-check with the C-parser location of ``claim_evidence._fastpath`` (when
+check with the C-parser location of ``claim_evidence._html.fastpath`` (when
 selectolax is installed) against the current one. Ends with every target of
 issue 17, its measured ratio and PASS/MISS. Not collected by pytest
 (``testpaths = ["tests"]``).
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from claim_evidence import claim_fingerprint, render_evidence
-from claim_evidence._jsonio import dumps_for_script
+from claim_evidence._core.jsonio import dumps_for_script
 
 HERE = Path(__file__).resolve().parent
 
@@ -390,7 +390,7 @@ def table(rows: Rows, pages: int, runs: int) -> str:
     return "\n".join(lines)
 
 
-# --- in-process: the page check with and without the C-parser location (claim_evidence._fastpath) ------
+# --- in-process: the page check with and without the C-parser location (claim_evidence._html.fastpath) ------
 
 _IN_PROCESS = r"""
 import json, sys, time
@@ -399,7 +399,7 @@ mode, root, pattern, stylesheet = sys.argv[1:5]
 paths = sorted(Path(root).glob(pattern))
 texts = [p.read_text(encoding="utf-8") for p in paths]
 datas = [t.encode("utf-8") for t in texts]
-from claim_evidence._page import PageOptions, check_text
+from claim_evidence._check.page import PageOptions, check_text
 options = PageOptions(stylesheet=stylesheet, stylesheet_configured=True, lang="ja")
 answered = clean = 0
 if mode == "lxml":
@@ -413,12 +413,12 @@ elif mode == "lexbor":
     for text in texts:
         LexborHTMLParser(text)
 elif mode == "locate":
-    from claim_evidence._locate import locate
+    from claim_evidence._html.locate import locate
     started = time.perf_counter()
     for text in texts:
         locate(text)
 elif mode == "fast_locate":
-    from claim_evidence._fastpath import fast_locate
+    from claim_evidence._html.fastpath import fast_locate
     started = time.perf_counter()
     for text in texts:
         answered += fast_locate(text) is not None
@@ -427,8 +427,8 @@ elif mode == "check_text":
     for text in texts:
         clean += not check_text(text, None, options).diagnostics
 elif mode == "check_reference":
-    from claim_evidence._locate import locate
-    from claim_evidence._page import check_located
+    from claim_evidence._html.locate import locate
+    from claim_evidence._check.page import check_located
     started = time.perf_counter()
     for text in texts:
         clean += not check_located(text, None, locate(text), options).diagnostics
@@ -436,8 +436,8 @@ elif mode.endswith("_records_warm"):
     # A rebuild with a warm record cache, approximated in-process: the same records were validated and
     # rendered before (the page module's memos, 256 bundles), only the pages' bytes are new.
     if mode.startswith("check_reference"):
-        from claim_evidence._locate import locate
-        from claim_evidence._page import check_located
+        from claim_evidence._html.locate import locate
+        from claim_evidence._check.page import check_located
 
         def check(t, n, o):
             return check_located(t, n, locate(t), o)
@@ -459,7 +459,7 @@ IN_PROCESS_MODES = (
 
 def fastpath_available() -> bool:
     try:
-        from claim_evidence._fastpath import available
+        from claim_evidence._html.fastpath import available
     except ImportError:
         return False
     return available()

@@ -14,24 +14,24 @@ almost nothing, so a tool that needs one part (the page check, a build hook,
 """
 from __future__ import annotations
 
-from ._lazy import lazy_exports
+from ._core.lazy import lazy_exports
 
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._conversation import copy_text, trim_history
-    from ._diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
-    from ._fingerprint import article_fingerprint, claim_fingerprint, normalized_text
-    from ._guard import GuardedAnswer, guard_answer
-    from ._jsonio import dumps_for_script
-    from ._kb import KnowledgeBase, load_kb
-    from ._policy import Policy
-    from ._render import render_evidence
-    from ._report import REPORT_FORMATS, FileResult, exit_code, report
-    from ._retrieve import retrieve
-    from ._text import visible_text
-    from ._urls import safe_http_url
-    from ._validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
+    from ._answer.conversation import copy_text, trim_history
+    from ._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
+    from ._record.fingerprint import article_fingerprint, claim_fingerprint, normalized_text
+    from ._answer.guard import GuardedAnswer, guard_answer
+    from ._core.jsonio import dumps_for_script
+    from ._answer.kb import KnowledgeBase, load_kb
+    from ._record.policy import Policy
+    from ._render.evidence import render_evidence
+    from ._core.report import REPORT_FORMATS, FileResult, exit_code, report
+    from ._answer.retrieve import retrieve
+    from ._html.text import visible_text
+    from ._core.urls import safe_http_url
+    from ._record.validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
 
 __version__ = "0.1.0"
 
@@ -68,33 +68,33 @@ __all__ = [
 
 # Where each public name lives.
 _HOMES = {
-    "copy_text": "claim_evidence._conversation",
-    "trim_history": "claim_evidence._conversation",
-    "ClaimEvidenceError": "claim_evidence._diagnostics",
-    "Diagnostic": "claim_evidence._diagnostics",
-    "EvidenceValidationError": "claim_evidence._diagnostics",
-    "InputError": "claim_evidence._diagnostics",
-    "article_fingerprint": "claim_evidence._fingerprint",
-    "claim_fingerprint": "claim_evidence._fingerprint",
-    "normalized_text": "claim_evidence._fingerprint",
-    "GuardedAnswer": "claim_evidence._guard",
-    "guard_answer": "claim_evidence._guard",
-    "dumps_for_script": "claim_evidence._jsonio",
-    "KnowledgeBase": "claim_evidence._kb",
-    "load_kb": "claim_evidence._kb",
-    "Policy": "claim_evidence._policy",
-    "render_evidence": "claim_evidence._render",
-    "REPORT_FORMATS": "claim_evidence._report",
-    "FileResult": "claim_evidence._report",
-    "exit_code": "claim_evidence._report",
-    "report": "claim_evidence._report",
-    "retrieve": "claim_evidence._retrieve",
-    "visible_text": "claim_evidence._text",
-    "safe_http_url": "claim_evidence._urls",
-    "evidence_review_pending": "claim_evidence._validation",
-    "iter_diagnostics": "claim_evidence._validation",
-    "require_valid_evidence": "claim_evidence._validation",
-    "validate_bundle": "claim_evidence._validation",
+    "copy_text": "claim_evidence._answer.conversation",
+    "trim_history": "claim_evidence._answer.conversation",
+    "ClaimEvidenceError": "claim_evidence._core.diagnostics",
+    "Diagnostic": "claim_evidence._core.diagnostics",
+    "EvidenceValidationError": "claim_evidence._core.diagnostics",
+    "InputError": "claim_evidence._core.diagnostics",
+    "article_fingerprint": "claim_evidence._record.fingerprint",
+    "claim_fingerprint": "claim_evidence._record.fingerprint",
+    "normalized_text": "claim_evidence._record.fingerprint",
+    "GuardedAnswer": "claim_evidence._answer.guard",
+    "guard_answer": "claim_evidence._answer.guard",
+    "dumps_for_script": "claim_evidence._core.jsonio",
+    "KnowledgeBase": "claim_evidence._answer.kb",
+    "load_kb": "claim_evidence._answer.kb",
+    "Policy": "claim_evidence._record.policy",
+    "render_evidence": "claim_evidence._render.evidence",
+    "REPORT_FORMATS": "claim_evidence._core.report",
+    "FileResult": "claim_evidence._core.report",
+    "exit_code": "claim_evidence._core.report",
+    "report": "claim_evidence._core.report",
+    "retrieve": "claim_evidence._answer.retrieve",
+    "visible_text": "claim_evidence._html.text",
+    "safe_http_url": "claim_evidence._core.urls",
+    "evidence_review_pending": "claim_evidence._record.validation",
+    "iter_diagnostics": "claim_evidence._record.validation",
+    "require_valid_evidence": "claim_evidence._record.validation",
+    "validate_bundle": "claim_evidence._record.validation",
 }
 
 

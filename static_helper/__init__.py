@@ -13,13 +13,13 @@ or none (``static-helper --version``), does not pay for the rest.
 """
 from __future__ import annotations
 
-from claim_evidence._lazy import lazy_exports
+from claim_evidence._core.lazy import lazy_exports
 
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from claim_evidence._locate import Element, Located, locate
-    from claim_evidence._page import (
+    from claim_evidence._html.locate import Element, Located, locate
+    from claim_evidence._check.page import (
         DEFAULT_STYLESHEET,
         Page,
         PageOptions,
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
         render_static_page,
         replace_bundle,
     )
-    from claim_evidence._site import Config, at_build_date, find_config, load_config
-    from claim_evidence._splice import InternalError
+    from claim_evidence._site.config import Config, at_build_date, find_config, load_config
+    from claim_evidence._core.splice import InternalError
 
     from ._write import write_page
 
@@ -56,22 +56,22 @@ __all__ = [
 
 # Where each public name lives.
 _HOMES = {
-    "Element": "claim_evidence._locate",
-    "Located": "claim_evidence._locate",
-    "locate": "claim_evidence._locate",
-    "DEFAULT_STYLESHEET": "claim_evidence._page",
-    "Page": "claim_evidence._page",
-    "PageOptions": "claim_evidence._page",
-    "check_static_page": "claim_evidence._page",
-    "check_text": "claim_evidence._page",
-    "load_page": "claim_evidence._page",
-    "render_static_page": "claim_evidence._page",
-    "replace_bundle": "claim_evidence._page",
-    "Config": "claim_evidence._site",
-    "find_config": "claim_evidence._site",
-    "at_build_date": "claim_evidence._site",
-    "load_config": "claim_evidence._site",
-    "InternalError": "claim_evidence._splice",
+    "Element": "claim_evidence._html.locate",
+    "Located": "claim_evidence._html.locate",
+    "locate": "claim_evidence._html.locate",
+    "DEFAULT_STYLESHEET": "claim_evidence._check.page",
+    "Page": "claim_evidence._check.page",
+    "PageOptions": "claim_evidence._check.page",
+    "check_static_page": "claim_evidence._check.page",
+    "check_text": "claim_evidence._check.page",
+    "load_page": "claim_evidence._check.page",
+    "render_static_page": "claim_evidence._check.page",
+    "replace_bundle": "claim_evidence._check.page",
+    "Config": "claim_evidence._site.config",
+    "find_config": "claim_evidence._site.config",
+    "at_build_date": "claim_evidence._site.config",
+    "load_config": "claim_evidence._site.config",
+    "InternalError": "claim_evidence._core.splice",
     "write_page": "static_helper._write",
 }
 

@@ -6,12 +6,12 @@ and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
 always checked again). Entries are JSON values in one SQLite file,
 ``.claim-evidence-cache/pages.sqlite3`` (beside claim-evidence.toml, else in the
-user's cache folder: see default_folder; see ``claim_evidence._kvstore``); an
+user's cache folder: see default_folder; see ``claim_evidence._core.kvstore``); an
 entry that does not parse, has another format, names another key or holds
 anything but a pass is ignored and rebuilt, never trusted. A pass entry is a
 claim ("this page passed before"): a forged one would make a failing page pass,
 so every entry is sealed with an HMAC under a secret that never lives in the
-cache folder (``claim_evidence._kvstore.cache_secret``), and one whose seal does
+cache folder (``claim_evidence._core.kvstore.cache_secret``), and one whose seal does
 not verify is a miss.
 """
 from __future__ import annotations
@@ -27,11 +27,11 @@ from typing import Any
 
 import claim_evidence
 from claim_evidence import Diagnostic
-from claim_evidence._kvstore import KeyValueStore, cache_secret
-from claim_evidence._options import PageOptions
-from claim_evidence._recordcache import RecordCache
-from claim_evidence._report import FileResult
-from claim_evidence._site import CACHE_DIR_NAME
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
+from claim_evidence._check.options import PageOptions
+from claim_evidence._check.recordcache import RecordCache
+from claim_evidence._core.report import FileResult
+from claim_evidence._site.config import CACHE_DIR_NAME
 
 import static_helper
 
@@ -55,7 +55,7 @@ def toolkit_fingerprint() -> str:
 
 
 def toolkit_folders() -> list[Path]:
-    from claim_evidence._schema import schemas_folder
+    from claim_evidence._record.schema import schemas_folder
 
     return [Path(claim_evidence.__file__).parent, Path(static_helper.__file__).parent, Path(str(schemas_folder()))]
 
@@ -124,7 +124,7 @@ class Cache:
 
     def records(self) -> RecordCache:
         """The record cache beside the page entries (``records.sqlite3``): keyed by the toolkit alone, so
-        it survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._recordcache`);
+        it survives the config edits and page rebuilds that miss here (see :mod:`claim_evidence._check.recordcache`);
         sealed with the same secret."""
         return RecordCache(self.folder / RECORDS_FILE_NAME, toolkit_fingerprint(), self.secret)
 

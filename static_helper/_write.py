@@ -8,14 +8,14 @@ it is still the text that was checked, atomically. A page that is not a file
 from __future__ import annotations
 
 from claim_evidence import Diagnostic, InputError
-from claim_evidence._atomic import REPLACED, pin
-from claim_evidence._jsonio import decode_utf8
-from claim_evidence._options import PageOptions
+from claim_evidence._core.atomic import REPLACED, pin
+from claim_evidence._core.jsonio import decode_utf8
+from claim_evidence._check.options import PageOptions
 
 # The checker is imported where a page is checked: a run answered from the cache never loads it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from claim_evidence._page import Page
+    from claim_evidence._check.page import Page
 
 _BOM = b"\xef\xbb\xbf"
 WRITE_ATTEMPTS = 5
@@ -25,7 +25,7 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
     """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
 
     Writes only when nothing but staleness is wrong, and only when the file is
-    still what was read: the page is opened once (:func:`claim_evidence._atomic.pin`),
+    still what was read: the page is opened once (:func:`claim_evidence._core.atomic.pin`),
     read, checked, and replaced through the same folder descriptor after its bytes
     and identity are compared under a lock on the file, so a page edited or swapped
     for a symlink meanwhile is read and checked again, never written through.
@@ -48,7 +48,7 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
 
 def _write_once(path: str, options: PageOptions, shown: str, root: str | None) -> tuple[Page, int] | None:
     """One attempt of :func:`write_page`; None when the page's bytes changed between the check and the lock."""
-    from claim_evidence._page import check_text
+    from claim_evidence._check.page import check_text
 
     with pin(path, root) as pinned:
         data = pinned.read()
@@ -70,7 +70,7 @@ def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, b
     a BOM and the line endings are kept. Bytes that are not UTF-8 raise
     :class:`InputError` (CE002) naming ``name``.
     """
-    from claim_evidence._page import check_text
+    from claim_evidence._check.page import check_text
 
     page = check_text(decode_utf8(data, name), name, options)
     if not _rewritable(page):

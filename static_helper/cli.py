@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     import click
 
     from claim_evidence import ClaimEvidenceError, FileResult
-    from claim_evidence._options import PageOptions
-    from claim_evidence._runner import Stats
-    from claim_evidence._site import Config
+    from claim_evidence._check.options import PageOptions
+    from claim_evidence._site.runner import Stats
+    from claim_evidence._site.config import Config
 
     from ._cache import Cache
 
@@ -75,7 +75,7 @@ def _command() -> click.Command:
     import click
 
     from claim_evidence import REPORT_FORMATS, ClaimEvidenceError
-    from claim_evidence._site import CACHE_DIR_NAME, CONFIG_NAME
+    from claim_evidence._site.config import CACHE_DIR_NAME, CONFIG_NAME
 
     @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
     @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
@@ -189,10 +189,10 @@ def execute(
     import click
 
     from claim_evidence import Diagnostic, InputError, report
-    from claim_evidence._options import PageOptions
-    from claim_evidence._freshness import at_build, check_today
-    from claim_evidence._runner import Stats, display, run, tasks_for_config, tasks_for_paths
-    from claim_evidence._site import at_build_date
+    from claim_evidence._check.options import PageOptions
+    from claim_evidence._record.freshness import at_build, check_today
+    from claim_evidence._site.runner import Stats, display, run, tasks_for_config, tasks_for_paths
+    from claim_evidence._site.config import at_build_date
 
     from ._write import write_page
 
@@ -225,11 +225,11 @@ def execute(
                 records.store.close()
         page_out = None
     if config is not None and config.sources:  # where each finding is written (the sources are read only for findings)
-        from claim_evidence._sourcemap import place_in_sources, read_page
+        from claim_evidence._site.sourcemap import place_in_sources, read_page
 
         results = place_in_sources(results, config.root, config.sources, _no_page if stdin else read_page)
     if not stdin:  # a broken seal: what changed since the review, where the page's git history has it
-        from claim_evidence._sealdiff import explain
+        from claim_evidence._check.sealdiff import explain
 
         results = explain(results)
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
@@ -253,9 +253,9 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
     """``-``: the one page on stdin, checked (and, with --write, rewritten in memory, never on disk);
     ``(results, the bytes for stdout)``, no bytes without --write."""
     from claim_evidence import Diagnostic, InputError
-    from claim_evidence._jsonio import MAX_BYTES
-    from claim_evidence._report import input_error_result
-    from claim_evidence._runner import Task, check_task, run
+    from claim_evidence._core.jsonio import MAX_BYTES
+    from claim_evidence._core.report import input_error_result
+    from claim_evidence._site.runner import Task, check_task, run
 
     from ._write import MemoryPage
 
@@ -334,8 +334,8 @@ def _given_folder(folder: Path) -> Path:
 def _config(config_path: Path | None, required: bool) -> Config | None:
     import click
 
-    from claim_evidence._runner import display
-    from claim_evidence._site import CONFIG_NAME, find_config, load_config
+    from claim_evidence._site.runner import display
+    from claim_evidence._site.config import CONFIG_NAME, find_config, load_config
 
     path = config_path or find_config(Path.cwd())
     if path is None:
@@ -347,7 +347,7 @@ def _config(config_path: Path | None, required: bool) -> Config | None:
 
 def _describe(exc: ClaimEvidenceError) -> str:
     from claim_evidence import InputError
-    from claim_evidence._diagnostics import format_location
+    from claim_evidence._core.diagnostics import format_location
 
     if isinstance(exc, InputError):
         d = exc.diagnostic

@@ -115,8 +115,8 @@ def example_site_copy(dest: Path, freshness: str | None = None) -> Path:
     shutil.copytree(ROOT / "examples" / "site", dest, ignore=shutil.ignore_patterns(".claim-evidence-cache"))
     if freshness is None:
         return dest
-    from claim_evidence._page import check_text
-    from claim_evidence._site import at_build_date, load_config, registered_pages
+    from claim_evidence._check.page import check_text
+    from claim_evidence._site.config import at_build_date, load_config, registered_pages
 
     config_path = dest / "claim-evidence.toml"
     text = config_path.read_text(encoding="utf-8")
@@ -133,7 +133,7 @@ def example_site_copy(dest: Path, freshness: str | None = None) -> Path:
 def example_page_without_markers(name: str) -> bytes:
     """An example page as a site without freshness markers renders it (the page checked with the
     default options, re-rendered): for tests that put the example's pages into a site of their own."""
-    from claim_evidence._page import check_text
+    from claim_evidence._check.page import check_text
 
     checked = check_text((ROOT / "examples" / "site" / name).read_bytes().decode("utf-8"), name)
     assert not checked.blocking, [d.text for d in checked.blocking]

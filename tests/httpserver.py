@@ -71,7 +71,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from claim_evidence._loopback import LoopbackHTTP, QuietHandler
+from claim_evidence._core.loopback import LoopbackHTTP, QuietHandler
 
 FILES = Path(__file__).resolve().parent / "data" / "snapshots"
 
@@ -162,7 +162,7 @@ RouteBody = bytes | Callable[[int], "bytes | Reply"]
 
 
 class LoopbackServer(LoopbackHTTP):
-    """The bounded loopback server (:class:`claim_evidence._loopback.LoopbackHTTP`) with the routes above."""
+    """The bounded loopback server (:class:`claim_evidence._core.loopback.LoopbackHTTP`) with the routes above."""
 
     def __init__(self, *, files: Path = FILES, max_requests: int = 500, lifetime: float = 60.0, socket_timeout: float = 10.0) -> None:
         super().__init__(_Handler, lifetime=lifetime, socket_timeout=socket_timeout)

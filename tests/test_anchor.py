@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._anchor import HINT_CHARS, anchor, closest_passage, normalized
+from claim_evidence._snapshots.anchor import HINT_CHARS, anchor, closest_passage, normalized
 
 TEXT = "2.1 入力上限\nクモエンジン 3 の最大入力長は 256,000 トークンです。出力は最大 8,192 トークンです。"
 

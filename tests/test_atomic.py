@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import InputError
-from claim_evidence._atomic import TEMP_PREFIX, atomic_write_bytes
+from claim_evidence._core.atomic import TEMP_PREFIX, atomic_write_bytes
 
 
 def test_atomic_write_replaces_and_keeps_mode(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint, iter_diagnostics, validate_bundle
-from claim_evidence._authoring import AuthoringError, EditRefused, add_claim, add_ref, add_source, set_claim
+from claim_evidence._record.authoring import AuthoringError, EditRefused, add_claim, add_ref, add_source, set_claim
 
 from .conftest import SEED_FINGERPRINT
 

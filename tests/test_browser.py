@@ -353,7 +353,7 @@ def test_browser_overrides_in_record_fields_reverse_only_their_own_text(browser:
     import re
 
     from claim_evidence import render_evidence
-    from claim_evidence._summary import render_summary
+    from claim_evidence._render.summary import render_summary
 
     def blocks(bundle: dict[str, Any]) -> str:
         return render_evidence(bundle) + render_summary(bundle, ["fictional-rate"], invalid=False)

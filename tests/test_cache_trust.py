@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence import _page, _render
-from claim_evidence._kvstore import KEY_ENV, KeyValueStore, cache_secret, key_file_path
-from claim_evidence._recordcache import RecordCache
+from claim_evidence._check import page as _page
+from claim_evidence._render import evidence as _render
+from claim_evidence._core.kvstore import KEY_ENV, KeyValueStore, cache_secret, key_file_path
+from claim_evidence._check.recordcache import RecordCache
 from static_helper import _cache
 from static_helper._cache import PAGES_FILE_NAME, RECORDS_FILE_NAME, folder_state
 from static_helper.cli import command

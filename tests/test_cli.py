@@ -492,7 +492,7 @@ def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:
 
 
 def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: Path, bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    import claim_evidence.cli as cli_module
+    import claim_evidence.cli.main_command as cli_module
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("simulated bug")
@@ -506,7 +506,7 @@ def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: 
 def test_cli_render_page_labels_follow_its_html_lang(run: Any, tmp_path: Path, bundle: dict) -> None:
     """A page's bundle renders in the page's own language, as the page check renders its slots."""
     from claim_evidence import render_evidence
-    from claim_evidence._jsonio import dumps_for_script
+    from claim_evidence._core.jsonio import dumps_for_script
 
     script = f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(bundle)}</script>'
     for lang, html_lang in (("en", "en-GB"), ("ja", "ja"), ("ja", "fr")):  # fr: no labels in it, the default

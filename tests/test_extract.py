@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._extract import Extracted, extract_text
+from claim_evidence._sources.extract import Extracted, extract_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "snapshots"
@@ -369,7 +369,7 @@ def test_extract_sniffs_text_when_not_markup() -> None:
 
 def test_extract_imports_are_lazy() -> None:
     code = (
-        "import sys, claim_evidence, claim_evidence._extract, claim_evidence._snapstore; "
+        "import sys, claim_evidence, claim_evidence._sources.extract, claim_evidence._snapshots.store; "
         "print([m for m in ('lxml', 'bs4', 'pypdf', 'charset_normalizer') if m in sys.modules])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
@@ -403,7 +403,7 @@ def test_extract_never_raises(prefix: bytes, body: bytes, content_type: str | No
 
 
 _NOISY = (
-    "import sys; from pathlib import Path; from claim_evidence._extract import extract_text; {setup}"
+    "import sys; from pathlib import Path; from claim_evidence._sources.extract import extract_text; {setup}"
     "pdf = Path('tests/data/snapshots/page.pdf').read_bytes(); "
     "print(extract_text(pdf[:-30], 'application/pdf').kind, extract_text(bytes(range(256)), 'text/html').kind)"
 )

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 pytest.importorskip("selectolax")
 
-from claim_evidence import _fastpath  # noqa: E402
-from claim_evidence._locate import Located, _locate  # noqa: E402
-from claim_evidence._page import Page, PageOptions, check_fast, check_located, check_text  # noqa: E402
+from claim_evidence._html import fastpath as _fastpath  # noqa: E402
+from claim_evidence._html.locate import Located, _locate  # noqa: E402
+from claim_evidence._check.page import Page, PageOptions, check_fast, check_located, check_text  # noqa: E402
 
 from .test_static_corpus import BLOCK, CORPUS, pages, read_inputs  # noqa: E402
 from .test_static_fastscan import WRAPS, _pages  # noqa: E402
@@ -262,7 +262,7 @@ def test_fastpath_neutral_content_rules() -> None:
 
 def test_fastpath_rendered_blocks_are_neutral() -> None:
     # The slot span argument holds for what --write puts there: every block the templates render.
-    from claim_evidence._summary import render_summary
+    from claim_evidence._render.summary import render_summary
 
     from .test_static_corpus import BUNDLE
 

@@ -1,4 +1,4 @@
-"""claim_evidence._fetch against a real server on 127.0.0.1 (tests/httpserver.py); no mocked httpx."""
+"""claim_evidence._sources.fetch against a real server on 127.0.0.1 (tests/httpserver.py); no mocked httpx."""
 from __future__ import annotations
 
 import socket
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from claim_evidence import __version__
-from claim_evidence._fetch import Fetched, FetchSettings, fetch_all
+from claim_evidence._sources.fetch import Fetched, FetchSettings, fetch_all
 
 from .httpserver import (
     GZIP_HTML,
@@ -446,7 +446,7 @@ def test_fetch_loopback_server_stops_after_lifetime(short_lived: LoopbackServer)
 
 _RSS_PROBE = """
 import json, resource, sys, time
-from claim_evidence._fetch import FetchSettings, fetch_all
+from claim_evidence._sources.fetch import FetchSettings, fetch_all
 baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.monotonic()
 result = fetch_all([sys.argv[1]], FetchSettings(read_timeout=20.0, deadline=60.0), sleep=lambda s: None)[sys.argv[1]]

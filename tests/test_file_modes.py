@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._atomic import atomic_write_bytes
+from claim_evidence._core.atomic import atomic_write_bytes
 
 from .conftest import ROOT, example_site_copy
 

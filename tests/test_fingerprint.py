@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import article_fingerprint, claim_fingerprint, normalized_text
-from claim_evidence._fingerprint import canonical, claim_payload
+from claim_evidence._record.fingerprint import canonical, claim_payload
 
 from .conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from claim_evidence import InputError, render_evidence
-from claim_evidence._diagnostics import Diagnostic
-from claim_evidence._freshness import DEFAULT_MAX_AGE_DAYS, Freshness, build_date, freshness_diagnostics
-from claim_evidence._page import check_text
-from claim_evidence._site import load_config
-from claim_evidence._validation import iter_diagnostics
-from claim_evidence._vocabulary import BASES
+from claim_evidence._core.diagnostics import Diagnostic
+from claim_evidence._record.freshness import DEFAULT_MAX_AGE_DAYS, Freshness, build_date, freshness_diagnostics
+from claim_evidence._check.page import check_text
+from claim_evidence._site.config import load_config
+from claim_evidence._record.validation import iter_diagnostics
+from claim_evidence._record.vocabulary import BASES
 
 from .conftest import ROOT, example_site_copy
 
@@ -231,13 +231,13 @@ def test_freshness_build_date_order(monkeypatch: pytest.MonkeyPatch) -> None:
     env = {"SOURCE_DATE_EPOCH": "1800000000"}  # 2027-01-15 UTC
     assert build_date("2026-12-31", env) == ("2026-12-31", "--today")
     assert build_date(None, env) == ("2027-01-15", "SOURCE_DATE_EPOCH")
-    monkeypatch.setattr("claim_evidence._freshness.clock_date", lambda: date(2030, 1, 2))
+    monkeypatch.setattr("claim_evidence._record.freshness.clock_date", lambda: date(2030, 1, 2))
     assert build_date(None, {}) == ("2030-01-02", "clock")
 
 
 def test_freshness_build_date_sources_named_in_output(site: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _policy(site, "[freshness]\n")
-    monkeypatch.setattr("claim_evidence._freshness.clock_date", lambda: date(2026, 12, 5))
+    monkeypatch.setattr("claim_evidence._record.freshness.clock_date", lambda: date(2026, 12, 5))
     code, out, err = _static(capsys, "--no-cache")
     assert (code, RELEASE + " (warning)" in out.splitlines()) == (0, True)
     assert err == "static-helper: freshness: review ages counted to 2026-12-05 (build date from clock)\n"

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._diagnostics import Diagnostic
-from claim_evidence._freshness import Freshness, freshness_diagnostics, reviews_after_build
-from claim_evidence._validation import iter_diagnostics
+from claim_evidence._core.diagnostics import Diagnostic
+from claim_evidence._record.freshness import Freshness, freshness_diagnostics, reviews_after_build
+from claim_evidence._record.validation import iter_diagnostics
 
 from .conftest import example_site_copy
 
@@ -55,7 +55,7 @@ def test_freshness_future_without_a_build_date_nothing_and_no_clock(bundle: dict
     def no_clock() -> date:
         raise AssertionError("the clock was read")
 
-    monkeypatch.setattr("claim_evidence._freshness.clock_date", no_clock)
+    monkeypatch.setattr("claim_evidence._record.freshness.clock_date", no_clock)
     bundle["claims"][0]["verification"]["checked_at"] = "2099-01-01"
     assert [d for d in iter_diagnostics(bundle) if d.is_error] == []
     assert freshness_diagnostics(bundle, None) == [] and freshness_diagnostics(bundle, Freshness()) == []

@@ -418,7 +418,7 @@ def test_generated_sites_without_config_keeps_the_exact_rule(tmp_path: Path, mon
 
 def test_generated_sites_library_page_place_without_config() -> None:
     """A generator plugin knows where each page is served: PageOptions.page alone turns the resolution on."""
-    from claim_evidence._page import PageOptions, check_text
+    from claim_evidence._check.page import PageOptions, check_text
 
     text = evidence_page(css="../_static/claim-evidence.css?v=e8c6f6ce")
 
@@ -515,7 +515,7 @@ def test_generated_sites_cache_separates_base_url_require_and_place(site: Path, 
 def test_generated_sites_page_options_stay_json_for_cache_keys(site: Path) -> None:
     import dataclasses
 
-    from claim_evidence._site import load_config
+    from claim_evidence._site.config import load_config
     from static_helper._cache import settings_fingerprint
 
     config(site, 'pages = ["*.html"]\nrequire = ["a.html"]\nexclude = ["layouts/**"]\nbase_url = "/docs/"\nweb_root = "."\n')

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import GuardedAnswer, copy_text, guard_answer, trim_history
-from claim_evidence._answertext import cut_text, without_urls
-from claim_evidence._guard import (
+from claim_evidence._answer.text import cut_text, without_urls
+from claim_evidence._answer.guard import (
     ANSWER_STATES, MAX_ANSWER_CHARS, MAX_CONFIRMED, MAX_ITEM_CHARS, MAX_SOURCES, MAX_TOTAL_CHARS, MAX_UNKNOWN,
 )
-from claim_evidence._kb import Chunk
-from claim_evidence._numerals import find_numbers
+from claim_evidence._answer.kb import Chunk
+from claim_evidence._record.numerals import find_numbers
 
 PRICE = {
     "id": "slides/a.html#PRICE", "kind": "claim", "state": "FACT", "state_rule": "fact", "title": "価格", "page": "slides/a.html",

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence import _fastpath
-from claim_evidence._jsonio import dumps_for_script
-from claim_evidence._locate import Located, _locate
-from claim_evidence._tokens import Handler, TreeBuilder, index_keys, scan
+from claim_evidence._html import fastpath as _fastpath
+from claim_evidence._core.jsonio import dumps_for_script
+from claim_evidence._html.locate import Located, _locate
+from claim_evidence._html.tokens import Handler, TreeBuilder, index_keys, scan
 from static_helper import check_text
 
 DATA = Path(__file__).resolve().parent / "data"

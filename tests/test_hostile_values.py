@@ -13,7 +13,7 @@ import pytest
 
 from claim_evidence import EvidenceValidationError, InputError
 from claim_evidence import article_fingerprint, claim_fingerprint, iter_diagnostics, render_evidence, validate_bundle
-from claim_evidence._jsonio import loads
+from claim_evidence._core.jsonio import loads
 from static_helper.cli import main as static_main
 
 from .conftest import ROOT
@@ -86,7 +86,7 @@ def test_loads_exponent_past_a_float_is_ce008() -> None:
 
 
 def test_hostile_value_none_for_plain_json() -> None:
-    from claim_evidence._jsonio import hostile_value
+    from claim_evidence._core.jsonio import hostile_value
 
     assert hostile_value({"a": ["x", 1, 2.5, True, None, 10**300, "😀"]}) is None
 
@@ -144,7 +144,7 @@ def test_article_fingerprint_lone_surrogate_raises_evidence_validation_error() -
 def test_claim_fingerprint_huge_integer_with_stale_seal_validates_without_overflow(bundle: dict[str, Any]) -> None:
     """A 401-digit integer with a seal that no longer matches used to end in OverflowError (the
     number-rewrite check turned it into a float)."""
-    from claim_evidence._fingerprint import matches_with_numbers_rewritten
+    from claim_evidence._record.fingerprint import matches_with_numbers_rewritten
 
     bundle["claims"][0]["measurement"] = {"value": int(BIG)}
     assert matches_with_numbers_rewritten(bundle["claims"][0], bundle["sources"], "0" * 64) is False

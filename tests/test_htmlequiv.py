@@ -6,10 +6,10 @@ import json
 import pytest
 
 from claim_evidence import dumps_for_script, render_evidence
-from claim_evidence._htmlequiv import equivalent
-from claim_evidence._page import PageOptions, check_text
+from claim_evidence._html.equivalence import equivalent
+from claim_evidence._check.page import PageOptions, check_text
 
-from claim_evidence._site import at_build_date, load_config
+from claim_evidence._site.config import at_build_date, load_config
 
 from .conftest import ROOT
 

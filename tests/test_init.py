@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._site import load_config
+from claim_evidence._site.config import load_config
 from static_helper.cli import main as static_helper_main
 
 PACKAGED_CSS = resources.files("claim_evidence").joinpath("assets/claim-evidence.css").read_bytes()
@@ -255,7 +255,7 @@ def test_init_htm_and_upper_case_suffixes(run: Any, tmp_path: Path) -> None:
         f"{tmp_path}/claim-evidence.toml: written (pages: *.html, *.HTML, *.htm, only-htm/*.htm; lang: ja from <html lang> of 4 pages)"
     )
     config = load_config(tmp_path / "claim-evidence.toml")
-    from claim_evidence._site import registered_pages
+    from claim_evidence._site.config import registered_pages
 
     assert [p.name for p in registered_pages(config)] == ["LEGACY.HTML", "index.html", "old.htm", "a.htm"]
 
@@ -266,7 +266,7 @@ def test_init_folder_names_with_glob_characters(run: Any, tmp_path: Path) -> Non
     code, out, _ = run("init", os.fspath(tmp_path))
     assert code == 0
     assert "pages: [[]draft]/*.html, what[?]/*.html;" in out
-    from claim_evidence._site import registered_pages
+    from claim_evidence._site.config import registered_pages
 
     assert [p.name for p in registered_pages(load_config(tmp_path / "claim-evidence.toml"))] == ["a.html", "b.html"]
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import static_helper.cli
 from claim_evidence import Diagnostic, claim_fingerprint, iter_diagnostics, render_evidence, validate_bundle
-from claim_evidence._vocabulary import LABELS
+from claim_evidence._record.vocabulary import LABELS
 from claim_evidence.cli import main as claim_evidence_main
 from static_helper import check_text, render_static_page
 

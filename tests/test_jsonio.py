@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claim_evidence import InputError
-from claim_evidence._jsonio import dumps_for_script, loads, nesting_depth, text_depth
+from claim_evidence._core.jsonio import dumps_for_script, loads, nesting_depth, text_depth
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -64,7 +64,7 @@ def test_text_depth_equals_the_depth_of_the_parsed_value(value: object, indent: 
 
 
 def test_loads_enforces_the_depth_limit_from_the_text() -> None:
-    from claim_evidence._jsonio import MAX_DEPTH
+    from claim_evidence._core.jsonio import MAX_DEPTH
 
     assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH).value is not None
     deeper = '{"a": "[[[[", "b": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}"

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from claim_evidence import InputError, load_kb
-from claim_evidence._chatconfig import FACT_LABELS
-from claim_evidence._kb import dumps_kb
-from claim_evidence._kbbuild import build_kb, claim_text
-from claim_evidence._mdchunks import pieces, safe_cut, sections
-from claim_evidence._page import read_page_bundle
-from claim_evidence._site import load_config, registered_pages, site_path
+from claim_evidence._answer.config import FACT_LABELS
+from claim_evidence._answer.kb import dumps_kb
+from claim_evidence._commands.kbbuild import build_kb, claim_text
+from claim_evidence._answer.mdchunks import pieces, safe_cut, sections
+from claim_evidence._check.page import read_page_bundle
+from claim_evidence._site.config import load_config, registered_pages, site_path
 
 from .conftest import ROOT
 

@@ -1,4 +1,4 @@
-"""The caches' SQLite store (``claim_evidence/_kvstore.py``): entries, pruning, damage, processes."""
+"""The caches' SQLite store (``claim_evidence/_core/kvstore.py``): entries, pruning, damage, processes."""
 from __future__ import annotations
 
 import multiprocessing
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence._kvstore import IGNORE_NOTE, KeyValueStore
+from claim_evidence._core.kvstore import IGNORE_NOTE, KeyValueStore
 
 
 def test_kvstore_put_get_keys_and_a_new_folder_ignores_itself(tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ def test_layering_network_and_extraction_libraries_load_only_for_the_sources_com
     def loaded(snapshots: bool) -> tuple[int, str, str]:
         code = (
             "import dataclasses, sys, claim_evidence, static_helper\n"
-            "from claim_evidence._site import at_build_date, load_config\n"
+            "from claim_evidence._site.config import at_build_date, load_config\n"
             f"options = at_build_date(load_config({str(ROOT / 'examples' / 'site' / 'claim-evidence.toml')!r}), None).options\n"
             + ("" if snapshots else "options = dataclasses.replace(options, snapshots=None)\n")
             + f"page = static_helper.load_page({str(page)!r}, options)\n"

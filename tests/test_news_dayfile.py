@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._fingerprint import canonical
+from claim_evidence._record.fingerprint import canonical
 from claim_evidence.news import (
     DayfileError,
     apply_article_correction,

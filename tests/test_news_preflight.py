@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._report import text_report
+from claim_evidence._core.report import text_report
 from claim_evidence.news import (
     CorrectionRegistry,
     apply_article_correction,

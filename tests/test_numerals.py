@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._numerals import Number, canonical, find_numbers
+from claim_evidence._record.numerals import Number, canonical, find_numbers
 
 CANONICAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?")
 

@@ -50,7 +50,7 @@ def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, 
     elsewhere.mkdir()
     code = (
         "import claim_evidence, json, sys;"
-        "from claim_evidence._schema import bundle_schema;"
+        "from claim_evidence._record.schema import bundle_schema;"
         "print(claim_evidence.__file__);"
         "print(bundle_schema()['$id']);"
         "print(claim_evidence.validate_bundle(json.loads(sys.stdin.read())));"

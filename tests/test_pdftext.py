@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence import _pdftext
-from claim_evidence._extract import Extracted, extract_text
-from claim_evidence._snapstore import SnapshotStore
+from claim_evidence._sources import pdftext as _pdftext
+from claim_evidence._sources.extract import Extracted, extract_text
+from claim_evidence._snapshots.store import SnapshotStore
 
 from .conftest import ROOT
 from .test_extract import _make_fixtures

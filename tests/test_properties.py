@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import claim_fingerprint, render_evidence, validate_bundle
-from claim_evidence._vocabulary import BASES, EVIDENCE_LABELS, METHODS, STATUSES
+from claim_evidence._record.vocabulary import BASES, EVIDENCE_LABELS, METHODS, STATUSES
 
 MATCHED = "資料との照合済み"
 IDS = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,12}", fullmatch=True)

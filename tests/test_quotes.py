@@ -25,7 +25,7 @@ from claim_evidence import (
     render_evidence,
     validate_bundle,
 )
-from claim_evidence._review import ReviewRequest, record_review
+from claim_evidence._check.review import ReviewRequest, record_review
 from claim_evidence.cli import main as ce_main
 from static_helper.cli import command as static_command
 

@@ -1,4 +1,4 @@
-"""The record cache (``claim_evidence/_recordcache.py``): a rebuilt page whose records did not change is
+"""The record cache (``claim_evidence/_check/recordcache.py``): a rebuilt page whose records did not change is
 checked without validating or rendering them again; a corrupt, foreign or stale entry is a miss."""
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence import _page, _render
-from claim_evidence._diagnostics import Diagnostic
-from claim_evidence._recordcache import RecordCache, Stored
-from claim_evidence._kvstore import KeyValueStore, cache_secret
+from claim_evidence._check import page as _page
+from claim_evidence._render import evidence as _render
+from claim_evidence._core.diagnostics import Diagnostic
+from claim_evidence._check.recordcache import RecordCache, Stored
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
 from static_helper.cli import command
 
@@ -198,15 +199,15 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -
     page.write_text(broken, encoding="utf-8")
     code, out, _ = run()
     assert code == 1 and "about.html:" in out and "CE00" in out
-    from claim_evidence._locate import locate
+    from claim_evidence._html.locate import locate
 
     located = locate(broken)
     content = broken[located.scripts[0].open_end : located.scripts[0].close_start]
     from static_helper._cache import toolkit_fingerprint
 
     cache = RecordCache(site / CACHE / RECORDS_FILE_NAME, toolkit_fingerprint())
-    from claim_evidence._options import render_settings
-    from claim_evidence._site import at_build_date, load_config
+    from claim_evidence._check.options import render_settings
+    from claim_evidence._site.config import at_build_date, load_config
 
     options = at_build_date(load_config(site / "claim-evidence.toml"), None).options
     key = cache.key(content, "ja", render_settings(options))

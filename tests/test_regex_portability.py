@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence import _fastpath, _fastscan, _jsonio, _tokens
+from claim_evidence._html import fastpath as _fastpath, fastscan as _fastscan, tokens as _tokens
+from claim_evidence._core import jsonio as _jsonio
 
 from .conftest import ROOT
 
@@ -153,7 +154,7 @@ def _system_python() -> str | None:
 
 _TOKEN_DUMP = """
 import json, sys
-from claim_evidence import _tokens
+from claim_evidence._html import tokens as _tokens
 out = []
 for name in sys.argv[1:]:
     text = open(name, encoding="utf-8", errors="replace").read()

@@ -249,7 +249,7 @@ def test_render_memo_sees_in_place_edits(bundle: dict) -> None:
 def test_render_memo_renders_each_distinct_bundle_once(bundle: dict, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     """The memo is what makes a site whose pages share records fast: a second render of equal content
     builds no view, one with other content, a subject or a site template does."""
-    from claim_evidence import _render
+    from claim_evidence._render import evidence as _render
 
     built: list[str] = []
     real = _render._claim_view
@@ -276,7 +276,7 @@ def test_render_memo_renders_each_distinct_bundle_once(bundle: dict, monkeypatch
 
 
 def test_render_blocks_equals_render_evidence_per_id(bundle: dict) -> None:
-    from claim_evidence._render import render_blocks
+    from claim_evidence._render.evidence import render_blocks
 
     twin = copy.deepcopy(bundle["claims"][0])
     twin["label"] = "同じIDの二つ目"

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from claim_evidence import Diagnostic
-from claim_evidence._report import REPORTERS, FileResult
+from claim_evidence._core.report import REPORTERS, FileResult
 from claim_evidence.cli import main
 
 from .conftest import ROOT
@@ -151,7 +151,7 @@ def test_cli_validate_format_sarif_validates_against_the_schema(
 
 def test_report_public_entry_point_matches_each_reporter() -> None:
     import claim_evidence
-    from claim_evidence._report import REPORTERS, text_report
+    from claim_evidence._core.report import REPORTERS, text_report
 
     results = [
         claim_evidence.FileResult("a.json", [claim_evidence.Diagnostic("CE303", "unknown basis", "$.claims[0].basis", subject="claim x")]),

@@ -51,7 +51,7 @@ def _run_without_rule(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The walkthrough with one validation rule deleted: it must notice the lost guarantee."""
     sabotage = (
         "import runpy, sys\n"
-        "import claim_evidence._validation as validation\n"
+        "import claim_evidence._record.validation as validation\n"
         f"del validation.RULES[{code!r}]  # break the library on purpose\n"
         f"sys.argv = [{str(SCRIPT)!r}]\n"
         f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n"

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import KnowledgeBase, retrieve
-from claim_evidence._retrieve import Index, bigrams, normalize, scored
+from claim_evidence._answer.retrieve import Index, bigrams, normalize, scored
 
 
 def _chunks(*texts: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from claim_evidence import render_evidence, validate_bundle
-from claim_evidence._review import ReviewError, ReviewRequest, record_review
+from claim_evidence._check.review import ReviewError, ReviewRequest, record_review
 
 ARGS = ["--claim", "fictional-rate", "--method", "human_document_review"]
 FUTURE = (
@@ -57,7 +57,7 @@ def test_review_dates_today_is_exact_and_wins(run: Any, path: Path) -> None:
 
 def test_review_dates_the_clock_when_nothing_names_the_date(run: Any, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    monkeypatch.setattr("claim_evidence._freshness.clock_date", lambda: date(2026, 10, 1))
+    monkeypatch.setattr("claim_evidence._record.freshness.clock_date", lambda: date(2026, 10, 1))
     origin = "from clock, a UTC date: reviews up to 2026-10-02 are accepted"
     assert _record(run, path, "--checked-at", "2026-10-03")[2] == FUTURE.format(checked="2026-10-03", today="2026-10-01", origin=origin)
     assert _record(run, path, "--checked-at", "2026-10-02")[0] == 0

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from claim_evidence import EvidenceValidationError, claim_fingerprint, iter_diagnostics
-from claim_evidence._diagnostics import CLEARED_BY_REVIEW
-from claim_evidence._review import ReviewRequest, record_review
+from claim_evidence._core.diagnostics import CLEARED_BY_REVIEW
+from claim_evidence._check.review import ReviewRequest, record_review
 
 from .test_json_types import BASE, CASES, _case_id, _replaced
 

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 import static_helper.cli
-from claim_evidence import _documents, _runner, claim_fingerprint
-from claim_evidence._page import check_text
+from claim_evidence._check import documents as _documents
+from claim_evidence._site import runner as _runner
+from claim_evidence import claim_fingerprint
+from claim_evidence._check.page import check_text
 from claim_evidence.cli import main as claim_evidence_main
 
 from .conftest import ROOT, example_page_without_markers

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from claim_evidence import validate_bundle
-from claim_evidence._authoring import AuthoringError
-from claim_evidence._page import PageOptions, check_text, read_page_bundle
-from claim_evidence._scaffold import add_page_claims
+from claim_evidence._record.authoring import AuthoringError
+from claim_evidence._check.page import PageOptions, check_text, read_page_bundle
+from claim_evidence._check.scaffold import add_page_claims
 
 CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 PAGE = (

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import validate_bundle
-from claim_evidence._vocabulary import is_valid_date
-from claim_evidence._schema import bundle_conforms, bundle_schema, bundle_validator, compile_conformance, deferred_keywords
+from claim_evidence._record.vocabulary import is_valid_date
+from claim_evidence._record.schema import bundle_conforms, bundle_schema, bundle_validator, compile_conformance, deferred_keywords
 
 from .test_properties import sealed_bundles
 
@@ -222,7 +222,7 @@ def test_a_reference_the_compiler_cannot_follow_defers() -> None:
 def test_the_schema_is_read_from_the_installed_package_or_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib import resources
 
-    from claim_evidence import _schema
+    from claim_evidence._record import schema as _schema
 
     packaged = _schema.schemas_folder()
     assert packaged == resources.files("claim_evidence.schemas")

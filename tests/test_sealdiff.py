@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._documents import check_file
-from claim_evidence._fingerprint import claim_payload
-from claim_evidence._sealdiff import changed_fields, explain, sealed_payload
+from claim_evidence._check.documents import check_file
+from claim_evidence._record.fingerprint import claim_payload
+from claim_evidence._check.sealdiff import changed_fields, explain, sealed_payload
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

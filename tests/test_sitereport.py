@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._freshness import DEFAULT_MAX_AGE_DAYS
-from claim_evidence._page import read_page_bundle
-from claim_evidence._sitereport import AGE_BUCKETS, ROW_FIELDS, age_bucket
+from claim_evidence._record.freshness import DEFAULT_MAX_AGE_DAYS
+from claim_evidence._check.page import read_page_bundle
+from claim_evidence._commands.report import AGE_BUCKETS, ROW_FIELDS, age_bucket
 
 from .conftest import ROOT, example_site_copy
 
@@ -205,7 +205,7 @@ def test_sitereport_news_registry_rows(tmp_path: Path, run: Any) -> None:
 
 
 def _row(**changes: Any) -> Any:
-    from claim_evidence._sitereport import ClaimRow
+    from claim_evidence._commands.report import ClaimRow
 
     base: dict[str, Any] = dict(page="a.html", claim_id="C-1", label="速度", status="matched", basis="vendor_claim",
                                 evidence_label="Claim", method="human_document_review", checked_at="2026-09-05",
@@ -214,7 +214,7 @@ def _row(**changes: Any) -> Any:
 
 
 def _csv(*rows: Any) -> str:
-    from claim_evidence._sitereport import SiteReport, render_csv
+    from claim_evidence._commands.report import SiteReport, render_csv
 
     return render_csv(SiteReport("2026-12-01", "--today", "ja", True, tuple(rows), (), ())).decode("utf-8")
 

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
-from claim_evidence._snapcheck import SKIPPED, snapshot_diagnostics, snapshot_store
-from claim_evidence._snapstore import SnapshotStore
+from claim_evidence._snapshots.check import SKIPPED, snapshot_diagnostics, snapshot_store
+from claim_evidence._snapshots.store import SnapshotStore
 from static_helper.cli import command as static_command
 
 PAGE_TEXT = "表 1 処理速度\n架空ベンダーの固定条件での達成率は 72.6% でした。\n同じ達成率は付録にもあります。"
@@ -168,8 +168,8 @@ def test_snapcheck_archive_url_is_shown_and_checked(bundle: dict) -> None:
 
 
 def test_snapcheck_config_snapshots_must_be_a_folder_name(tmp_path: Path) -> None:
-    from claim_evidence._diagnostics import InputError
-    from claim_evidence._site import load_config
+    from claim_evidence._core.diagnostics import InputError
+    from claim_evidence._site.config import load_config
 
     path = tmp_path / "claim-evidence.toml"
     for bad in ("snapshots = 3", 'snapshots = ""', "snapshots = false"):
@@ -179,7 +179,7 @@ def test_snapcheck_config_snapshots_must_be_a_folder_name(tmp_path: Path) -> Non
 
 
 def test_snapcheck_news_registry_quotes_are_checked_too(bundle: dict, subject: dict, tmp_path: Path) -> None:
-    from claim_evidence._fingerprint import article_fingerprint
+    from claim_evidence._record.fingerprint import article_fingerprint
     from claim_evidence.news import load_corrections
     from claim_evidence.news._corrections import CorrectionRegistryError
 

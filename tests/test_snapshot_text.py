@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence import _snapstore
-from claim_evidence._snapstore import SnapshotStore
+from claim_evidence._snapshots import store as _snapstore
+from claim_evidence._snapshots.store import SnapshotStore
 from static_helper.cli import command as static_command
 
 from .conftest import ROOT

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence._atomic import TEMP_PREFIX
-from claim_evidence._snapstore import SNAPSHOT_DIR_NAME, SnapshotStore
+from claim_evidence._core.atomic import TEMP_PREFIX
+from claim_evidence._snapshots.store import SNAPSHOT_DIR_NAME, SnapshotStore
 
 ROOT = Path(__file__).resolve().parents[1]
 HELLO = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"  # sha256(b"hello")
@@ -185,7 +185,7 @@ class Slow:
 
 
 os.fdopen = Slow
-from claim_evidence._snapstore import SnapshotStore
+from claim_evidence._snapshots.store import SnapshotStore
 
 SnapshotStore(Path(sys.argv[1])).put(bytes(range(256)) * (50 << 12), "extracted text")
 print("DONE", flush=True)

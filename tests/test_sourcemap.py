@@ -11,8 +11,8 @@ import pytest
 from jsonschema import Draft7Validator
 
 from claim_evidence import Diagnostic, FileResult, dumps_for_script, render_evidence, report
-from claim_evidence import _sourcemap
-from claim_evidence._sourcemap import SourceFiles, claim_of, place_findings, place_in_sources, shown_from, source_line
+from claim_evidence._site import sourcemap as _sourcemap
+from claim_evidence._site.sourcemap import SourceFiles, claim_of, place_findings, place_in_sources, shown_from, source_line
 from claim_evidence.cli import main as claim_evidence_main
 from static_helper.cli import main as static_helper_main
 
@@ -118,7 +118,7 @@ def test_sourcemap_plugins_use_the_one_implementation() -> None:
     assert not hasattr(_built, "source_line") and not hasattr(_built, "_attribute")
     for name in ("mkdocs", "sphinx", "pelican"):
         text = (ROOT / "claim_evidence" / "integrations" / f"{name}.py").read_text(encoding="utf-8")
-        assert "from .._sourcemap import source_line\n" in text, name
+        assert "from .._site.sourcemap import source_line\n" in text, name
 
 
 # --- place_findings: which source, from the sources globs ---------------------------------------

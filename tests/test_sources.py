@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
-from claim_evidence._snapstore import SnapshotStore
+from claim_evidence._snapshots.store import SnapshotStore
 
 from .conftest import ROOT
 from .httpserver import QUOTE, LoopbackServer, Reply, loopback_fixture  # noqa: F401 (the `loopback` fixture)
@@ -378,7 +378,7 @@ def test_sources_terminal_controls_from_the_network_are_escaped_printed_and_stor
 
 _CLI_RSS_PROBE = """
 import resource, sys
-import httpx, lxml.html, claim_evidence._sources  # what the commands load, before the baseline
+import httpx, lxml.html, claim_evidence._sources.commands  # what the commands load, before the baseline
 from claim_evidence.cli import main
 baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 code = main(sys.argv[1:])

@@ -225,9 +225,9 @@ def test_static_build_dash_not_utf8_is_ce002_exit_2(site, monkeypatch, capsysbin
 
 
 def test_static_build_dash_over_the_size_limit_is_ce004_exit_2(site, monkeypatch, capsysbinary):
-    import claim_evidence._jsonio
+    import claim_evidence._core.jsonio
 
-    monkeypatch.setattr(claim_evidence._jsonio, "MAX_BYTES", 100)
+    monkeypatch.setattr(claim_evidence._core.jsonio, "MAX_BYTES", 100)
     page = built("basic")
     feed(monkeypatch, page)
     assert main(["--write", "-"]) == 2
@@ -268,16 +268,16 @@ def test_static_build_import_loads_neither_click_nor_the_toolkit():
         "sorted(m for m in sys.modules if m.startswith('claim_evidence')))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout == "[] ['claim_evidence', 'claim_evidence._lazy']\n"
+    assert done.stdout == "[] ['claim_evidence', 'claim_evidence._core', 'claim_evidence._core.lazy']\n"
 
 
 def test_static_build_lazy_exports_are_the_public_api():
-    import claim_evidence._page
+    import claim_evidence._check.page
     import static_helper
     import static_helper._write
 
     assert {name: getattr(static_helper, name) is not None for name in static_helper.__all__} == dict.fromkeys(static_helper.__all__, True)
-    assert static_helper.check_text is claim_evidence._page.check_text
+    assert static_helper.check_text is claim_evidence._check.page.check_text
     assert static_helper.write_page is static_helper._write.write_page
     assert set(static_helper.__all__) <= set(dir(static_helper))
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
@@ -297,4 +297,4 @@ def test_static_build_version_answers_without_the_toolkit(capsys):
         "print(sorted(m for m in sys.modules if m.startswith('claim_evidence')), 'click' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout == f"{fast}['claim_evidence', 'claim_evidence._lazy'] False\n"
+    assert done.stdout == f"{fast}['claim_evidence', 'claim_evidence._core', 'claim_evidence._core.lazy'] False\n"

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 import claim_evidence
 from static_helper import _cache
-from claim_evidence._site import CACHE_DIR_NAME
-from claim_evidence._kvstore import KeyValueStore, cache_secret
+from claim_evidence._site.config import CACHE_DIR_NAME
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from static_helper._cache import folders_fingerprint, toolkit_folders
 from static_helper.cli import command
 

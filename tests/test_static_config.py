@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import InputError
-from claim_evidence._site import find_config, load_config, registered_pages
-from claim_evidence._page import PageOptions, SiteLayout
+from claim_evidence._site.config import find_config, load_config, registered_pages
+from claim_evidence._check.page import PageOptions, SiteLayout
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -137,7 +137,7 @@ def test_config_stylesheet_false_turns_sh130_off(tmp_path: Path) -> None:
     path.write_text("stylesheet = false\n", encoding="utf-8")
     options = load_config(path).options
     assert options.stylesheet is None
-    from claim_evidence._page import check_text
+    from claim_evidence._check.page import check_text
 
     page = '<p data-claim-id="a">x</p><div data-evidence-for="a"></div><script type="application/json" id="claim-evidence-data">{}</script>'
     assert "SH130" not in {d.code for d in check_text(page, "p.html", options).diagnostics}

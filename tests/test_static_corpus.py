@@ -22,7 +22,7 @@ from justhtml import JustHTML
 
 from claim_evidence import claim_fingerprint, dumps_for_script, normalized_text, render_evidence
 from static_helper import InternalError, check_text, render_static_page
-from claim_evidence._splice import newline_style, with_newlines
+from claim_evidence._core.splice import newline_style, with_newlines
 
 
 CORPUS = Path(__file__).resolve().parent / "data" / "html5lib-tests" / "tree-construction"

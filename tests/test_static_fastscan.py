@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence import _fastscan
-from claim_evidence._locate import Located, _locate, keyword_offsets, _INTERESTING
-from claim_evidence._tokens import (
+from claim_evidence._html import fastscan as _fastscan
+from claim_evidence._html.locate import Located, _locate, keyword_offsets, _INTERESTING
+from claim_evidence._html.tokens import (
     CLOSES_P, HEADINGS, IMPLIED_END, RAWTEXT, RCDATA, SCOPE, SPECIAL, VOID, _SCOPED_END, _TABLE_CLOSES,
 )
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._atomic import TEMP_PREFIX
+from claim_evidence._core.atomic import TEMP_PREFIX
 from static_helper import render_static_page
-from claim_evidence import _runner
+from claim_evidence._site import runner as _runner
 from static_helper.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "static"

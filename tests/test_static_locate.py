@@ -7,7 +7,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from static_helper import locate
-from claim_evidence._locate import Element, Foreign, foreign_markup
+from claim_evidence._html.locate import Element, Foreign, foreign_markup
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SITE = SHARED / "corpora" / "ai-news-site"
@@ -404,7 +404,7 @@ def test_locate_foreign_markup_finds_bundle_and_stylesheet_read_as_svg_or_mathml
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_positions_count_every_kind_of_line_ending(newline: str) -> None:
-    from claim_evidence._locate import locate
+    from claim_evidence._html.locate import locate
 
     text = newline.join(["<!DOCTYPE html>", "<p>intro</p>", '  <p data-claim-id="C-1">x</p>', '<div data-evidence-for="C-1"></div>'])
     located = locate(text)

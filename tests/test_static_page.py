@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claim_evidence import InputError, render_evidence
-from claim_evidence._jsonio import dumps_for_script
+from claim_evidence._core.jsonio import dumps_for_script
 from static_helper import PageOptions, check_static_page, check_text, render_static_page, replace_bundle
-from claim_evidence._splice import outside_identical
+from claim_evidence._core.splice import outside_identical
 
 from .conftest import ROOT
 
@@ -264,8 +264,8 @@ def test_check_markup_swallowed_by_an_unclosed_comment_is_an_error():
 
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 5), st.integers(0, 40), st.integers(0, 5)), max_size=25), st.data())
 def test_containment_index_finds_a_container_exactly_when_one_exists(spans, data):
-    from claim_evidence._locate import Element
-    from claim_evidence._page import _Containment
+    from claim_evidence._html.locate import Element
+    from claim_evidence._check.page import _Containment
 
     elements = [Element("div", {}, a, a + tag, a + tag + inner, a + tag + inner + end) for a, tag, inner, end in spans]
     probe = data.draw(st.sampled_from(elements)) if elements else Element("p", {}, 3, 4, 5, 6)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import claim_fingerprint, render_evidence, validate_bundle
-from claim_evidence._jsonio import dumps_for_script
+from claim_evidence._core.jsonio import dumps_for_script
 from static_helper import PageOptions, check_text, load_page, render_static_page, write_page
 
 BOM = "\ufeff"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from claim_evidence._splice import InternalError, new_spans, newline_style, outside_identical, splice, with_newlines
+from claim_evidence._core.splice import InternalError, new_spans, newline_style, outside_identical, splice, with_newlines
 
 
 @pytest.mark.parametrize(

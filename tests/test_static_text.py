@@ -8,7 +8,7 @@ import pytest
 
 from claim_evidence import normalized_text
 from static_helper import locate
-from claim_evidence._text import BLOCKS, visible_text
+from claim_evidence._html.text import BLOCKS, visible_text
 
 SITE = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "ai-news-site"
 DATA = Path(__file__).resolve().parent / "data" / "static"

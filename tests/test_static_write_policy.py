@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence._atomic import REPLACED, atomic_write_bytes, pin
-from claim_evidence._diagnostics import InputError
-from claim_evidence._options import PageOptions
+from claim_evidence._core.atomic import REPLACED, atomic_write_bytes, pin
+from claim_evidence._core.diagnostics import InputError
+from claim_evidence._check.options import PageOptions
 from static_helper._write import write_page
 from static_helper.cli import command
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint, render_evidence
-from claim_evidence._freshness import Freshness
-from claim_evidence._jsonio import dumps_for_script
-from claim_evidence._splice import outside_identical
-from claim_evidence._summary import render_summary
+from claim_evidence._record.freshness import Freshness
+from claim_evidence._core.jsonio import dumps_for_script
+from claim_evidence._core.splice import outside_identical
+from claim_evidence._render.summary import render_summary
 from static_helper import PageOptions, check_text
 
 CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
@@ -314,7 +314,7 @@ def test_summary_template_dir_failing_at_render_is_the_sites_error(tmp_path: Pat
     code, out = _static(site)
     assert code == 2 and (
         f"{site / 'templates' / 'evidence_summary.html.j2'}: SH003 template evidence_summary.html.j2 failed while rendering: "
-        "UndefinedError: 'claim_evidence._render._View object' has no attribute 'nope'; fix the template (template_dir)"
+        "UndefinedError: 'claim_evidence._render.evidence._View object' has no attribute 'nope'; fix the template (template_dir)"
     ) in out
     assert "internal error" not in out
     own = tmp_path / "own"

@@ -16,7 +16,7 @@ from claim_evidence import (
     require_valid_evidence,
     validate_bundle,
 )
-from claim_evidence._schema import bundle_schema, bundle_validator
+from claim_evidence._record.schema import bundle_schema, bundle_validator
 
 from .conftest import ROOT
 
@@ -351,7 +351,7 @@ def test_validation_non_object_bundle_is_ce100() -> None:
 
 
 def test_validation_nesting_limit_is_exclusive(bundle: dict) -> None:
-    from claim_evidence._jsonio import MAX_DEPTH
+    from claim_evidence._core.jsonio import MAX_DEPTH
 
     def nested(levels: int) -> Any:
         value: Any = "leaf"
@@ -386,7 +386,7 @@ def test_validation_claims_missing_or_not_a_list(bundle: dict, claims: Any, seen
 
 def test_validation_schema_node_without_contract_code_falls_back(bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     """A schema edit that forgets x-code degrades to CE000 with jsonschema's words, never a crash."""
-    import claim_evidence._validation as validation
+    import claim_evidence._record.validation as validation
 
     schema = copy.deepcopy(bundle_schema())
     for key in ("x-code", "x-message"):
@@ -404,7 +404,7 @@ def test_validation_schema_node_without_contract_code_falls_back(bundle: dict, m
 
 def test_validation_each_distinct_bundle_is_checked_once(bundle: dict, subject: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many pages carry the same records: the schema pass runs once per distinct content."""
-    import claim_evidence._validation as validation
+    import claim_evidence._record.validation as validation
 
     calls: list[int] = []
     real = validation._schema_findings

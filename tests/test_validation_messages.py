@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from claim_evidence import iter_diagnostics
-from claim_evidence._diagnostics import json_path
-from claim_evidence._hints import SHOWN_CHARACTERS, closest, date_hint, found, shown, terminal_safe
-from claim_evidence._jsonpos import parse_path
-from claim_evidence._schema import PATTERN_WORDS, bundle_schema
+from claim_evidence._core.diagnostics import json_path
+from claim_evidence._core.hints import SHOWN_CHARACTERS, closest, date_hint, found, shown, terminal_safe
+from claim_evidence._core.jsonpos import parse_path
+from claim_evidence._record.schema import PATTERN_WORDS, bundle_schema
 
 from .test_json_types import BASE, CASES, _replaced
 

@@ -29,8 +29,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import KnowledgeBase, copy_text, guard_answer, load_kb, retrieve, trim_history
-from .._chatconfig import DEFAULT_COPY_PREFIX
-from .._retrieve import DEFAULT_K
+from .._answer.config import DEFAULT_COPY_PREFIX
+from .._answer.retrieve import DEFAULT_K
 from ._published import PublishedFiles
 from ._ratelimit import RateLimiter
 from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, is_unicode, parse_chat_request

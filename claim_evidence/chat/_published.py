@@ -23,8 +23,8 @@ from pathlib import Path
 
 from starlette.staticfiles import StaticFiles
 
-from .._diagnostics import ClaimEvidenceError
-from .._snapstore import SNAPSHOT_DIR_NAME, SnapshotStore
+from .._core.diagnostics import ClaimEvidenceError
+from .._snapshots.store import SNAPSHOT_DIR_NAME, SnapshotStore
 
 PUBLISHED_SUFFIXES = frozenset(
     ".html .htm .xhtml .css .js .mjs .map .json .xml .rss .atom .txt .webmanifest .pdf "
@@ -35,7 +35,7 @@ PUBLISHED_SUFFIXES = frozenset(
 
 def snapshot_folder(site: Path) -> Path:
     """The site's snapshot folder: the nearest config's ``snapshots``, else ``evidence-snapshots/`` in the site."""
-    from .._site import find_config, load_config
+    from .._site.config import find_config, load_config
 
     config = find_config(site.resolve())
     if config is not None:

@@ -6,7 +6,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from .._diagnostics import ClaimEvidenceError
+from .._core.diagnostics import ClaimEvidenceError
 from ._settings import DEFAULT_MODEL, MODEL_ENV, ChatSettings
 
 EXTRA_MISSING = "the chat extra is not installed ({missing}): pip install 'claim-evidence[chat]'"

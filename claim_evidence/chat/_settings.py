@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._diagnostics import ClaimEvidenceError
-from .._urls import safe_http_url
+from .._core.diagnostics import ClaimEvidenceError
+from .._core.urls import safe_http_url
 
 DEFAULT_MODEL = "claude-haiku-4-5"
 MODEL_ENV = "CLAIM_EVIDENCE_CHAT_MODEL"

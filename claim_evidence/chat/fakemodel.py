@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._chatconfig import STATE_RANK, UNVERIFIED
-from .._loopback import LoopbackHTTP, QuietHandler
+from .._answer.config import STATE_RANK, UNVERIFIED
+from .._core.loopback import LoopbackHTTP, QuietHandler
 from .prompt import read_user_message
 
 __all__ = ["FakeModel", "FakeReply", "ReceivedRequest", "error", "grounded_answer", "last_user_text", "message"]
@@ -101,7 +101,7 @@ def error(status: int, text: str | None = None, *, retry_after: int | None = Non
 
 
 class FakeModel(LoopbackHTTP):
-    """The Messages API on a bounded loopback server (:class:`claim_evidence._loopback.LoopbackHTTP`).
+    """The Messages API on a bounded loopback server (:class:`claim_evidence._core.loopback.LoopbackHTTP`).
 
     ``answer`` is called with the request body when the script queue is empty; with neither, the
     fake answers 500. ``reported_model`` is the ``model`` of every message (default: the model the

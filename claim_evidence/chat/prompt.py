@@ -1,6 +1,6 @@
 """What the model is told: our system prompt, and the retrieved chunks as delimited material.
 
-The rules are ours and short; the guard (``claim_evidence._guard``) enforces every one a reader
+The rules are ours and short; the guard (``claim_evidence._answer.guard``) enforces every one a reader
 relies on, so the prompt only makes a good reply likely — it proves nothing. The limits quoted
 are the guard's own constants, so the two cannot drift apart.
 
@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._chatconfig import STATES
-from .._guard import (
+from .._answer.config import STATES
+from .._answer.guard import (
     ANSWER_STATES,
     MAX_ANSWER_CHARS,
     MAX_CONFIRMED,

@@ -3,7 +3,7 @@
 What the three plugins share and no generator is needed for: the check and the optional re-rendering
 (``static-helper --write``'s rule: only a page whose one problem is stale slots is rewritten) and the
 one-line form of a finding. The line in the source file where a finding's markup was written is the
-command lines' too: :func:`claim_evidence._sourcemap.source_line`.
+command lines' too: :func:`claim_evidence._site.sourcemap.source_line`.
 """
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._diagnostics import Diagnostic
-from .._page import STALE, Page, PageOptions, check_text
-from .._report import record_tag
-from .._runner import not_rewritten
-from .._freshness import at_build
-from .._site import CONFIG_NAME, at_build_date, load_config
-from .._splice import InternalError
+from .._core.diagnostics import Diagnostic
+from .._check.page import STALE, Page, PageOptions, check_text
+from .._core.report import record_tag
+from .._site.runner import not_rewritten
+from .._record.freshness import at_build
+from .._site.config import CONFIG_NAME, at_build_date, load_config
+from .._core.splice import InternalError
 
 __all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options"]
 

@@ -26,10 +26,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page as MkDocsPage
 
-from .._diagnostics import InputError
-from .._locate import might_have_markup
-from .._page import PageOptions
-from .._sourcemap import source_line
+from .._core.diagnostics import InputError
+from .._html.locate import might_have_markup
+from .._check.page import PageOptions
+from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
 
 log = logging.getLogger("mkdocs.plugins.claim_evidence")

@@ -26,12 +26,12 @@ from typing import Any
 from pelican import signals  # type: ignore[import-untyped]
 from pelican.contents import Content  # type: ignore[import-untyped]
 
-from .._atomic import atomic_write_bytes
-from .._diagnostics import InputError
-from .._locate import might_have_markup
-from .._page import PageOptions
-from .._site import find_config
-from .._sourcemap import source_line
+from .._core.atomic import atomic_write_bytes
+from .._core.diagnostics import InputError
+from .._html.locate import might_have_markup
+from .._check.page import PageOptions
+from .._site.config import find_config
+from .._site.sourcemap import source_line
 from ._built import at_page, check_built, describe, display_path, site_options
 
 log = logging.getLogger(__name__)

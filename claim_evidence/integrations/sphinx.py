@@ -25,12 +25,12 @@ from sphinx.util import logging
 
 import claim_evidence
 
-from .._atomic import atomic_write_bytes
-from .._diagnostics import Diagnostic, InputError
-from .._locate import might_have_markup
-from .._page import PageOptions
-from .._runner import html_files
-from .._sourcemap import source_line
+from .._core.atomic import atomic_write_bytes
+from .._core.diagnostics import Diagnostic, InputError
+from .._html.locate import might_have_markup
+from .._check.page import PageOptions
+from .._site.runner import html_files
+from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
 
 logger = logging.getLogger(__name__)

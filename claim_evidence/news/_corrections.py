@@ -15,17 +15,17 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from .._diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
-from .._freshness import Freshness
-from .._jsonio import MAX_BYTES, loads, read_text
-from .._jsonpos import placed
-from .._urls import safe_http_url
-from .._policy import DEFAULT_POLICY, Policy
-from .._sitechecks import site_diagnostics
-from .._snapcheck import snapshot_store
-from .._snapstore import SnapshotStore
-from .._validation import iter_diagnostics
-from .._vocabulary import EVIDENCE_LABELS
+from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
+from .._record.freshness import Freshness
+from .._core.jsonio import MAX_BYTES, loads, read_text
+from .._core.jsonpos import placed
+from .._core.urls import safe_http_url
+from .._record.policy import DEFAULT_POLICY, Policy
+from .._check.sitechecks import site_diagnostics
+from .._snapshots.check import snapshot_store
+from .._snapshots.store import SnapshotStore
+from .._record.validation import iter_diagnostics
+from .._record.vocabulary import EVIDENCE_LABELS
 
 EVIDENCE_KEY = "claim_evidence"
 SUBJECT_FIELDS = ("title", "tldr", "summary")

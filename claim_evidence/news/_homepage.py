@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .._diagnostics import PathParts
-from .._vocabulary import is_valid_date, is_valid_id
+from .._core.diagnostics import PathParts
+from .._record.vocabulary import is_valid_date, is_valid_id
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 from ._pages import has_evidence

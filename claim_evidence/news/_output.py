@@ -5,8 +5,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._atomic import atomic_write_bytes
-from .._jsonio import dumps_for_script
+from .._core.atomic import atomic_write_bytes
+from .._core.jsonio import dumps_for_script
 
 
 def json_text(value: Any) -> str:

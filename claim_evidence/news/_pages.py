@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 import markupsafe
 
-from .._render import render_evidence, template_environment
-from .._urls import safe_http_url
+from .._render.evidence import render_evidence, template_environment
+from .._core.urls import safe_http_url
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._diagnostics import Diagnostic, InputError, json_path
-from .._jsonio import load_file, read_text
-from .._render import render_evidence
-from .._report import FileResult, input_error_result
+from .._core.diagnostics import Diagnostic, InputError, json_path
+from .._core.jsonio import load_file, read_text
+from .._render.evidence import render_evidence
+from .._core.report import FileResult, input_error_result
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
 from ._homepage import DEFAULT_EVIDENCE_URL, article_url

@@ -1,0 +1,121 @@
+"""The ``[chat]`` table of ``claim-evidence.toml``: what the knowledge base holds and how the answer guard words things.
+
+An AI answer may claim no more than the records behind it, so the mapping from a record to an
+evidence *state* is written down here once, with defaults a site can override only where an
+override cannot promote an unreviewed record. Checked when the config is read (``_site``), so
+``prepublish`` and ``static-helper`` refuse a typo in ``[chat]`` as they refuse one anywhere else.
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._core.diagnostics import Diagnostic, InputError
+
+# Strongest first. FACT and CONFIRMED come only from reviewed, valid records; an answer as a whole
+# may never carry them (see _guard.ANSWER_STATES).
+STATES = ("FACT", "CONFIRMED", "ESTIMATE", "HYPOTHESIS", "UNVERIFIED")
+UNVERIFIED = "UNVERIFIED"
+STATE_RANK = {state: len(STATES) - 1 - i for i, state in enumerate(STATES)}  # UNVERIFIED 0 … FACT 4
+
+# The rule that picked a record's state (stored in each chunk as ``state_rule``), and its default state.
+DEFAULT_STATES: dict[str, str] = {
+    "fact": "FACT",  # status matched, an evidence label meaning Fact, the record valid
+    "matched": "CONFIRMED",
+    "partial": "ESTIMATE",
+    "conflict": "HYPOTHESIS",
+    "expired": UNVERIFIED,  # a valid review the site's [freshness] policy says has expired (CE601)
+    "unverified": UNVERIFIED,  # fixed: nobody reviewed it
+    "invalid": UNVERIFIED,  # fixed: any error in the record, an unsealed or broken seal, page and record disagreeing
+    "extra": UNVERIFIED,  # text from chat.extra files: set with extra_state
+}
+# Rules a site may remap: an unreviewed or broken record stays UNVERIFIED whatever the config says.
+OVERRIDABLE_STATES = ("fact", "matched", "partial", "conflict", "expired")
+FACT_LABELS = ("Fact", "Fact-A", "Fact-B", "Fact-C")
+DEFAULT_MAX_CHUNK_CHARS = 800
+MIN_CHUNK_CHARS = 100
+DEFAULT_COPY_PREFIX = "【AI生成・未検証】証拠状態: {state}（会則第14条）"
+# Assertive or sensational wording that no evidence state licenses (SCHEMA.md "Answer guard"). Bare 確定
+# is left out on purpose: it would strike 未確定 ("not settled"), exactly the hedge an answer should make.
+DEFAULT_BANNED = (
+    "確定的", "確実に", "間違いなく", "絶対", "必ず儲かる", "必ず上がる", "暴落確実", "崩壊", "100%保証", "保証します", "断言します",
+    "guaranteed", "definitely", "will certainly", "without a doubt", "risk-free", "collapse", "crash is certain", "100% sure",
+)
+CHAT_KEYS = ("extra", "max_chunk_chars", "extra_state", "states", "fact_labels", "banned", "copy_prefix")
+
+
+@dataclass(frozen=True)
+class ChatConfig:
+    """The settings of ``kb build`` and the guard; tuples only, like every other config value."""
+
+    extra: tuple[str, ...] = ()  # globs of Markdown/text files under the site root, split into chunks
+    max_chunk_chars: int = DEFAULT_MAX_CHUNK_CHARS
+    extra_state: str = UNVERIFIED
+    states: tuple[tuple[str, str], ...] = tuple(DEFAULT_STATES.items())
+    fact_labels: tuple[str, ...] = FACT_LABELS
+    banned: tuple[str, ...] = DEFAULT_BANNED
+    copy_prefix: str = DEFAULT_COPY_PREFIX
+
+    def state_for(self, rule: str) -> str:
+        return dict(self.states)[rule]
+
+    def state_map(self) -> dict[str, str]:
+        return dict(self.states)
+
+
+def chat_config(data: Any, name: str | None) -> ChatConfig:
+    """Read and check the ``[chat]`` table; any problem is an :class:`InputError` naming the file."""
+    if not isinstance(data, dict):
+        raise _error("SH003", "chat must be a table: [chat]", name)
+    _check_keys(data, CHAT_KEYS, name, "chat.")
+    extra = data.get("extra", [])
+    if isinstance(extra, str) and extra:
+        extra = [extra]
+    if not isinstance(extra, list) or not all(isinstance(p, str) and p for p in extra):
+        raise _error("SH003", f'chat.extra must be a list of globs of Markdown or text files, e.g. extra = ["docs/*.md"] (found {extra!r})', name)
+    size = data.get("max_chunk_chars", DEFAULT_MAX_CHUNK_CHARS)
+    if type(size) is not int or size < MIN_CHUNK_CHARS:
+        raise _error("SH003", f"chat.max_chunk_chars must be a whole number of characters, {MIN_CHUNK_CHARS} or more (found {size!r})", name)
+    extra_state = _state(data.get("extra_state", UNVERIFIED), "chat.extra_state", name)
+    states = data.get("states", {})
+    if not isinstance(states, dict):
+        raise _error("SH003", 'chat.states must be a table, e.g. [chat.states] partial = "HYPOTHESIS"', name)
+    _check_keys(states, OVERRIDABLE_STATES, name, "chat.states.")
+    mapping = DEFAULT_STATES | {rule: _state(value, f"chat.states.{rule}", name) for rule, value in states.items()}
+    mapping["extra"] = extra_state
+    labels = data.get("fact_labels", list(FACT_LABELS))
+    if not isinstance(labels, list) or not all(isinstance(label, str) and label for label in labels):
+        raise _error("SH003", f'chat.fact_labels must be a list of evidence labels, e.g. fact_labels = ["Fact"] (found {labels!r})', name)
+    banned = data.get("banned", list(DEFAULT_BANNED))
+    if not isinstance(banned, list) or not all(isinstance(p, str) and p.strip() for p in banned):
+        raise _error("SH003", f'chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found {banned!r})', name)
+    prefix = data.get("copy_prefix", DEFAULT_COPY_PREFIX)
+    if not isinstance(prefix, str) or "{state}" not in prefix:
+        raise _error("SH003", f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})', name)
+    return ChatConfig(tuple(extra), size, extra_state, tuple(mapping.items()), tuple(labels), tuple(banned), prefix)
+
+
+def state_or_none(value: Any) -> str | None:
+    """``value`` when it is a word of the state vocabulary, else None (never assumes it is hashable)."""
+    return value if isinstance(value, str) and value in STATE_RANK else None
+
+
+def _state(value: Any, key: str, name: str | None) -> str:
+    if state_or_none(value) is None:
+        raise _error("SH003", f"{key} must be one of {', '.join(STATES)} (found {value!r})", name)
+    assert isinstance(value, str)
+    return value
+
+
+def _check_keys(data: Mapping[str, Any], known: tuple[str, ...], name: str | None, table: str) -> None:
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"
+            raise _error("SH002", f"unknown key {table}{key!r}{hint}", name)
+
+
+def _error(code: str, message: str, name: str | None) -> InputError:
+    return InputError(Diagnostic(code, message, subject="config", file=name))

@@ -1,0 +1,115 @@
+"""Files that carry a bundle: a bundle JSON, or an article JSON with ``claim_evidence``."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .._core.diagnostics import Diagnostic, InputError, PathParts, internal_error
+from .._record.freshness import Freshness
+from .._core.jsonio import MAX_BYTES, loads, read_text
+from .._core.jsonpos import placed
+from .page import read_page_bundle
+from .._record.policy import DEFAULT_POLICY, Policy
+from .sitechecks import site_diagnostics
+from .._snapshots.check import snapshot_store
+from .._core.report import FileResult, input_error_result
+from .._record.validation import iter_diagnostics
+
+ARTICLE_KEY = "claim_evidence"
+PAGE_SUFFIXES = (".html", ".htm")
+
+
+def is_page(path: str | os.PathLike[str]) -> bool:
+    """A static page carries its bundle in script#claim-evidence-data."""
+    return os.fspath(path).lower().endswith(PAGE_SUFFIXES)
+
+
+@dataclass
+class BundleDocument:
+    """A parsed file and where its bundle sits inside it."""
+
+    path: str
+    value: Any
+    duplicate_keys: list[PathParts]
+    text: str | None = None  # the JSON text, to place each finding at its line and column
+    origin: tuple[int, int] = (1, 1)  # where that text starts in the file (a page's script)
+
+    @property
+    def is_article(self) -> bool:
+        """An article item carries its bundle under ``claim_evidence`` and is its own subject."""
+        return isinstance(self.value, dict) and ARTICLE_KEY in self.value
+
+    @property
+    def bundle(self) -> Any:
+        return self.value[ARTICLE_KEY] if self.is_article else self.value
+
+    @property
+    def subject(self) -> dict[str, Any] | None:
+        return self.value if self.is_article else None
+
+    @property
+    def prefix(self) -> PathParts:
+        return (ARTICLE_KEY,) if self.is_article else ()
+
+    def prefixed(self, path: str) -> str:
+        """A path inside the bundle as a path in the file (an article's is under ``claim_evidence``)."""
+        return _prefixed(path, self.prefix)
+
+    def diagnostics(
+        self,
+        policy: Policy = DEFAULT_POLICY,
+        snapshots: str | os.PathLike[str] | None = None,
+        freshness: Freshness | None = None,
+    ) -> list[Diagnostic]:
+        """Validation under the site's ``policy``, the offline snapshot checks when ``snapshots``
+        names the site's snapshot folder, and the review ages under ``freshness`` (dated)."""
+        length = len(self.prefix)
+        inner = [p[length:] for p in self.duplicate_keys if p[:length] == self.prefix]
+        found = [
+            replace(d, path=self.prefixed(d.path), file=self.path)
+            for d in (
+                *iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy),
+                *site_diagnostics(self.bundle, snapshot_store(snapshots), freshness),
+            )
+        ]
+        return found if self.text is None else placed(found, self.text, self.origin)
+
+
+def _prefixed(path: str, prefix: PathParts) -> str:
+    return "$" + "".join(f".{p}" for p in prefix) + path[1:]
+
+
+def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> BundleDocument:
+    """A bundle or article JSON file, or the bundle embedded in a static page."""
+    name = os.fspath(path)
+    if is_page(name):
+        return _page_document(name, max_bytes)
+    text = read_text(name, max_bytes)
+    loaded = loads(text, name)
+    return BundleDocument(name, loaded.value, loaded.duplicate_keys, text)
+
+
+def _page_document(name: str, max_bytes: int) -> BundleDocument:
+    found = read_page_bundle(read_text(name, max_bytes), name)
+    return BundleDocument(name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column))
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    max_bytes: int = MAX_BYTES,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    snapshots: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
+) -> FileResult:
+    """Validate one file; never raises: unreadable input, malformed content and even a bug
+    become this file's result."""
+    name = os.fspath(path)
+    try:
+        document = load_document(name, max_bytes)
+        return FileResult(name, document.diagnostics(policy, snapshots, freshness))
+    except InputError as exc:
+        return input_error_result(name, exc)
+    except Exception as exc:  # a bug: this file's result; the other files are still checked
+        return FileResult(name, [internal_error(exc, name)], status="error")

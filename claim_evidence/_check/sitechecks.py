@@ -1,0 +1,23 @@
+"""The checks a site adds to a record's own validation: its snapshots and its review-age policy.
+
+They depend on the site (a folder, a policy, a build date), not on the record
+alone, so they run after validation and never change how a block renders.
+Every reader that knows the site — a bundle file, a page, the news registry —
+asks here, so the three apply them alike.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._core.diagnostics import Diagnostic
+from .._record.freshness import Freshness, freshness_diagnostics
+from .._snapshots.check import snapshot_diagnostics
+
+if TYPE_CHECKING:
+    from .._snapshots.store import SnapshotStore
+
+
+def site_diagnostics(bundle: Any, store: SnapshotStore | None, freshness: Freshness | None) -> list[Diagnostic]:
+    """Snapshot findings (with ``store``, the site's snapshot folder, or a note that they were
+    skipped), then review-age findings under ``freshness``."""
+    return [*snapshot_diagnostics(bundle, store), *freshness_diagnostics(bundle, freshness)]

@@ -1,0 +1,78 @@
+"""The pre-publish gate: every registered static page and every registered
+article across every derived output, checked against the canonical records.
+
+It reads and never writes. Pages or items that carry evidence but are not
+registered are listed as unregistered and never counted as passing.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .._core.diagnostics import Diagnostic, InputError
+from .._core.report import FileResult, input_error_result
+from .._site.runner import display, run, tasks_for_config
+from .._site.config import Config, at_build_date, expand, find_config, load_config
+
+
+def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: str | None = None) -> list[FileResult]:
+    """Results for every target named by the ``claim-evidence.toml`` at ``config_path``; review ages
+    (``[freshness]``) are counted to ``today``, else ``SOURCE_DATE_EPOCH``, else the clock.
+
+    Raises :class:`InputError` for a config that cannot be used (exit code 2).
+    """
+    return check_site(at_build_date(load_config(config_path), today), jobs)
+
+
+def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
+    """Results for every target a loaded (and dated) config names; see :func:`run_prepublish`."""
+    require_targets(config)
+    # (require without pages still runs: tasks_for_config says which required page is not registered)
+    results = run(tasks_for_config(config, write=False), jobs) if config.pages or config.require else []
+    if config.sources:  # where each page's findings are written (the sources are read only for findings)
+        from .._site.sourcemap import place_in_sources
+
+        results = place_in_sources(results, config.root, config.sources)
+    if any(d.code == "CE403" for r in results for d in r.diagnostics):  # what changed since the review (git history)
+        from .._check.sealdiff import explain
+
+        results = explain(results)
+    if config.news is None:
+        return results
+    from ..news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections
+    from ..news._corrections import CorrectionRegistryError
+
+    news = config.news
+    registry_path = config.root / news.corrections
+    try:  # opened by its display name, so its findings name the file as the header does
+        options = config.options
+        registry = load_corrections(display(registry_path), policy=options.policy, snapshots=options.snapshots, freshness=options.freshness)
+    except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
+        return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
+    except InputError as exc:
+        return [*results, input_error_result(display(registry_path), exc)]
+
+    def files(patterns: tuple[str, ...], key: str) -> list[str]:
+        return [display(p) for p in expand(config, patterns, f"news.{key}")]
+
+    return results + check_derived_outputs(
+        registry,
+        dayfiles=files(news.dayfiles, "dayfiles"),
+        data_json=files(news.data_json, "data_json"),
+        homepage_json=files(news.homepage_json, "homepage_json"),
+        pages=files(news.pages, "pages"),
+        pattern=news.evidence_url or DEFAULT_EVIDENCE_URL,
+        lang=config.options.lang,
+    )
+
+
+def require_targets(config: Config) -> None:
+    """SH006 for a config that registers neither pages nor ``[news]``: a run over it would pass (or
+    report) an empty site, and a mistyped config must not pass a CI run. ``prepublish`` and ``report``."""
+    if not config.pages and config.news is None:
+        message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
+        raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
+
+
+def find_site_config(start: Path) -> Path | None:
+    return find_config(start)

@@ -1,0 +1,303 @@
+"""Reading JSON the careful way, and writing JSON that is safe inside ``<script>``.
+
+Every failure becomes an :class:`InputError` with a diagnostic that names the
+file and, for syntax errors, the line and column: callers never see a raw
+``JSONDecodeError``, ``UnicodeDecodeError`` or ``RecursionError``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Iterator
+from itertools import accumulate
+from typing import Any
+
+from .diagnostics import Diagnostic, InputError, MalformedInput, PathParts, json_path, line_column, line_starts
+
+# A bundle of a few thousand claims is well under 1 MiB; 32 MiB leaves ample
+# room while keeping memory bounded (json + validation need ~10x the size).
+MAX_BYTES = 32 * 1024 * 1024
+MAX_DEPTH = 64
+
+
+def _fail(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> InputError:
+    return InputError(Diagnostic(code, message, file=file, line=line, column=column))
+
+
+def _malformed(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> MalformedInput:
+    return MalformedInput(Diagnostic(code, message, file=file, line=line, column=column))
+
+
+def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
+    """Read a UTF-8 file (a leading BOM is dropped) keeping its line endings."""
+    name = os.fspath(path)
+    try:
+        size = os.stat(name).st_size
+        if size > max_bytes:
+            raise _fail("CE004", too_large(size, max_bytes), name)
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise _fail("CE001", "file not found", name) from None
+    except IsADirectoryError:
+        raise _fail("CE001", "is a directory, expected a file", name) from None
+    except OSError as exc:
+        raise _fail("CE001", f"cannot read file: {exc.strerror or exc}", name) from None
+    return decode_utf8(data, name)
+
+
+def too_large(size: int, max_bytes: int) -> str:
+    """CE004's message: one wording wherever a file is read. It names no option: only ``validate`` has one
+    (``--max-bytes``), and it adds that advice where it prints the finding (see ``cli.validate``)."""
+    return f"file is {size} bytes, over the {max_bytes}-byte limit; split it"
+
+
+def decode_utf8(data: bytes, name: str | None) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _fail(
+            "CE002",
+            f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}; re-save the file as UTF-8",
+            name,
+            line,
+            column,
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+class LoadedJSON:
+    """A parsed JSON document plus the JSON paths of keys that occurred twice."""
+
+    __slots__ = ("value", "duplicate_keys")
+
+    def __init__(self, value: Any, duplicate_keys: list[PathParts]) -> None:
+        self.value = value
+        self.duplicate_keys = duplicate_keys
+
+
+def loads(
+    text: str, name: str | None = None, *, line_offset: int = 0, column_offset: int = 0, empty: str = "empty file"
+) -> LoadedJSON:
+    """Parse JSON text strictly (no NaN/Infinity), noting duplicate keys.
+
+    ``line_offset``/``column_offset`` shift reported positions, for JSON embedded
+    in a larger file (a page's ``<script>``); ``empty`` names what holds no value.
+    Malformed text raises :class:`MalformedInput` (a finding, exit 1).
+    """
+    if not text.strip(" \t\n\r"):
+        message = f'{empty}: no JSON value (a bundle is an object: {{"version": 1, "sources": [], "claims": []}})'
+        embedded = bool(line_offset or column_offset)  # then point at where the script's text starts
+        raise _malformed("CE003", message, name, line_offset + 1 if embedded else None, column_offset + 1 if embedded else None)
+    seen_twice: dict[int, list[str]] = {}
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        dups = []
+        for key, value in pairs:
+            if key in result:
+                dups.append(key)
+            result[key] = value  # JSON's de-facto rule: the later value wins
+        if dups:
+            seen_twice[id(result)] = dups
+        return result
+
+    huge, parse_int, parse_float = _number_hooks()
+
+    def reject_constant(token: str) -> Any:
+        raise ValueError(f"{token} is not valid JSON")
+
+    try:
+        value = json.loads(
+            text, object_pairs_hook=pairs_hook, parse_constant=reject_constant, parse_int=parse_int, parse_float=parse_float
+        )
+    except json.JSONDecodeError as exc:
+        line, column = line_column(line_starts(text), exc.pos)  # (json counts only LF as a line end)
+        column += column_offset if line == 1 else 0
+        raise _malformed("CE003", f"invalid JSON: {exc.msg}", name, line + line_offset, column) from None
+    except ValueError as exc:
+        raise _malformed("CE003", f"invalid JSON: {exc}", name, line_offset + 1 if line_offset else None) from None
+    except RecursionError:
+        raise _malformed("CE005", f"JSON nested deeper than {MAX_DEPTH} levels", name) from None
+    depth = text_depth(text)
+    if depth > MAX_DEPTH:
+        raise _malformed("CE005", f"JSON nested {depth} levels deep, over the limit of {MAX_DEPTH}", name)
+    problem = hostile_value(value) if huge or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) else None
+    if problem is not None:
+        from .jsonpos import offset_of  # (imports this module)
+
+        code, parts, message = problem
+        line, column = line_column(line_starts(text), offset_of(text, json_path(parts)))
+        column += column_offset if line == 1 else 0
+        raise _malformed(code, message, name, line + line_offset, column)
+    duplicates = [
+        (*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]
+    ] if seen_twice else []
+    return LoadedJSON(value, duplicates)
+
+
+# What parses but no UTF-8 writer or float can carry is found without a walk of clean input (nearly
+# all): a lone surrogate can only come from a ``\\uD800``-style escape (the text was decoded from
+# UTF-8, which holds none raw), so text without ``\\u`` is clean (a C substring search); numbers are
+# flagged by the parser's own hooks, which it calls only for number literals.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A float holds no integer of 310 digits or more (its largest is about 1.8e308); from 309 on, the walk decides.
+_FLOAT_DIGITS = 309
+
+
+class _Overlong(int):
+    """An integer literal past Python's int-to-str limit (4,300 digits), kept as 0 with its digit
+    count: ``int()`` would refuse it, and the finding still gets its JSON path."""
+
+    digits: int
+
+
+def _number_hooks() -> tuple[list[str], Any, Any]:
+    """``(flagged literals, parse_int, parse_float)`` for one parse."""
+    flagged: list[str] = []
+    limit = sys.get_int_max_str_digits()
+
+    def parse_int(literal: str) -> int:
+        digits = len(literal) - literal.startswith("-")
+        if digits < _FLOAT_DIGITS:
+            return int(literal)
+        flagged.append(literal)
+        if limit and digits > limit:
+            found = _Overlong(0)
+            found.digits = digits
+            return found
+        return int(literal)
+
+    def parse_float(literal: str) -> float:
+        number = float(literal)
+        if math.isinf(number):
+            flagged.append(literal)
+        return number
+
+    return flagged, parse_int, parse_float
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+UNICODE_CODE = "CE007"
+NUMBER_CODE = "CE008"
+
+
+def hostile_value(value: Any) -> tuple[str, PathParts, str] | None:
+    """``(code, path parts, message)`` of the first value that JSON can carry and this toolkit cannot:
+    a string (or key) holding a lone surrogate (``"\\ud800"`` parses, but no UTF-8 encoder writes it:
+    fingerprints, pages and terminals would fail on it), or a number past what a float holds (a
+    401-digit integer, ``1e400``: the number rewrites of fingerprint checks and every JavaScript
+    reader turn it into infinity or fail). None when there is none.
+
+    Checked right after parsing, for every reader, and by validation for values that come from
+    Python rather than from JSON text.
+    """
+    stack: list[tuple[PathParts, Any]] = [((), value)]
+    while stack:
+        here, node = stack.pop()
+        if isinstance(node, str):
+            found = _SURROGATE.search(node)
+            if found:
+                return UNICODE_CODE, here, _surrogate_message(found.group(), json_path(here), "")
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, _Overlong):
+            return NUMBER_CODE, here, _number_message(f"an integer of {node.digits} digits", json_path(here))
+        elif isinstance(node, int):
+            try:
+                float(node)
+            except OverflowError:
+                return NUMBER_CODE, here, _number_message(f"an integer of {_digits(node)} digits", json_path(here))
+        elif isinstance(node, float):
+            if math.isinf(node):
+                return NUMBER_CODE, here, _number_message("a number that reads as infinity", json_path(here))
+        elif isinstance(node, dict):
+            for key in node:
+                found = _SURROGATE.search(key) if isinstance(key, str) else None
+                if found:
+                    return UNICODE_CODE, (*here, key), _surrogate_message(found.group(), json_path((*here, key)), "the key of ")
+            stack.extend(((*here, k), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(((*here, i), v) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
+def _surrogate_message(char: str, path: str, what: str) -> str:
+    return (
+        f"text is not valid Unicode: a lone surrogate \\u{ord(char):04x} in {what}{path} (half of a "
+        "UTF-16 pair, which no UTF-8 file can hold); remove it or write the whole character"
+    )
+
+
+def _number_message(what: str, path: str) -> str:
+    return (
+        f"number too large: {what}{f' at {path}' if path else ''}, past the largest number a JSON reader holds (about 1.8e308); "
+        "write it as a string"
+    )
+
+
+def _digits(number: int) -> int:
+    """Digits of ``number`` without ``str()``, which refuses past Python's int-to-str limit (4300 digits)."""
+    size = abs(number)
+    guess = int(math.log10(size)) + 1
+    return guess + 1 if size >= 10**guess else guess - 1 if size < 10 ** (guess - 1) else guess
+
+
+def load_file(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> LoadedJSON:
+    name = os.fspath(path)
+    return loads(read_text(name, max_bytes), name)
+
+
+_STRING = re.compile(r'"[^"\\]*+(?>(?:\\.[^"\\]*+)*)"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def text_depth(text: str) -> int:
+    """:func:`nesting_depth` of the value that valid JSON ``text`` parses to, read off the text:
+    strings dropped, then the running sum of the brackets (all in C; walking the value costs ~5x)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def nesting_depth(value: Any) -> int:
+    """Depth of nested lists/dicts, computed without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in node)
+    return deepest
+
+
+def walk(value: Any) -> Iterator[tuple[PathParts, dict[str, Any]]]:
+    """Every dict in ``value`` with the parts of its JSON path, parents first."""
+    stack: list[tuple[PathParts, Any]] = [((), value)]
+    while stack:
+        here, node = stack.pop()
+        if isinstance(node, dict):
+            yield here, node
+            stack.extend(((*here, k), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(((*here, i), v) for i, v in reversed(list(enumerate(node))))
+
+
+def dumps_for_script(value: Any, indent: int | None = 2) -> str:
+    """JSON that can sit inside ``<script type="application/json">`` unharmed.
+
+    ``<`` becomes ``\\u003c`` so ``</script>`` and ``<!--`` in data cannot end or
+    confuse the element; U+2028/2029 are escaped for JavaScript consumers.
+    Everything else stays readable UTF-8.
+    """
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

@@ -1,0 +1,292 @@
+"""Collect, then report: results per file, rendered by a reporter chosen by name."""
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Diagnostic, InputError, MalformedInput, format_location
+from .hints import terminal_safe
+
+
+@dataclass
+class FileResult:
+    """What one checked file (a bundle, an article, a page) came to."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    status: str = ""  # "pass", "fail", "unregistered", "unreadable", "error" (a bug); derived when empty
+    detail: str = ""
+    rewritten: int = 0  # evidence slots this run re-rendered in the file (static-helper --write)
+
+    def failed(self, strict: bool = False) -> bool:
+        return any(d.fails(strict) for d in self.diagnostics)
+
+    def outcome(self, strict: bool = False) -> str:
+        if self.status:
+            return self.status
+        return "fail" if self.failed(strict) else "pass"
+
+
+def input_error_result(path: str, error: InputError) -> FileResult:
+    """A file that could not be checked: ``unreadable`` (exit 2), or, when it was read but holds
+    malformed content (:class:`MalformedInput`), an ordinary failure (exit 1)."""
+    status = "" if isinstance(error, MalformedInput) else "unreadable"
+    return FileResult(path, [error.diagnostic], status=status)
+
+
+def exit_code(results: Sequence[FileResult], strict: bool = False) -> int:
+    """The one exit-code policy of every checking command: 2 when any file was unreadable or met an
+    internal error (the others are still reported), 1 on any finding, else 0."""
+    outcomes = {r.outcome(strict) for r in results}
+    if outcomes & {"unreadable", "error"}:
+        return 2
+    return 1 if outcomes - {"pass"} else 0
+
+
+Reporter = Callable[[Sequence[FileResult], bool, str], str]
+
+
+def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    outcomes = [r.outcome(strict) for r in results]
+    text = f"{len(results)} {noun}{'' if len(results) == 1 else 's'}: {outcomes.count('pass')} passed, "
+    text += f"{len(results) - outcomes.count('pass') - outcomes.count('unregistered')} failed"
+    if "unregistered" in outcomes:
+        text += f", {outcomes.count('unregistered')} unregistered"
+    return text
+
+
+def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, headers: bool = False) -> str:
+    """One line per finding, in position order (:func:`in_position_order`), with characters a
+    terminal would act on escaped; ``headers`` adds an ``ERROR target`` line before a
+    failing target's findings (targets such as article URLs are not files)."""
+    lines = []
+    for result in results:
+        outcome = result.outcome(strict)
+        if outcome == "pass":
+            lines.append(f"PASS {result.path}" + (f": {result.detail}" if result.detail else ""))
+        elif outcome == "unregistered":
+            lines.append(f"UNREGISTERED {result.path}: {result.detail}")
+        elif headers:
+            lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
+        for d in in_position_order(result.diagnostics, result.path):
+            where = format_location(d if d.file else _with_file(d, result.path))
+            message = terminal_safe(d.message).replace("\n", "\n    ")  # continuation lines stay visibly attached
+            lines.append(f"{where}: {d.code} {record_tag(d)}{message}" + (f" ({d.severity})" if not d.is_error else ""))
+            if d.written:
+                lines.append(f"    {written_text(d.written)}")
+    lines.append(_summary(results, strict, noun))
+    return "\n".join(lines) + "\n"
+
+
+def in_position_order(diagnostics: Sequence[Diagnostic], path: str) -> list[Diagnostic]:
+    """A file's findings as an editor reads the file: those with a position by line and column (a
+    finding in another file, such as the registry an article's record lives in, grouped by file in
+    the order the files first come; ties keep the checks' order). A finding without a position stays
+    where its check put it: one about the whole page comes first, a closing one (SH150, "not
+    rewritten") last."""
+    files: dict[str, int] = {}
+    for d in diagnostics:
+        files.setdefault(d.file or path, len(files))
+    placed = iter(sorted((d for d in diagnostics if d.line is not None), key=lambda d: (files[d.file or path], d.line or 0, d.column or 0)))
+    return [next(placed) if d.line is not None else d for d in diagnostics]
+
+
+# An ambiguous place names this many sources in a line of text, then counts the rest.
+PLACES_SHOWN = 3
+
+
+def written_text(places: Sequence[tuple[str, int]]) -> str:
+    """``written at FILE:LINE``, or, when several sources hold the markup (none is chosen),
+    ``written in N sources: FILE:LINE, FILE:LINE``."""
+    if len(places) == 1:
+        return f"written at {places[0][0]}:{places[0][1]}"
+    shown = ", ".join(f"{file}:{line}" for file, line in places[:PLACES_SHOWN])
+    more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+    return f"written in {len(places)} sources: {shown}{more}"
+
+
+def record_tag(d: Diagnostic) -> str:
+    """``[ID] `` for a finding about a claim, ``[source ID] `` for a source: which record to open."""
+    # A record inside an article names the article first: "article URL, claim ID".
+    kind, _, rid = d.subject.rpartition(", ")[2].partition(" ")
+    if kind == "claim" and rid:
+        return f"[{rid}] "
+    if kind == "source" and rid:
+        return f"[source {rid}] "
+    return ""
+
+
+def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """Fixed keys per file; ``rewritten`` (how many evidence slots ``--write`` re-rendered) is
+    added only to a file that was rewritten, and ``written_at`` (where a finding's markup is written
+    in the site's sources) only to a finding that has it, so everything else reads as it always did."""
+    payload = {
+        "summary": _summary(results, strict, noun),
+        "files": [
+            {
+                "path": r.path,
+                "status": r.outcome(strict),
+                **({"rewritten": r.rewritten} if r.rewritten else {}),
+                "diagnostics": [
+                    {
+                        "code": d.code,
+                        "severity": d.severity,
+                        "message": d.message,
+                        "path": d.path,
+                        "subject": d.subject,
+                        "file": d.file or r.path,
+                        "line": d.line,
+                        "column": d.column,
+                        **({"written_at": [{"file": f, "line": n} for f, n in d.written]} if d.written else {}),
+                    }
+                    for d in r.diagnostics
+                ],
+            }
+            for r in results
+        ],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """GitHub workflow commands (``::error file=…,line=…::message``). A finding placed in one
+    source file (``written``) annotates that file, and its message names the built page."""
+    lines = []
+    for result in results:
+        if result.outcome(strict) == "unregistered":
+            lines.append(f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}")
+        for d in result.diagnostics:
+            level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
+            message = f"{d.path}: {d.message}"
+            if len(d.written) == 1:
+                props = [f"file={_escape_property(d.written[0][0])}", f"line={d.written[0][1]}"]
+                message += f" (built page {format_location(d if d.file else _with_file(d, result.path))})"
+            else:
+                props = [f"file={_escape_property(d.file or result.path)}"]
+                if d.line is not None:
+                    props.append(f"line={d.line}")
+                    if d.column is not None:
+                        props.append(f"col={d.column}")
+                if d.written:
+                    message += f" ({written_text(d.written)})"
+            props.append(f"title={_escape_property(d.code)}")
+            lines.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
+    lines.append(_summary(results, strict, noun))
+    return "\n".join(lines) + "\n"
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _artifact_uri(path: str) -> str:
+    """Repository-relative (to the working folder) POSIX URI, percent-encoded."""
+    target = Path(path)
+    try:
+        relative = target.resolve().relative_to(Path.cwd().resolve()) if target.is_absolute() else target
+    except ValueError:
+        return target.resolve().as_uri()
+    return quote(PurePosixPath(*relative.parts).as_posix())
+
+
+def _artifact_location(path: str) -> dict[str, str]:
+    """A URI relative to %SRCROOT%, or (a file outside the working folder) an absolute ``file:`` URI
+    without a base: SARIF allows ``uriBaseId`` only beside a relative reference."""
+    uri = _artifact_uri(path)
+    return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": "%SRCROOT%"}
+
+
+def _physical_location(path: str, line: int | None, column: int | None) -> dict[str, Any]:
+    region = {"region": {"startLine": line, "startColumn": column or 1}} if line is not None else {}
+    return {"artifactLocation": _artifact_location(path), **region}
+
+
+def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
+    """SARIF 2.1.0: rule ids are the diagnostic codes; URIs relative to %SRCROOT%.
+
+    A finding placed in one source file (``written``) is located there, with the built page as its
+    related location; placed in several, it stays on the built page and each source is related.
+
+    %SRCROOT% (the working folder, normally the repository root) is left for
+    the consumer to bind, so the output is the same on every machine.
+    """
+    from .. import __version__
+
+    sarif_results: list[dict[str, Any]] = []
+    codes: set[str] = set()
+    for result in results:
+        for d in result.diagnostics:
+            codes.add(d.code)
+            built = _physical_location(d.file or result.path, d.line, d.column)
+            written = [_physical_location(file, line, None) for file, line in d.written]
+            primary, related = (written[0], [(built, "built page")]) if len(written) == 1 else (built, [(w, "written here") for w in written])
+            location: dict[str, object] = {
+                "physicalLocation": primary,
+                "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
+            }
+            found: dict[str, Any] = {
+                "ruleId": d.code,
+                "ruleIndex": -1,  # filled in once every rule is known
+                "level": "error" if d.fails(strict) else d.severity,
+                "message": {"text": d.message},
+                "locations": [location],
+            }
+            if related:
+                found["relatedLocations"] = [
+                    {"id": i, "physicalLocation": where, "message": {"text": text}} for i, (where, text) in enumerate(related)
+                ]
+            sarif_results.append(found)
+    # No helpUri: it must be an absolute URI and the project has none to give (a relative
+    # "SCHEMA.md" fails the SARIF schema's "uri" format). No shortDescription either: the
+    # codes have no description text to draw on other than the prose tables in SCHEMA.md.
+    rules = [{"id": code} for code in sorted(codes)]
+    index = {code: i for i, code in enumerate(sorted(codes))}
+    for item in sarif_results:
+        item["ruleIndex"] = index[str(item["ruleId"])]
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "claim-evidence", "version": __version__, "rules": rules}},
+                "results": sarif_results,
+            }
+        ],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report, "sarif": sarif_report}
+REPORT_FORMATS = tuple(REPORTERS)
+
+
+def report(results: Sequence[FileResult], fmt: str = "text", *, strict: bool = False, noun: str = "file", headers: bool = False) -> str:
+    """The results as one of :data:`REPORT_FORMATS`, exactly as the command lines print them.
+
+    ``noun`` names what was checked in the summary line (``3 pages: …``); ``strict`` counts warnings
+    as failures; ``headers`` (text only) puts an ``ERROR target`` line before a failing target's
+    findings, as ``prepublish`` does for targets that are not files. Raises ValueError for an
+    unknown format.
+    """
+    if fmt not in REPORTERS:
+        raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(REPORT_FORMATS)}")
+    if fmt == "text":
+        return text_report(results, strict, noun, headers=headers)
+    return REPORTERS[fmt](results, strict, noun)
+
+
+def _with_file(d: Diagnostic, path: str) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(d, file=path)

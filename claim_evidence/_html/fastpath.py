@@ -1,0 +1,504 @@
+"""Locate a page's evidence markup with a C HTML parser, to the character, or say it cannot be sure.
+
+:func:`_locate.locate` runs the reference tokenizer and tree builder in Python over the whole page:
+most of a cold page check. :func:`fast_locate` returns the same :class:`Located` (every claim
+element, slot, summary slot, bundle script and stylesheet link, with the same spans and attributes,
+no hidden markup, no frameset, no slot inside a link) from lexbor (selectolax's C parser of the HTML
+standard) plus a few checks of the text in C, or None whenever it cannot be sure the reference would
+find exactly that; the caller then runs :func:`_locate.locate`. The page checks run unchanged on
+either (:func:`._page.check_located`), so the fast path never decides a finding itself.
+
+How it stays exact:
+
+- **Which tags are elements.** Before lexbor parses the page, an attribute `` \ue001N`` is written
+  right after the Nth evidence keyword (``data-claim-id`` …, where a name or value may end there).
+  In a start tag it takes the keyword's value; in a comment, raw text, text or an attribute value it
+  is more text. Attributes change nothing in tree construction here (pages with SVG or MathML, where
+  some do, are left alone), so lexbor builds the page's own tree, and each claim element, slot and
+  bundle script in it names the keyword, hence the start tag in the original text, it came from.
+  That tag is read with the reference tokenizer's own pattern and must carry exactly lexbor's
+  attributes (values decoded alike: a legacy entity or a CR in them gives up). Start tags the
+  standard drops but the reference keeps (a nested ``<form>``, a ``<col>`` outside a table) must not
+  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with ``<svg>``, ``<math>`` or
+  ``<select>`` elements or a ``<frameset>`` tag, where the reference models the standard only
+  approximately, are left to it.
+- **Where each element ends.** An element's content up to the first end tag of its name must be in
+  the strict tag shape of :mod:`._fastscan` and neutral (:func:`neutral`): phrasing for a claim
+  element like ``<p>``; for a slot or a block claim element (``div``, ``li``, ``td`` …) also
+  paragraphs, headings, lists and containers. Such content pushes and pops only what it opens, so
+  the reference builder closes the element exactly at that end tag. A bundle script ends where the
+  reference's script-data rules end it.
+- **Links.** A character ``\ue000`` is written right after each slot's start tag: lexbor re-opens any
+  formatting element left on its list there (a link closed only implicitly: SH116), so the probe
+  must be the slot's first child; and no slot, nor a claim element with a link in it, may sit inside
+  an ``<a>``.
+
+``tests/test_fastpath.py`` compares :func:`fast_locate` with the reference on every HTML input the
+tests know, the html5lib tree-construction corpus and random and mutated pages.
+
+selectolax is an optional dependency: without it :func:`fast_locate` always returns None.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from itertools import accumulate
+from operator import sub
+from typing import Any
+
+from .fastscan import _ATTRS, CONTAINERS, INLINE
+from .locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR, Element, Located, hidden_markup, keyword_offsets, parse_attributes
+from .tokens import END_TAG, HEADINGS, START_TAG, _script_end, lower
+
+__all__ = ["available", "fast_locate"]
+
+try:  # (imported by name: mypy must pass where the optional dependency is not installed)
+    _lexbor: Any = importlib.import_module("selectolax.lexbor")
+except ImportError:  # pragma: no cover - exercised where selectolax is missing
+    _lexbor = None
+
+MARK = "\ue001"  # the attribute name written after the Nth keyword: MARK + str(N)
+PROBE = "\ue000"  # the text written after each slot's start tag
+_KEYWORD = re.compile(r"(?i)data-claim-id|data-evidence-for|data-evidence-summary|claim-evidence-data")
+_KINDS = {"data-claim-id": CLAIM_ATTR, "data-evidence-for": SLOT_ATTR, "data-evidence-summary": SUMMARY_ATTR}
+_MARKABLE_AFTER = frozenset("\t\n\f\r />=\"'")
+_MARK_NAME = re.compile(f"{MARK}([0-9]+)")
+_MARK_IN_VALUE = re.compile(f" {MARK}([0-9]+)")
+_ENDINGS = ("data-claim-id", "data-evidence-for", "data-evidence-summary", "claim-evidence-data")
+# A <frameset> the standard takes drops the body; the reference judges whether it does conservatively.
+_FRAMESET = re.compile(r"<[fF][rR][aA][mM][eE][sS][eE][tT](?=[\t\n\f\r />])")
+
+# Start tags the standard drops in some places while the reference keeps them as elements.
+_DROPPABLE = frozenset("col frame form noscript caption colgroup tbody td tfoot th thead tr".split())
+_LINK = re.compile(r"<(?ai:link)(?=[\t\n\f\r />])")
+# What the page is located by, and the elements whose content the reference models only approximately
+# (foreign content, a select's): one traversal of lexbor's tree.
+_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link,svg,math,select"
+_APPROXIMATE = frozenset({"svg", "math", "select"})
+# Elements whose end tag closes them when they are the current node, whose start tag ends nothing their
+# content could reopen, and whose content may be blocks (a <p> in button scope is closed by their start tag,
+# or out of reach behind a cell) or only phrasing (not: a, whose links the adoption agency re-parents;
+# raw text; select, template, table parts other than cells).
+BLOCK_OWNERS = CONTAINERS | {"li", "dd", "dt", "td", "th"}
+PHRASING_OWNERS = frozenset(
+    "p h1 h2 h3 h4 h5 h6 summary label span em strong b i small mark q cite abbr time u s code sub sup dfn kbd "
+    "samp var".split()
+)
+_BACK = 8  # how many earlier '<' may open the tag a keyword is in (a '<' inside its quoted values)
+
+# lexbor is quadratic in the attributes of one tag (100,000 took 13 s) and in the depth of the tree
+# (20,000 nested <div> took 4 s); the reference reader is linear in both, so such pages go to it. Both
+# tests are cheap estimates made in C; exactness never depends on them, only lexbor's time does. The
+# attribute count is an over-estimate; the depth one is not: end tags that close nothing (``</span>``
+# between nested ``<div>``) lower it while lexbor's tree stays as deep, and such a page still costs lexbor
+# quadratic time (a count per tag name would take a Python loop per tag, half a lexbor parse).
+ATTRIBUTE_LIMIT = 1000
+DEPTH_LIMIT = 1024
+_WS_CLASS = "\t\n\f\r "
+# ATTRIBUTE_LIMIT attributes after a tag name, as the standard's tokenizer splits them (a name may start
+# with "=" and follow a quoted value directly; an unterminated quote is read as more attributes).
+_MANY_ATTRIBUTES = re.compile(
+    rf"""<[A-Za-z][^{_WS_CLASS}/>]*+(?>(?:[{_WS_CLASS}/]*+[^{_WS_CLASS}/>][^{_WS_CLASS}/>=]*+"""
+    rf"""(?>(?:[{_WS_CLASS}]*+=[{_WS_CLASS}]*+(?:"[^"]*+"|'[^']*+'|[^{_WS_CLASS}>]*+))?)){{{ATTRIBUTE_LIMIT}}})"""
+)
+# Start and end tags that may deepen the tree: not void elements, nor those whose start tag mostly closes
+# the previous one (p, li, cells, rows, options …), which would count a long flat list as deep.
+_SHALLOW = (
+    "area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr|keygen|basefont|bgsound|frame"
+    "|p|li|dt|dd|td|th|tr|tbody|thead|tfoot|caption|colgroup|option|optgroup|rb|rt|rp|rtc|html|head|body"
+)
+_DEEPENING = re.compile(rf"<(/?)(?!(?ai:{_SHALLOW})[{_WS_CLASS}/>])[A-Za-z]")
+_STEP = {"": 1, "/": -1}
+
+
+def too_hostile(text: str) -> bool:
+    """Whether lexbor might take long on ``text``: a tag with ATTRIBUTE_LIMIT attributes or more, or
+    more than DEPTH_LIMIT elements open at once (see :func:`_deep`)."""
+    return _MANY_ATTRIBUTES.search(text) is not None or (_maybe_deep(text) and _deep(text))
+
+
+_BLOCK = 8192
+
+
+def _maybe_deep(text: str) -> bool:
+    """A first bound in a few ``str.count`` calls: every ``<`` not before ``/`` counts as a start tag,
+    and within each block of text the lowest and highest levels are bounded by its end and start tags
+    (almost every page is cleared here; the finer :func:`_deep` costs about half a lexbor parse)."""
+    level = lowest = 0
+    count = text.count
+    for at in range(0, len(text), _BLOCK):
+        ends = count("</", at, at + _BLOCK)  # (a "</" across the block's end counts as a start: higher)
+        starts = count("<", at, at + _BLOCK) - ends
+        lowest = min(lowest, level - ends)
+        if level + starts - lowest > DEPTH_LIMIT:
+            return True
+        level += starts - ends
+    return False
+
+
+def _deep(text: str) -> bool:
+    """Whether more than DEPTH_LIMIT elements may be open at once: start tags count up and end tags down,
+    from the lowest point before (end tags before a deep stretch cannot hide it)."""
+    steps = _DEEPENING.findall(text)
+    if len(steps) <= DEPTH_LIMIT:
+        return False
+    levels = list(accumulate(map(_STEP.__getitem__, steps), initial=0))
+    return max(map(sub, levels, accumulate(levels, min))) > DEPTH_LIMIT
+
+
+def available() -> bool:
+    """Whether the C parser is installed (``pip install selectolax``)."""
+    return _lexbor is not None
+
+
+_WS = "[\t\n\f\r ]"
+# Content in the strict tag shape of _fastscan (lowercase names; no '<' or '>' in attribute values), so
+# every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
+_STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
+_TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
+_STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
+_VOIDS = frozenset({"br", "img", "wbr"})
+_PHRASING = INLINE | {"a", "ruby"}
+_RUBY_TEXT = frozenset({"rt", "rp"})  # (in a ruby whose rt/rp are closed: their start then ends nothing)
+_LEAVES = frozenset({"p", "pre", "summary"}) | HEADINGS
+_LISTS = frozenset({"ul", "ol"})
+_BLOCKS_OK = CONTAINERS | {""}  # "": the slot itself
+_NEUTRAL: dict[tuple[bool, tuple[str, ...]], bool] = {}
+_NEUTRAL_MAX = 4096
+
+
+def neutral(names: tuple[str, ...], block: bool) -> bool:
+    """Whether content with these tags (``"/x"`` an end tag), in the strict shape, pushes and pops only
+    what it opens in the reference builder, in a current node that is a container slot (``block``; no
+    ``<p>`` open in button scope) or a claim element (phrasing only), with no ``<a>`` open or listed:
+    every end tag closes the element on top, every start tag ends nothing (see :mod:`._fastscan`)."""
+    key = (block, names)
+    known = _NEUTRAL.get(key)
+    if known is None:
+        known = _neutral(names, block)
+        if len(_NEUTRAL) >= _NEUTRAL_MAX:
+            _NEUTRAL.clear()
+        _NEUTRAL[key] = known
+    return known
+
+
+def _neutral(names: tuple[str, ...], block: bool) -> bool:
+    stack = [""] if block else ["span"]  # the current node: a container slot, or phrasing
+    for name in names:
+        if name[0] == "/":
+            if len(stack) == 1 or stack[-1] != name[1:]:
+                return False
+            stack.pop()
+            continue
+        top = stack[-1]
+        if name in _VOIDS:
+            continue
+        if name in _PHRASING:
+            ok = name != "a" or "a" not in stack
+        elif name in _LEAVES or name in _LISTS or name in CONTAINERS:
+            ok = top in _BLOCKS_OK or (top == "li" and name in _LEAVES)  # (a leaf's start closes a p in button scope, a heading a heading on top: neither is open)
+        elif name == "li":
+            ok = top in _LISTS  # (its search for an open li stops at the list)
+        elif name in _RUBY_TEXT:
+            ok = top == "ruby"
+        else:
+            ok = False
+        if not ok:
+            return False
+        stack.append(name)
+    return len(stack) == 1
+
+
+class FastLocated(Located):
+    """A :class:`Located` whose positions are counted on demand instead of indexing every line."""
+
+    def position(self, offset: int) -> tuple[int, int]:
+        crlf = self.__dict__.get("_crlf")
+        if crlf is None:
+            crlf = self.__dict__["_crlf"] = "\r" in self.text
+        if self._lines is None and not crlf:
+            line_start = self.text.rfind("\n", 0, offset) + 1
+            return self.text.count("\n", 0, offset) + 1, offset - line_start + 1
+        return super().position(offset)
+
+
+def fast_locate(text: str) -> Located | None:
+    """What :func:`_locate.locate` finds in ``text``, or None when the fast path cannot be sure (or the
+    page has no evidence markup, or selectolax is not installed): then call ``locate``."""
+    if _lexbor is None:
+        return None
+    marks = _marks(text)
+    if marks is None:
+        return None
+    marked = _marked(text, marks)
+    if too_hostile(marked):
+        return None
+    parser = _lexbor.LexborHTMLParser(marked)
+    nodes = parser.css(_SELECTOR)
+    if not nodes:
+        return None
+    located = FastLocated(text)
+    used: set[int] = set()
+    pending: list[tuple[str, Element, Any]] = []  # (role, element, node) in tree order
+    lexbor_links: list[dict[str, str]] = []
+    for node in nodes:
+        if node.tag in _APPROXIMATE:
+            return None
+        unmarked = _unmark(node.attributes)
+        if unmarked is None:
+            return None
+        attrs, indexes = unmarked
+        if used.intersection(indexes):
+            return None  # a clone (the adoption agency copies formatting elements with their attributes)
+        used.update(indexes)
+        role = _role(node.tag, attrs)
+        if role is None:
+            continue
+        if role == "?":
+            return None
+        if role == "link":
+            if indexes:
+                return None
+            lexbor_links.append(attrs)
+            continue
+        if not indexes:
+            return None  # an element whose keyword the text spells otherwise (a character reference)
+        element = _element(text, node.tag, attrs, [marks[i][0] for i in indexes])
+        if element is None:
+            return None
+        pending.append((role, element, node))
+    if any(_droppable(text, marks[i]) for i in range(len(marks)) if i not in used):
+        return None
+    links = _links(text, lexbor_links)
+    if links is None:
+        return None
+    located.links = links
+    pending.sort(key=lambda item: item[1].start)
+    ends = _Ends(text)
+    for role, element, node in pending:
+        done = ends.script(element) if role == "script" else ends.claim(element, node) if role == CLAIM_ATTR else ends.slot(element, node)
+        if done is None:
+            return None
+        if role == "script":
+            located.scripts.append(done)
+        elif role == CLAIM_ATTR:
+            located.claims.append(done)
+        elif role == SLOT_ATTR:
+            located.slots.append(done)
+        else:
+            located.summaries.append(done)
+    if not located.has_markup:
+        # No evidence element, and every keyword checked above to be where both parsers see none (text,
+        # a comment, raw text, an attribute value): what the reference reports then is whether markup
+        # is written as a tag where no element comes of it (SH104), by the same search.
+        located.hidden = hidden_markup(text)
+    return located
+
+
+def _marks(text: str) -> list[tuple[int, str]] | None:
+    """``(offset, keyword)`` of every keyword occurrence that gets a mark; None to give up."""
+    offsets = keyword_offsets(text)
+    if not offsets or MARK in text or _FRAMESET.search(text):
+        return None
+    marks: list[tuple[int, str]] = []
+    last_end = -1
+    for at in offsets:
+        match = _KEYWORD.match(text, at)
+        if match is None or not match.group().isascii() or at < last_end:
+            return None  # (a non-ASCII letter that case-folds to the keyword's; overlapping keywords)
+        last_end = match.end()
+        after = text[last_end : last_end + 1]
+        if after == "" or after in _MARKABLE_AFTER:
+            marks.append((at, match.group().lower()))
+    return marks
+
+
+def _marked(text: str, marks: list[tuple[int, str]]) -> str:
+    """``text`` with a mark attribute after each marked keyword, and a probe after the start tag of each
+    slot keyword's tag (as the reference's pattern reads it from the last ``<`` before the keyword)."""
+    inserts: list[tuple[int, str]] = []
+    probes: set[int] = set()
+    for index, (at, keyword) in enumerate(marks):
+        inserts.append((at + len(keyword), f" {MARK}{index}"))
+        if keyword in ("data-evidence-for", "data-evidence-summary"):
+            lt = text.rfind("<", 0, at)
+            tag = START_TAG.match(text, lt) if lt >= 0 else None
+            if tag is not None and tag.end() > at and tag.end() not in probes:
+                probes.add(tag.end())
+                inserts.append((tag.end(), PROBE))
+    inserts.sort(key=lambda insert: insert[0])
+    pieces = []
+    pos = 0
+    for at, piece in inserts:
+        pieces.append(text[pos:at])
+        pieces.append(piece)
+        pos = at
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def _unmark(items: dict[str, str | None]) -> tuple[dict[str, str], list[int]] | None:
+    """lexbor's attributes as the original tag has them (first of duplicates), and the marks they held."""
+    attrs: dict[str, str] = {}
+    indexes: list[int] = []
+    previous: tuple[str, str | None] | None = None
+    for name, raw in items.items():
+        mark = _MARK_NAME.fullmatch(name)
+        if MARK in name and mark is None:
+            return None
+        value = raw
+        if value is not None and MARK in value:
+            indexes += [int(found) for found in _MARK_IN_VALUE.findall(value)]
+            value = _MARK_IN_VALUE.sub("", value)
+            if MARK in value:
+                return None
+        if mark is not None:
+            if previous is None:
+                return None
+            before, before_value = previous
+            if before in _KINDS.values() and before_value is None:
+                attrs[before] = value if value is not None else ""  # the keyword's value, moved by the mark
+            elif before_value is None or value is not None or not before_value.lower().endswith(_ENDINGS):
+                return None  # (an unquoted value that ends with a keyword is the other place for a mark)
+            indexes.append(int(mark.group(1)))
+            previous = None
+            continue
+        attrs[name] = value if value is not None else ""
+        previous = (name, raw)
+    return attrs, indexes
+
+
+def _role(tag: str, attrs: dict[str, str]) -> str | None:
+    """What the reference records the element as; None when it records nothing, ``"?"`` when the element
+    has more than one role (left to the reference)."""
+    roles = [r for r in (CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR) if r in attrs]
+    if tag == "script" and attrs.get("id") == BUNDLE_ID:
+        roles.append("script")
+    if tag == "link":
+        roles.append("link")
+    if len(roles) > 1:
+        return "?"
+    return roles[0] if roles else None
+
+
+def _element(text: str, tag: str, attrs: dict[str, str], offsets: list[int]) -> Element | None:
+    """The start tag (in ``text``) that the keywords at ``offsets`` are in, read as the reference reads it;
+    None unless it is lexbor's element, ``tag`` with ``attrs``. Its end is filled in later."""
+    first = min(offsets)
+    lt = text.rfind("<", 0, first)
+    match = START_TAG.match(text, lt) if lt >= 0 else None
+    if match is None or match.end() <= max(offsets) or lower(match.group(1)) != tag:
+        return None
+    if parse_attributes(match.group(2)) != attrs:
+        return None
+    self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
+    return Element(tag, attrs, lt, match.end(), match.end(), match.end(), self_closing)
+
+
+def _droppable(text: str, mark: tuple[int, str]) -> bool:
+    """Whether the keyword at ``mark`` might be in a start tag that lexbor drops but the reference keeps."""
+    at, keyword = mark
+    lt = at
+    for _ in range(_BACK):
+        lt = text.rfind("<", 0, lt)
+        if lt < 0:
+            return False
+        match = START_TAG.match(text, lt)
+        if match is not None and match.end() > at and lower(match.group(1)) in _DROPPABLE:
+            return True
+    return False
+
+
+def _links(text: str, lexbor_links: list[dict[str, str]]) -> list[Element] | None:
+    """Every ``<link>`` start tag in the text, if each is one of lexbor's link elements, in order."""
+    found = []
+    for start in _LINK.finditer(text):
+        match = START_TAG.match(text, start.start())
+        if match is None:
+            return None
+        attrs = parse_attributes(match.group(2))
+        self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
+        found.append(Element("link", attrs, match.start(), match.end(), match.end(), match.end(), self_closing))
+    if [e.attrs for e in found] != lexbor_links:
+        return None
+    return found
+
+
+def _in_link(node: Any) -> bool:
+    """Whether lexbor has ``node`` inside an ``<a>``."""
+    up = node.parent
+    while up is not None:
+        if up.tag == "a":
+            return True
+        up = up.parent
+    return False
+
+
+class _Ends:
+    """Where the reference builder ends each kind of element, when the content allows no doubt."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _closed(self, element: Element, content_end: int) -> Element | None:
+        end = END_TAG.match(self.text, content_end)
+        if end is None or lower(end.group(1)) != element.name:
+            return None
+        e = element
+        return Element(e.name, e.attrs, e.start, e.open_end, content_end, end.end(), e.self_closing)
+
+    def _neutral_content(self, element: Element, block: bool) -> Element | None:
+        """The element ended by the end tag of its name that closes it, if what lies before is neutral."""
+        text, start = self.text, element.open_end
+        close = text.find(f"</{element.name}", start)
+        if close < 0 or _STRICT.fullmatch(text, start, close) is None:
+            return None
+        names = tuple(_TAG_NAMES.findall(text, start, close))
+        if f"{element.name}" in names:  # the same name nested inside: that end tag was its
+            found = self._walk(element)
+            if found is None:
+                return None
+            close, names = found
+        if not neutral(names, block):
+            return None
+        return self._closed(element, close)
+
+    def _walk(self, element: Element) -> tuple[int, tuple[str, ...]] | None:
+        """Where the tags after ``element``'s start first close more than they opened, and those tags."""
+        names: list[str] = []
+        depth = 0
+        for tag in _STRICT_TAG.finditer(self.text, element.open_end):
+            end, start = tag.group(1), tag.group(2)
+            if end is not None:
+                if depth == 0:
+                    return (tag.start(), tuple(names)) if end == element.name else None
+                depth -= 1
+                names.append("/" + end)
+            elif start is not None:
+                depth += start not in _VOIDS
+                names.append(start)
+            else:
+                return None  # a '<' that starts no tag of the strict shape
+        return None
+
+    def claim(self, element: Element, node: Any) -> Element | None:
+        if element.name not in BLOCK_OWNERS and element.name not in PHRASING_OWNERS:
+            return None
+        done = self._neutral_content(element, element.name in BLOCK_OWNERS)
+        if done is not None and self.text.find("<a", done.open_end, done.close_start) >= 0 and _in_link(node):
+            return None  # (a link in it would end that one: the adoption agency)
+        return done
+
+    def slot(self, element: Element, node: Any) -> Element | None:
+        if element.name not in BLOCK_OWNERS:
+            return None
+        first = node.first_child
+        if first is None or not first.is_text_node or not (first.text_content or "").startswith(PROBE):
+            return None  # lexbor re-opened a formatting element here, or put the slot's content elsewhere
+        if _in_link(node):
+            return None  # (its own links would end that one: the adoption agency)
+        return self._neutral_content(element, True)
+
+    def script(self, element: Element) -> Element | None:
+        close = _script_end(self.text, element.open_end, len(self.text))
+        return None if close is None else self._closed(element, close)

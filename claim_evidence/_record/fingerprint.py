@@ -1,0 +1,147 @@
+"""Canonical JSON and the review fingerprints.
+
+Bit-compatible with bundles sealed by the existing system: changing anything
+here invalidates every seal in the wild, so the vectors in ``schemas/`` and
+``../shared/vectors`` pin it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from .._core.diagnostics import Diagnostic, EvidenceValidationError, json_path
+
+CLAIM_FIELDS = ("statement", "evidence_label", "basis", "conditions", "as_of", "uncertainty", "measurement")
+ARTICLE_FIELDS = ("title", "tldr", "summary")
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalized_text(value: Any) -> str:
+    """Fold every run of Unicode whitespace (U+3000 included) to one space, strip."""
+    return _WHITESPACE.sub(" ", str(value or "")).strip()
+
+
+def canonical(value: Any) -> bytes:
+    """The exact bytes hashed: sorted keys, no spaces, raw UTF-8, Python float repr."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def claim_payload(claim: Mapping[str, Any], sources: Any) -> dict[str, Any]:
+    """What a review covers: wording, conditions and every cited source record.
+
+    ``status``, ``label``, ``id`` and ``verification`` are deliberately left out:
+    the fingerprint binds the review to the text, not to its outcome.
+    """
+    source_map = {
+        s["id"]: s
+        for s in (sources if isinstance(sources, list) else [])
+        if isinstance(s, Mapping) and isinstance(s.get("id"), str)
+    }
+    refs = claim.get("source_refs")
+    payload: dict[str, Any] = {field: claim.get(field) for field in CLAIM_FIELDS}
+    payload["statement"] = normalized_text(payload["statement"])
+    payload["source_refs"] = [
+        {"reference": ref, "source": source_map.get(str(ref.get("source_id")))}
+        for ref in (refs if isinstance(refs, list) else [])
+        if isinstance(ref, Mapping)
+    ]
+    return payload
+
+
+def claim_fingerprint(claim: Mapping[str, Any], sources: Any) -> str:
+    """SHA-256 of the canonical claim payload (see SCHEMA.md, "Fingerprints").
+
+    :class:`EvidenceValidationError` (CE007/CE008) for a value no canonical JSON can hold: a lone
+    surrogate cannot be encoded as UTF-8, and an integer past Python's int-to-str limit cannot be
+    written. Those never hash, so nothing that hashed before changes."""
+    try:
+        return digest(claim_payload(claim, sources))
+    except (UnicodeEncodeError, ValueError) as exc:
+        raise _unhashable({"claim": claim, "sources": sources}) or exc from None
+
+
+def article_fingerprint(item: Mapping[str, Any]) -> str:
+    """SHA-256 over the normalized title, tldr and summary an editor reviewed (errors as for
+    :func:`claim_fingerprint`)."""
+    try:
+        return digest({field: normalized_text(item.get(field)) for field in ARTICLE_FIELDS})
+    except (UnicodeEncodeError, ValueError) as exc:
+        raise _unhashable({field: item.get(field) for field in ARTICLE_FIELDS}) or exc from None
+
+
+def _unhashable(parts: dict[str, Any]) -> EvidenceValidationError | None:
+    """The finding for what made canonical JSON fail, with its path among the arguments
+    (``$.claim.statement``, ``$.sources[0].title``); None for anything else: a bug, raised as it is."""
+    from .._core.jsonio import hostile_value  # (_jsonio is the reader; the hash needs it only here)
+
+    problem = hostile_value(parts)
+    if problem is None:
+        return None
+    code, path, message = problem
+    return EvidenceValidationError([Diagnostic(code, f"{message}: no fingerprint", json_path(path))])
+
+
+# Up to this many whole numbers are tried one subset at a time (2**8 digests); more, only all at once.
+_NUMBER_SUBSETS = 8
+_LARGEST_FLOAT = int(sys.float_info.max)
+
+
+def matches_with_numbers_rewritten(claim: Mapping[str, Any], sources: Any, recorded: str) -> bool:
+    """True when ``recorded`` is the fingerprint the claim would have if some of its whole numbers were
+    written as floats again (``12`` back to ``12.0``) or its integral floats as integers.
+
+    Build tools rewrite JSON numbers (``hugo --minify``, Hugo's ``jsonify``) while canonical JSON keeps
+    ``12`` and ``12.0`` apart: the seal then breaks although nobody changed the record. Knowing that
+    turns a misleading "the statement changed" into the real cause.
+    """
+    payload = claim_payload(claim, sources)
+    spots = list(_whole_numbers(payload, ()))
+    if not spots:
+        return False
+    candidates: list[list[tuple[tuple[Any, ...], Any]]] = [
+        [(path, float(value) if isinstance(value, int) else int(value)) for path, value in spots]
+    ]
+    if len(spots) <= _NUMBER_SUBSETS:
+        candidates = [
+            [(path, float(value) if isinstance(value, int) else int(value)) for bit, (path, value) in enumerate(spots) if mask >> bit & 1]
+            for mask in range(1, 1 << len(spots))
+        ]
+    for changes in candidates:
+        if digest(_with(payload, changes)) == recorded:
+            return True
+    return False
+
+
+def _whole_numbers(value: Any, path: tuple[Any, ...]) -> Any:
+    """(path, number) of every int (not bool) and integral float in ``value``."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:
+        return  # no float was ever written for it (validation reports it: CE008)
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 2**53):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _whole_numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _whole_numbers(item, (*path, index))
+
+
+def _with(value: Any, changes: list[tuple[tuple[Any, ...], Any]]) -> Any:
+    copied = json.loads(json.dumps(value))
+    for path, new in changes:
+        node = copied
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = new
+    return copied

@@ -1,0 +1,370 @@
+"""The evidence block: a view model built in Python, laid out by jinja2 templates.
+
+Rendering never trusts an invalid bundle: any validation error shows every
+claim as unverified, without review date or method, and with a warning.
+Templates may be replaced by a site (``template_dir``); line breaks and the
+indentation after them are removed from template source, so templates can be
+written readably while the output stays one line per block.
+"""
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
+from typing import Any
+
+import jinja2
+import markupsafe
+
+from .._record.freshness import Freshness, Marker, marker_key, review_marker
+from .._core.diagnostics import Diagnostic, InputError
+from .._core.memo import Memo, content_key
+from .._core.urls import safe_http_url
+from .._record.validation import validate_bundle
+from .._record.vocabulary import LABELS, TEXT, is_valid_date, is_valid_id, str_or_none
+
+TEMPLATE = "evidence.html.j2"
+MALFORMED_TEMPLATE = "malformed.html.j2"
+
+
+class _CompactLoader(jinja2.BaseLoader):
+    """Wraps a loader; drops newlines and the indentation that follows them."""
+
+    _BREAK = re.compile(r"\r?\n[ \t]*")
+
+    def __init__(self, inner: jinja2.BaseLoader) -> None:
+        self.inner = inner
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
+        return self._BREAK.sub("", source), filename, uptodate
+
+
+def _escape_like_legacy(value: Any) -> Any:
+    """Escape text as the existing system did (``html.escape``: ``&quot;``, ``&#x27;``).
+
+    Autoescape stays on as the safety net; this only picks the entity spelling,
+    so pages rendered by the existing system are byte-identical and not stale.
+    """
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(html.escape(value, quote=True))
+    return value
+
+
+# Characters that make the bidi algorithm reorder text around them: strong right-to-left letters,
+# Arabic digits and the explicit embeddings, overrides and isolates (UAX #9 classes R, AL, AN, LRE,
+# RLE, LRO, RLO, PDF, LRI, RLI, FSI, PDI). Text without any of them lays out left to right as it is.
+_BIDI_CLASSES = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def _needs_isolate(text: str) -> bool:
+    return not text.isascii() and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
+
+
+def isolate(value: Any) -> Any:
+    """The ``isolate`` template filter: a field a record supplies, as a bidi isolate (``<bdi>``) when
+    it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
+    cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
+    the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
+    migrated page is not stale because of it."""
+    escaped = _escape_like_legacy(value)
+    if isinstance(escaped, str) and _needs_isolate(escaped):
+        return markupsafe.Markup("<bdi>") + escaped + markupsafe.Markup("</bdi>")
+    return escaped
+
+
+@cache
+def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
+    """Templates of the package, overridden by a site's ``template_dir``.
+
+    ``compact`` (evidence blocks) drops template line breaks; whole pages keep
+    them (with jinja2's block trimming instead).
+    """
+    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
+    if template_dir is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
+    loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
+    environment = jinja2.Environment(
+        loader=_CompactLoader(loader) if compact else loader,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=not compact,
+        lstrip_blocks=not compact,
+        keep_trailing_newline=not compact,
+        finalize=_escape_like_legacy,
+    )
+    environment.filters["isolate"] = isolate
+    return environment
+
+
+def render_evidence(
+    bundle: Any,
+    claim_ids: Iterable[str] | None = None,
+    subject: Mapping[str, Any] | None = None,
+    *,
+    lang: str = "ja",
+    template_dir: str | os.PathLike[str] | None = None,
+    search_ignore: bool = False,
+    freshness: Freshness | None = None,
+) -> str:
+    """HTML for the claims of ``bundle`` (all, or those in ``claim_ids``), joined by newlines.
+
+    ``None``/``{}`` (legacy items) render as ``""``. ``search_ignore`` marks each block for site
+    search to skip (``data-pagefind-ignore``, ``data-search-exclude``): the blocks repeat the same
+    labels on every page and would otherwise dominate a page's index entry. ``freshness`` with
+    ``markers`` on and a resolved build date adds each review's freshness marker to its block's
+    first line; otherwise blocks are exactly as without it.
+    """
+    if bundle is None or (isinstance(bundle, dict) and not bundle):
+        return ""
+    if lang not in LABELS:
+        raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
+    env = template_environment(None if template_dir is None else os.fspath(template_dir))
+    if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
+        return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
+    wanted = None if claim_ids is None else set(claim_ids)
+    # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
+    key = _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness)) if template_dir is None else None
+    cached = _MEMO.get(key) if key is not None else None
+    if cached is None:
+        cached = _Rendered(bool(validate_bundle(bundle, subject)))
+        if key is not None:
+            _MEMO.put(key, cached)
+    sources: dict[str, dict[str, Any]] | None = None
+    template = env.get_template(TEMPLATE)
+    blocks = []
+    for index, claim in enumerate(bundle["claims"]):
+        if isinstance(claim, dict) and (wanted is None or _wanted(claim.get("id"), wanted)):
+            block = cached.blocks.get(index) if key is not None else None
+            if block is None:
+                sources = _source_map(bundle.get("sources")) if sources is None else sources
+                view = _claim_view(claim, sources, cached.invalid, lang, freshness=freshness)
+                with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
+                    block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
+                if key is not None:
+                    cached.blocks[index] = block
+            blocks.append(block)
+    html_text = "\n".join(blocks)
+    # A lone surrogate (CE007, so the bundle is invalid) would make the page unwritable as UTF-8.
+    return _SURROGATE.sub("\ufffd", html_text) if cached.invalid else html_text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _wanted(cid: Any, wanted: set[Any]) -> bool:
+    return not isinstance(cid, (dict, list)) and cid in wanted  # an object or array id is wanted by no one
+
+
+def render_blocks(
+    bundle: dict[str, Any],
+    *,
+    invalid: bool,
+    lang: str = "ja",
+    search_ignore: bool = False,
+    freshness: Freshness | None = None,
+    template_dir: str | None = None,
+) -> dict[str, str]:
+    """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
+    (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
+    passes the outcome as ``invalid``: the page check, which must not validate twice. ``template_dir``:
+    the site's templates, as for :func:`render_evidence`."""
+    template = template_environment(template_dir).get_template(TEMPLATE)
+    sources = _source_map(bundle.get("sources"))
+    phrases = _phrases(lang)
+    found: dict[str, list[str]] = {}
+    with site_template(template_dir, TEMPLATE):
+        for claim in bundle["claims"]:
+            if isinstance(claim, dict) and isinstance(claim.get("id"), str):
+                view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
+                found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
+    return {cid: "\n".join(blocks) for cid, blocks in found.items()}
+
+
+@contextlib.contextmanager
+def site_template(template_dir: str | None, name: str) -> Iterator[None]:
+    """A site's own template that fails while rendering (an undefined name, a filter that raises) is
+    the site's to fix, not an internal error: :class:`InputError` (SH003, exit 2) naming the file."""
+    try:
+        yield
+    except Exception as exc:
+        if template_dir is None or not os.path.isfile(os.path.join(template_dir, name)):
+            raise
+        message = f"template {name} failed while rendering: {type(exc).__name__}: {exc}; fix the template (template_dir)"
+        raise InputError(Diagnostic("SH003", message, file=os.path.join(template_dir, name))) from None
+
+
+def render_unbound(
+    bundle: dict[str, Any], claim_id: str, *, lang: str = "ja", search_ignore: bool = False, template_dir: str | None = None
+) -> str:
+    """The safe block for a claim whose page and record disagree (SH110, SH120): 未確認, no review date or
+    method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
+    showing a status the page no longer earns. The other claims of the page render as usual."""
+    template = template_environment(template_dir).get_template(TEMPLATE)
+    sources = _source_map(bundle.get("sources"))
+    with site_template(template_dir, TEMPLATE):
+        blocks = [
+            template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)
+            for claim in bundle["claims"]
+            if isinstance(claim, dict) and claim.get("id") == claim_id
+        ]
+    return "\n".join(blocks)
+
+
+class _Rendered:
+    """What rendering one distinct bundle has produced so far: its validity and each claim's block."""
+
+    __slots__ = ("invalid", "blocks")
+
+    def __init__(self, invalid: bool) -> None:
+        self.invalid = invalid
+        self.blocks: dict[int, str] = {}
+
+
+# Render a claim's block once per distinct (bundle, subject, lang) in a process; blocks are strings.
+_MEMO: Memo[_Rendered] = Memo(256)
+
+
+def _memo_key(
+    bundle: Any, subject: Mapping[str, Any] | None, lang: str, search_ignore: bool, markers: tuple[Any, ...] | None
+) -> tuple[Any, ...] | None:
+    try:
+        bundle_key = content_key(bundle)
+        subject_key = "" if subject is None else content_key(subject)
+    except ValueError:  # an integer past Python's int-to-str limit (CE008): rendered, not memoized
+        return None
+    if bundle_key is None or subject_key is None:
+        return None
+    return bundle_key, subject_key, lang, search_ignore, markers
+
+
+def _source_map(sources: Any) -> dict[str, dict[str, Any]]:
+    return {
+        s["id"]: s for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict) and isinstance(s.get("id"), str)
+    }
+
+
+class _View(dict):  # type: ignore[type-arg]
+    """A dict whose keys are also its attributes: ``c.label`` in a template is then a plain attribute
+    read, where a dict makes jinja2 try (and fail) ``getattr`` before ``c["label"]`` on every use.
+    It stays a dict, so a site's template may use either spelling, or ``c.items()``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
+
+
+@cache
+def _phrases(lang: str) -> _View:
+    """The fixed phrases, escaped once as ``_escape_like_legacy`` would escape them on every use."""
+    return _View({key: _escape_like_legacy(value) for key, value in TEXT[lang].items()})
+
+
+def _text(value: Any) -> str:
+    """A field as the existing renderer printed it (``str(value or "")``): nothing for any falsy value
+    (``0``, ``false``, ``[]``, ``{}``, ``""``, ``null``), so a migrated record with ``statement: 0``
+    renders byte for byte as before. Such a record is invalid all the same (validation names the type)."""
+    return str(value or "")
+
+
+def _condition(value: Any) -> str:
+    """A condition as the existing renderer joined it: ``str(value)``, so ``null`` is ``None`` there too."""
+    return str(value)
+
+
+def _claim_view(
+    claim: dict[str, Any],
+    sources: dict[str, dict[str, Any]],
+    invalid: bool,
+    lang: str,
+    warning: str = "invalid_warning",
+    freshness: Freshness | None = None,
+) -> dict[str, Any]:
+    labels = LABELS[lang]
+    # An invalid bundle never shows a verified status, date or method.
+    status = "unverified" if invalid else str_or_none(claim.get("status"))
+    verification = None if invalid else claim.get("verification")
+    verification = verification if isinstance(verification, dict) else {}
+    checked_at = verification.get("checked_at")
+    conditions = claim.get("conditions")
+    # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
+    # Each part is its own bidi isolate: one condition's override must not reverse the next.
+    separator = markupsafe.Markup(" / ")
+    limits = separator.join(isolate(_condition(c)) for c in conditions) if isinstance(conditions, list) else markupsafe.Markup()
+    if claim.get("uncertainty"):
+        limits += (separator if limits else "") + isolate(_text(claim["uncertainty"]))
+    cid = claim.get("id")
+    return _View({
+        "id": _text(cid),
+        "anchor": cid if is_valid_id(cid) else None,
+        "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
+        "basis": labels["basis"].get(_text(claim.get("basis")), TEXT[lang]["basis_missing"]),
+        "status": status if status in labels["status"] else "unverified",
+        "status_label": labels["status"].get(_text(status), labels["status"]["unverified"]),
+        "checked_at": checked_at if is_valid_date(checked_at) else None,
+        "method": labels["method"].get(_text(verification.get("method"))),
+        "invalid": invalid,
+        "warning": TEXT[lang][warning] if invalid else "",
+        "limits": limits,
+        "statement": _text(claim.get("statement")),
+        "evidence_label": _text(claim.get("evidence_label")),
+        "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
+        "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
+        "note": _text(verification.get("note")),
+        "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
+    })
+
+
+MARKER_SYMBOLS = {"fresh": "🟢", "due soon": "🟡", "expired": "⚠"}
+
+
+def marker_view(marker: Marker | None, lang: str) -> _View | None:
+    """A freshness marker for templates: ``state`` (``fresh``, ``due-soon``, ``expired``: a CSS hook),
+    ``symbol`` (decoration: templates hide it from screen readers) and ``text``, which alone says it."""
+    if marker is None:
+        return None
+    key = "marker_" + marker.state.replace(" ", "_")
+    if marker.state == "fresh" and marker.age_days == 1:
+        key = "marker_fresh_one"
+    return _View({
+        "state": marker.state.replace(" ", "-"),
+        "symbol": MARKER_SYMBOLS[marker.state],
+        "text": TEXT[lang][key].format(days=marker.age_days),
+        "age_days": marker.age_days,
+    })
+
+
+def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    refs = claim.get("source_refs")
+    return [
+        ref
+        for ref in (refs if isinstance(refs, list) else [])
+        if isinstance(ref, dict) and str_or_none(ref.get("source_id")) in sources
+    ]
+
+
+def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    source = sources[str(ref.get("source_id"))]
+    published = source.get("published_at")
+    return _View({
+        "publisher": _text(source.get("publisher")),
+        "title": _text(source.get("title")),
+        "url": safe_http_url(source.get("url")) or None,
+        "archive_url": safe_http_url(source.get("archive_url")) or None,
+        "section": _text(ref.get("section")),
+        "supports": _text(ref.get("supports")),
+        "published_at": published if is_valid_date(published) else None,
+        "quote": _quote_text(ref.get("quote")),
+    })
+
+
+def _quote_text(quote: Any) -> str | None:
+    """The passage to show (``exact`` only: prefix and suffix are context for finding it), or None."""
+    exact = quote.get("exact") if isinstance(quote, dict) else None
+    return exact if isinstance(exact, str) and exact.strip() else None

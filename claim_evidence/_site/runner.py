@@ -1,0 +1,453 @@
+"""Run the page check over files, folders or a registered site, in parallel.
+
+Both command lines use it: ``claim-evidence prepublish`` to check, ``static-helper``
+to check and (through the ``writer`` it passes in) to re-render stale slots. One
+page's failure, even a bug, is that page's result: the run goes on.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import stat
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from .._core.atomic import TEMP_PREFIX
+from .._core.diagnostics import Diagnostic, InputError, internal_error
+from .._core.jsonio import MAX_BYTES, decode_utf8, read_text
+from .._check.options import STRIPPED, PageOptions
+from .._check.recordcache import RecordCache
+from .._check.recordcache import use as use_records
+from .._core.report import FileResult, input_error_result
+from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
+from .._core.splice import InternalError
+
+if TYPE_CHECKING:
+    from .._check.page import Page
+
+
+def check_text(text: str, name: str | None, options: PageOptions) -> Page:
+    """The page check (:func:`._page.check_text`), imported on first use: a run answered from the
+    cache never loads the checker (the tokenizer, validation, jinja2)."""
+    from .._check.page import check_text as check
+
+    return check(text, name, options)
+
+
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
+# Below this many pages, starting worker processes costs more than it saves.
+MIN_PARALLEL = 64
+# Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load (with 4,
+# a worker sat idle at the end of a 1,000-page run while the other finished a 125-page chunk: farm-bench,
+# --jobs 2 over --jobs 1, median of 8 pairs: 0.586 with 4, 0.557 with 16).
+CHUNKS_PER_WORKER = 16
+# What atomic_write_bytes names its temp files (tempfile.mkstemp's random part between).
+TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
+# A temp file lives from mkstemp to os.replace: one page's write and fsync, well under a
+# second. One this old is the leftover of a killed run; a younger one may belong to a
+# --write running right now, and deleting it would make that run's replace fail.
+STALE_TEMP_SECONDS = 60.0
+# A registered page's result detail when it has no claim element, slot or bundle (SH007 counts them).
+NO_MARKUP = "no evidence markup"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One page to check: where it is, how to show it, whether it is registered, whether to write,
+    and (a run over a config's pages) the config as shown, which SH007 names."""
+
+    path: str
+    display: str
+    options: PageOptions
+    registered: bool = True
+    write: bool = False
+    config: str | None = None
+    # The folder a --write may not leave (CE011): the config's folder, else the folder given, else the
+    # named file's own folder. None: unchecked (a page that is not a file).
+    root: str | None = None
+
+
+def html_files(folder: Path, clean_temps: bool = False) -> Iterator[Path]:
+    """``*.html`` under ``folder``, sorted; hidden folders/files (temp files too) and tool folders skipped.
+
+    ``clean_temps``: also delete the temp files a killed ``--write`` left in the folders walked.
+    """
+    for here, files in walk_site(folder):
+        for name in files:
+            if name.endswith(".html") and not name.startswith("."):
+                yield here / name
+            elif clean_temps and TEMP_NAME.fullmatch(name):
+                remove_stale_temp(here / name)
+
+
+def walk_site(folder: Path) -> Iterator[tuple[Path, list[str]]]:
+    """Each folder a site walk looks in, with its file names, sorted: hidden folders and
+    :data:`SKIPPED_DIRS` are not entered (``init`` registers exactly what the gate walks)."""
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        yield Path(here), sorted(files)
+
+
+def remove_stale_temp(path: Path, now: float | None = None) -> bool:
+    """Delete ``path`` if it is a regular file named like our temp files and older than
+    :data:`STALE_TEMP_SECONDS`; True when it was deleted. Never raises."""
+    if not TEMP_NAME.fullmatch(path.name):
+        return False
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or (now if now is not None else time.time()) - info.st_mtime < STALE_TEMP_SECONDS:
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def _clean_folder(folder: Path) -> None:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if TEMP_NAME.fullmatch(name):
+            remove_stale_temp(folder / name)
+
+
+def display(path: Path, cwd: str | None = None) -> str:
+    """``path`` relative to the working folder (``cwd``: its real path, when the caller has it), as is if outside."""
+    here = cwd if cwd is not None else os.path.realpath(os.getcwd())
+    real = os.path.realpath(path)
+    if real == here:
+        return "."
+    prefix = here if here.endswith(os.sep) else here + os.sep
+    return real[len(prefix) :] if real.startswith(prefix) else os.fspath(path)
+
+
+def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) -> list[Task]:
+    """Tasks for files and folders; a --write run first cleans stale temp files where it looks.
+
+    With a config (``options.site``), files that ``exclude`` leaves out are skipped, named ones too
+    (a pre-commit hook names every changed ``*.html``, templates included), and each page learns
+    where it is served and whether ``require`` names it.
+    A folder without a page is an :class:`InputError` (SH006): a mistyped path must not pass a CI run.
+    """
+    site = _Site(options) if options.site is not None else None
+    tasks: list[Task] = []
+    for path in paths:
+        if path.is_dir():
+            found, left_out = [], 0
+            root = os.fspath(site.root) if site else os.path.realpath(path)
+            for page in html_files(path, write):
+                if site is not None and site.excluded(page):
+                    left_out += 1
+                    continue
+                found.append(Task(os.fspath(page), os.fspath(page), site.options_for(page) if site else options, True, write, root=root))
+            if not found:
+                message = "no pages found under this folder (looked for *.html; hidden folders are skipped)"
+                if left_out:
+                    message += f"; exclude in claim-evidence.toml leaves out the {left_out} found"
+                raise InputError(Diagnostic("SH006", message, file=os.fspath(path)))
+            tasks.extend(found)
+        else:
+            if site is not None and site.excluded(path):
+                continue
+            if write:
+                _clean_folder(Path(os.path.realpath(path)).parent)
+            root = os.fspath(site.root) if site else os.path.realpath(os.path.dirname(os.path.abspath(path)))
+            tasks.append(Task(os.fspath(path), os.fspath(path), site.options_for(path) if site else options, True, write, root=root))
+    return tasks
+
+
+class _Site:
+    """A config's site seen from pages named on the command line: what ``exclude`` leaves out, what
+    ``require`` names, and where each page is served."""
+
+    def __init__(self, options: PageOptions) -> None:
+        assert options.site is not None
+        self.base = options
+        self.root = Path(options.site.root)
+        self.left_out = GlobMatch(self.root, options.site.exclude, "exclude")
+        self.require = GlobMatch(self.root, options.site.require, "require")
+
+    def excluded(self, path: Path) -> bool:
+        return bool(self.left_out) and site_path(self.root, path) in self.left_out
+
+    def options_for(self, path: Path) -> PageOptions:
+        relative = site_path(self.root, path)
+        return page_options(self.base, relative, relative in self.require.files)
+
+
+def page_options(options: PageOptions, relative: str | None, required: bool) -> PageOptions:
+    """The site's options for one page: where it is served (its path under the web root, from its path
+    under the site root ``relative``) and whether it must carry evidence."""
+    web_root = options.site.web_root if options.site else ""
+    page = relative if not web_root or relative is None else (
+        relative[len(web_root) + 1 :] if relative.startswith(web_root + "/") else None
+    )
+    if page == options.page and required == options.required:
+        return options
+    return dataclasses.replace(options, page=page, required=required)
+
+
+def tasks_for_config(config: Config, write: bool) -> list[Task]:
+    """Registered pages, then every other ``*.html`` under the site root (reported only if it has
+    markup) that ``exclude`` does not leave out."""
+    pages = site_pages(config)
+    registered = pages.registered
+    cwd = os.path.realpath(os.getcwd())
+    shown = display(config.path or config.root, cwd)
+    listed = set(registered)
+    known = {os.path.realpath(p) for p in registered}
+    tasks = []
+    for p in registered:
+        options = page_options(config.options, site_path(config.root, p), p in pages.required)
+        tasks.append(Task(os.fspath(p), display(p, cwd), options, True, write, shown, os.fspath(config.root)))
+    if write:
+        # A registered page may sit where the walk below does not go (a hidden folder, one of
+        # SKIPPED_DIRS): its folder is where a killed --write left the temp file.
+        for folder in sorted({Path(os.path.realpath(p)).parent for p in registered}):
+            _clean_folder(folder)
+    for path in html_files(config.root, write):
+        # The walk and the globs spell a registered page the same way; only other paths need resolving.
+        if path in listed or (pages.excluded and site_path(config.root, path) in pages.excluded):
+            continue
+        if os.path.realpath(path) not in known:
+            tasks.append(Task(os.fspath(path), display(path, cwd), config.options, False, False, shown))
+    return tasks
+
+
+@dataclass
+class Stats:
+    """How a run went: pages seen, pages actually read and checked, pages answered from the cache."""
+
+    pages: int = 0
+    checked: int = 0
+    cached: int = 0
+
+
+class ResultCache(Protocol):
+    """What the runner needs of a cache of passing results (static-helper's ``Cache``)."""
+
+    def key(self, display: str, registered: bool, data: bytes) -> str: ...
+
+    def get(self, key: str, display: str) -> tuple[bool, FileResult | None]: ...
+
+    def put(self, key: str, result: FileResult | None) -> None: ...
+
+
+# Re-renders a page's stale slots in place, never outside the root: ``(page as checked, slots rewritten)``.
+Writer = Callable[[str, PageOptions, str, "str | None"], "tuple[Page, int]"]
+
+
+def run(
+    tasks: Sequence[Task],
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cache: ResultCache | None = None,
+    stats: Stats | None = None,
+    writer: Writer | None = None,
+    records: RecordCache | None = None,
+) -> list[FileResult]:
+    """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped).
+
+    Workers get the pages in chunks, are set up once, and send back only results;
+    results stream in task order, so memory does not grow with page texts.
+    ``writer`` (a module-level function, so workers can receive it) handles tasks
+    marked ``write``; without one such a task fails as an internal error. ``records`` turns the
+    record cache on for the page checks (see :mod:`._recordcache`).
+    """
+    stats = stats if stats is not None else Stats()
+    stats.pages += len(tasks)
+    worker = _Worker(cache, writer, records)
+    if jobs > 1 and len(tasks) >= MIN_PARALLEL:
+        workers = min(jobs, len(tasks))
+        chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(worker,)) as pool:
+            results = _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
+    else:
+        previous = _WORKER[0]
+        _start_worker(worker)
+        try:
+            results = _collect(map(_check, tasks), len(tasks), progress, stats)
+        finally:
+            _start_worker(previous)
+    return results + site_findings(tasks, results)
+
+
+def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[FileResult]:
+    """SH007, on the config: a run over a config's pages in which every registered page was read and
+    none carries evidence markup. Every page passes on its own, so only the site as a whole can tell
+    that its evidence is gone (a generator that dropped it all, globs naming the wrong files)."""
+    configs = {t.display: t.config for t in tasks if t.registered and t.config is not None}
+    found = [r for r in results if r.path in configs]
+    if not configs or len(found) != len(configs) or any(r.detail != NO_MARKUP for r in found):
+        return []
+    shown = next(iter(configs.values()))
+    assert shown is not None
+    stripped = sum(1 for r in found if any(d.code == STRIPPED for d in r.diagnostics))
+    count = f"{len(found)} page{'' if len(found) == 1 else 's'} checked"
+    message = (
+        f"the registered pages carry no evidence markup at all ({count}; not one has a claim element, evidence slot "
+        "or bundle script), so nothing was checked, and a gate must not pass a site whose evidence vanished in the "
+        "build. "
+        + (f"The site generator dropped raw HTML from {stripped} of them (SH161): fix the build first. " if stripped else "")
+        + "Check that pages names the built pages that carry evidence (a new site: mark a claim first, with "
+        "claim-evidence claim add), and list in require the pages that must carry it, so that each fails on its own "
+        "when it loses it (SH160)"
+    )
+    return [FileResult(shown, [Diagnostic("SH007", message, subject="config", file=shown)])]
+
+
+@dataclass(frozen=True)
+class _Worker:
+    """What each worker process is set up with once."""
+
+    cache: ResultCache | None = None
+    writer: Writer | None = None
+    records: RecordCache | None = None
+
+
+_WORKER: list[_Worker] = [_Worker()]
+
+
+def _start_worker(worker: _Worker) -> None:
+    _WORKER[0] = worker
+    use_records(worker.records)
+
+
+def _collect(
+    outcomes: Iterator[tuple[FileResult | None, bool]],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+    stats: Stats,
+) -> list[FileResult]:
+    results = []
+    for done, (outcome, checked) in enumerate(outcomes, 1):
+        if checked:
+            stats.checked += 1
+        else:
+            stats.cached += 1
+        if outcome is not None:
+            results.append(outcome)
+        if progress is not None:
+            progress(done, total)
+    return results
+
+
+def _check(task: Task) -> tuple[FileResult | None, bool]:
+    """``(result, whether the page was checked)``: from the cache when the same page passed before."""
+    cache = _WORKER[0].cache
+    if cache is None:
+        return check_task(task), True
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError:
+        return check_task(task), True  # check_task reports the problem
+    if len(data) > MAX_BYTES:
+        return check_task(task), True
+    key = cache.key(_identity(task), task.registered, data)
+    hit, found = cache.get(key, task.display)
+    if hit:
+        return found, False
+    result = check_task(task, data)
+    # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
+    if (result is None or result.outcome() == "pass") and not (result is not None and result.rewritten):
+        cache.put(key, result)
+    return result, True
+
+
+def _identity(task: Task) -> str:
+    """The page as the cache knows it beyond its bytes and the run's settings: its path as shown and, in a
+    configured site, where it is served and whether ``require`` names it (the same bytes may link the
+    stylesheet correctly in one folder and not in another; the same path as shown may be another file
+    when the run starts in another folder)."""
+    options = task.options
+    if options.page is None and not options.required:
+        return task.display
+    return f"{task.display}\0{options.page}\0{int(options.required)}"
+
+
+def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
+    """One page's result; never raises, not even for a bug: that becomes this page's ``error`` result.
+
+    ``data``: the page's bytes when the caller has read them already.
+    """
+    try:
+        return _check_page(task, data)
+    except Exception as exc:  # a bug must cost this page, not the run (nor a worker pool)
+        return FileResult(task.display, [internal_error(exc, task.display)], status="error")
+
+
+def _check_page(task: Task, data: bytes | None) -> FileResult | None:
+    try:
+        if not task.registered:
+            page = check_text(_text(task, data), task.display, task.options)
+            if not page.has_markup:
+                return None
+            return FileResult(task.display, status="unregistered", detail=unregistered_detail(task))
+        if task.write:
+            writer = _WORKER[0].writer
+            if writer is None:
+                raise InternalError("a --write task reached a run without a writer")
+            page, rewritten = writer(task.path, task.options, task.display, task.root)
+        else:
+            page, rewritten = check_text(_text(task, data), task.display, task.options), 0
+    except InternalError as exc:
+        return FileResult(task.display, [Diagnostic("SH009", str(exc), file=task.display)], status="error")
+    except InputError as exc:
+        if not task.registered:
+            return None  # a stray unreadable file that is not a page of the site
+        return input_error_result(task.display, exc)
+    return _result(task, page, rewritten)
+
+
+def unregistered_detail(task: Task) -> str:
+    """UNREGISTERED's detail: the glob that would register the page (its folder's ``*.html``) and the file
+    to put it in, so the fix is one copy away. A file outside ``web_root`` is no page the site serves (a
+    generator's include or layout): ``exclude`` is what it needs, not ``pages``."""
+    site = task.options.site
+    config = task.config or CONFIG_NAME
+    relative = site_path(Path(site.root), Path(task.path)) if site is not None else None
+    if site is None or relative is None:
+        return f"carries evidence markup but is not registered in {config}"
+    folder = relative.rpartition("/")[0]
+    glob = f"{folder}/*.html" if folder else "*.html"
+    if site.web_root and not relative.startswith(site.web_root + "/"):
+        return (
+            f"carries evidence markup but is not registered in {config}, and lies outside web_root "
+            f'({site.web_root}), so the site does not serve it: if it is a template, add "{glob}" to exclude there'
+        )
+    return f'carries evidence markup but is not registered in {config}: add "{glob}" to pages there (or, if it is a template, to exclude)'
+
+
+def _text(task: Task, data: bytes | None) -> str:
+    return read_text(task.path) if data is None else decode_utf8(data, task.path)
+
+
+def _result(task: Task, page: Page, rewritten: int) -> FileResult:
+    diagnostics = [d for d in page.diagnostics if not (rewritten and d.code == "SH140")]
+    if task.write and page.blocking and page.stale:
+        diagnostics.append(not_rewritten(page, task.display))
+    if not page.has_markup:
+        return FileResult(task.display, diagnostics, detail=NO_MARKUP)
+    claims = len(page.claims)
+    detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
+    if rewritten:
+        detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
+    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
+
+
+def not_rewritten(page: Page, display: str) -> Diagnostic:
+    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
+    first = page.blocking[0]
+    gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
+    others = sorted({d.code for d in page.blocking} - {first.code})
+    also = f" (and {', '.join(others)})" if others else ""
+    message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
+    return Diagnostic("SH150", message, file=display, subject="page")

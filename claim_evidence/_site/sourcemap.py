@@ -1,0 +1,241 @@
+"""Where a finding on a built page is written: the Markdown, reST or template file that holds its markup.
+
+A generator turns sources into the pages the checks read, so a finding names a line of the built page
+(``public/posts/a/index.html:40:7``). The editor fixes the source. :func:`source_line` finds the line in a
+source known to have built the page (the MkDocs, Sphinx and Pelican plugins know it). :func:`place_findings`
+finds the source itself among the files that ``sources`` in ``claim-evidence.toml`` names (the Hugo,
+Eleventy and Jekyll recipes, which check the built site from the command line): a claim's finding goes to
+the file where its ``data-claim-id="ID"`` is written, any other finding of a page to the file holding that
+page's claims. Only one file is ever chosen. When several hold the markup, each is named and none is
+chosen, and when none does, nothing is said.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from .._core.diagnostics import Diagnostic, line_column, line_starts
+from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
+from .._core.report import FileResult
+
+__all__ = ["SourceFiles", "claim_of", "place_findings", "place_in_sources", "placeable", "read_page", "shown_from", "source_line"]
+
+Place = tuple[str, int]  # (file as shown, 1-based line)
+# Results whose findings are about reading or finding the file, not about its markup.
+_UNPLACED_STATUS = frozenset({"unreadable", "error", "unregistered"})
+_UNPLACED_SUBJECTS = frozenset({"config", "file", "build date"})
+# Every evidence attribute with its value, quoted or not, as the index of the sources records it.
+_ANY_ATTRIBUTE = re.compile(
+    rf"""(?i:({CLAIM_ATTR}|{SLOT_ATTR}))\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`/]+)(?=[\s/>]))"""
+)
+
+
+def claim_of(d: Diagnostic) -> str | None:
+    """The id of the claim ``d`` is about (``claim ID``, also inside ``article URL, claim ID``), else None."""
+    kind, _, rid = d.subject.rpartition(", ")[2].partition(" ")
+    return rid if kind == "claim" and rid else None
+
+
+def source_line(source: str, d: Diagnostic) -> int | None:
+    """The line of ``source`` (the Markdown or reST file a page was built from) where ``d``'s markup is
+    written: a claim's ``data-claim-id="ID"`` (else its slot), for every other finding the bundle script's
+    ``claim-evidence-data`` (else the first claim or slot). ``None`` when the source does not hold it
+    (markup that a template or an include put there)."""
+    rid = claim_of(d)
+    patterns = [_attribute(CLAIM_ATTR, rid), _attribute(SLOT_ATTR, rid)] if rid else []
+    patterns += [re.compile(re.escape(BUNDLE_ID)), re.compile(f"(?i){CLAIM_ATTR}|{SLOT_ATTR}")]
+    for pattern in patterns:
+        found = pattern.search(source)
+        if found:
+            return line_column(line_starts(source), found.start())[0]
+    return None
+
+
+def _attribute(attr: str, value: str) -> re.Pattern[str]:
+    v = re.escape(value)
+    return re.compile(rf"""(?i:{attr})\s*=\s*(?:"{v}"|'{v}'|{v}(?=[\s/>]))""")
+
+
+class SourceFiles:
+    """The files ``patterns`` (globs relative to ``root``) match, each read once, on first need.
+
+    A file that cannot be read or is not UTF-8 is left out, as if no glob matched it; so is every one of
+    ``pages`` (the pages the run checked, which hold their claims' markup too: a built page is no source).
+    """
+
+    def __init__(self, root: Path, patterns: Iterable[str], pages: Iterable[str] = ()) -> None:
+        self.root = root
+        self.patterns = tuple(patterns)
+        self._pages = tuple(pages)
+        self._texts: dict[str, str] | None = None
+        self._index: dict[tuple[str, str], list[str]] = {}
+        self._held: dict[str, list[str]] = {}
+
+    def texts(self) -> dict[str, str]:
+        """Real path -> text of every readable source, in path order."""
+        if self._texts is None:
+            self._texts = {}
+            for path in self._paths():
+                text = _read(path)
+                if text is not None:
+                    self._texts[path] = text
+            self._index = _index(self._texts)
+        return self._texts
+
+    def holding(self, rid: str) -> list[str]:
+        """The sources where claim ``rid``'s ``data-claim-id`` is written, else those holding its slot."""
+        if rid not in self._held:
+            texts = self.texts()
+            self._held[rid] = []
+            for attr in (CLAIM_ATTR, SLOT_ATTR):
+                # the index finds the candidates in one pass; source_line's own pattern has the last word
+                pattern = _attribute(attr, rid)
+                found = [path for path in self._index.get((attr, rid), []) if pattern.search(texts[path])]
+                if found:
+                    self._held[rid] = found
+                    break
+        return self._held[rid]
+
+    def _paths(self) -> list[str]:
+        skip = {os.path.realpath(page) for page in self._pages}
+        found: set[str] = set()
+        for pattern in self.patterns:
+            try:
+                matches = list(self.root.glob(pattern))
+            except (ValueError, NotImplementedError, OSError):  # the config check refuses these first
+                continue
+            for match in matches:
+                real = os.path.realpath(match)
+                if real not in skip and os.path.isfile(real):
+                    found.add(real)
+        return sorted(found)
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _index(texts: dict[str, str]) -> dict[tuple[str, str], list[str]]:
+    """``(attribute, value) -> the sources holding it``: one pass over every source, whatever the findings."""
+    index: dict[tuple[str, str], list[str]] = {}
+    for path, text in texts.items():
+        for match in _ANY_ATTRIBUTE.finditer(text):
+            value = next(v for v in match.groups()[1:] if v is not None)
+            held = index.setdefault((match.group(1).lower(), value), [])
+            if not held or held[-1] != path:
+                held.append(path)
+    return index
+
+
+def _page_claims(text: str) -> list[str]:
+    """The claim ids of a built page (those of its slots when it has no claim element)."""
+    from .._html.locate import locate
+
+    located = locate(text)
+    for elements, attr in ((located.claims, CLAIM_ATTR), (located.slots, SLOT_ATTR)):
+        ids = list(dict.fromkeys(e.attrs[attr] for e in elements if e.attrs.get(attr)))
+        if ids:
+            return ids
+    return []
+
+
+def read_page(path: str) -> str | None:
+    """A checked page as the report names it (relative to the working folder), or None."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def placeable(result: FileResult, d: Diagnostic) -> bool:
+    """An error or warning about a page's markup (a note says what was not checked: nothing to place)."""
+    return (
+        d.severity in ("error", "warning")
+        and result.status not in _UNPLACED_STATUS
+        and d.subject not in _UNPLACED_SUBJECTS
+        and (d.file is None or d.file == result.path)
+    )
+
+
+def place_findings(
+    results: Sequence[FileResult],
+    sources: SourceFiles,
+    shown: Callable[[str], str],
+    page_text: Callable[[str], str | None] = read_page,
+) -> list[FileResult]:
+    """``results`` with every error and warning on a page given :attr:`Diagnostic.written`.
+
+    A claim's finding is placed at the line of the one source holding its ``data-claim-id="ID"`` (else
+    its slot); any other finding at :func:`source_line` in the one source holding the page's claims.
+    Several sources: each is named (with its line), none chosen. ``shown`` names a source as the report
+    shows it; ``page_text`` reads a page by its result's path. Nothing is read, neither the sources
+    nor the pages, unless there is a finding to place.
+    """
+    if not any(placeable(r, d) for r in results for d in r.diagnostics):
+        return list(results)
+    placed: list[FileResult] = []
+    for result in results:
+        if not any(placeable(result, d) for d in result.diagnostics):
+            placed.append(result)
+            continue
+        claims: list[str] | None = None
+        diagnostics = []
+        for d in result.diagnostics:
+            if not placeable(result, d):
+                diagnostics.append(d)
+                continue
+            rid = claim_of(d)
+            if rid is not None:
+                held = sources.holding(rid)
+            else:
+                if claims is None:
+                    text = page_text(result.path)
+                    claims = _page_claims(text) if text is not None else []
+                held = sorted({path for cid in claims for path in sources.holding(cid)})
+            written = _places(sources, held, d, shown)
+            diagnostics.append(dataclasses.replace(d, written=written) if written else d)
+        placed.append(dataclasses.replace(result, diagnostics=diagnostics))
+    return placed
+
+
+def _places(sources: SourceFiles, held: list[str], d: Diagnostic, shown: Callable[[str], str]) -> tuple[Place, ...]:
+    texts = sources.texts()
+    places = []
+    for path in held:
+        line = source_line(texts[path], d)
+        if line is not None:
+            places.append((shown(path), line))
+    return tuple(places)
+
+
+def place_in_sources(
+    results: Sequence[FileResult], root: Path, patterns: Sequence[str], page_text: Callable[[str], str | None] = read_page
+) -> list[FileResult]:
+    """:func:`place_findings` over the ``sources`` globs of a config (relative to its folder ``root``),
+    each source named relative to the working folder, as the pages are (``../about.md`` from ``_site/``)."""
+    if not patterns:
+        return list(results)
+    sources = SourceFiles(root, patterns, [r.path for r in results])
+    return place_findings(results, sources, shown_from(os.path.realpath(os.getcwd())), page_text)
+
+
+def shown_from(cwd: str) -> Callable[[str], str]:
+    """How a source (a real path) is named from the working folder ``cwd``: relative to it, also with
+    ``..`` (a hook that checks the output folder names the Markdown beside it); absolute only when no
+    relative path leads there (another drive)."""
+
+    def shown(path: str) -> str:
+        try:
+            return Path(os.path.relpath(path, cwd)).as_posix()
+        except ValueError:
+            return path
+
+    return shown
