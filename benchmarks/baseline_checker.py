@@ -11,6 +11,7 @@ each slot's content with ``render_evidence``'s block for the claim. It prints
 reference: it knows nothing of the HTML standard's tree construction (implied
 end tags, raw text, templates, foreign content); it is only timed.
 """
+
 from __future__ import annotations
 
 import json
@@ -109,7 +110,9 @@ def check_page(text: str, stylesheet: str | None = "/assets/claim-evidence.css")
             continue
         bodies, slots = found.claims.get(cid, []), found.slots.get(cid, [])
         if len(bodies) != 1 or len(slots) != 1:
-            problems.append(f"claim {cid}: {len(bodies)} claim elements and {len(slots)} evidence slots, expected one each")
+            problems.append(
+                f"claim {cid}: {len(bodies)} claim elements and {len(slots)} evidence slots, expected one each"
+            )
             continue
         if normalized_text(bodies[0]) != normalized_text(claim.get("statement")):
             problems.append(f"claim {cid}: the page's text differs from the statement")

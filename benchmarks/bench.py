@@ -19,6 +19,7 @@ selectolax is installed) against the current one. Ends with every target of
 issue 17, its measured ratio and PASS/MISS. Not collected by pytest
 (``testpaths = ["tests"]``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,13 +50,62 @@ PER_FOLDER = 100
 PLAIN_EVERY = 10
 
 _WORDS = (
-    "生成AI", "推論", "モデル", "データセンター", "半導体", "消費電力", "ベンチマーク", "開発者", "クラウド",
-    "学習データ", "評価", "精度", "応答速度", "料金", "契約", "利用規約", "安全性", "透明性", "公開", "発表",
-    "検証", "測定", "記事", "編集部", "資料", "出典", "仕様", "バージョン", "対応", "提供", "企業", "研究者",
-    "東京", "大阪", "日本語", "翻訳", "要約", "検索", "画像", "音声", "動画", "端末", "サーバー", "回線",
+    "生成AI",
+    "推論",
+    "モデル",
+    "データセンター",
+    "半導体",
+    "消費電力",
+    "ベンチマーク",
+    "開発者",
+    "クラウド",
+    "学習データ",
+    "評価",
+    "精度",
+    "応答速度",
+    "料金",
+    "契約",
+    "利用規約",
+    "安全性",
+    "透明性",
+    "公開",
+    "発表",
+    "検証",
+    "測定",
+    "記事",
+    "編集部",
+    "資料",
+    "出典",
+    "仕様",
+    "バージョン",
+    "対応",
+    "提供",
+    "企業",
+    "研究者",
+    "東京",
+    "大阪",
+    "日本語",
+    "翻訳",
+    "要約",
+    "検索",
+    "画像",
+    "音声",
+    "動画",
+    "端末",
+    "サーバー",
+    "回線",
 )
 _PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "から", "まで", "より")
-_ENDINGS = ("した。", "している。", "と発表した。", "とみられる。", "を示した。", "が続く。", "と述べた。", "になった。")
+_ENDINGS = (
+    "した。",
+    "している。",
+    "と発表した。",
+    "とみられる。",
+    "を示した。",
+    "が続く。",
+    "と述べた。",
+    "になった。",
+)
 _SCRIPT = """
   <script>
     // inline script whose raw text mentions markup: </div> data-claim-id="x" <!-- not a comment -->
@@ -131,7 +181,9 @@ def _page(index: int, claims: int, seed: int, markup: bool, share: int) -> tuple
         f"  <title>{rng.choice(_WORDS)}の最新動向 &mdash; 架空テックノート</title>\n"
         f'  <link rel="stylesheet" href="/assets/site.css">\n'
         + (f'  <link rel="stylesheet" href="{STYLESHEET}">\n' if markup else "")
-        + _STYLE + _SCRIPT + "\n</head>\n<body>\n"
+        + _STYLE
+        + _SCRIPT
+        + "\n</head>\n<body>\n"
         f'  <!-- site header: generated nav, edited by hand since -->\n  <nav class="site"><ul>{nav}</ul></nav>\n'
         f"  <main>\n    <article>\n      <h1>{_sentence(rng)}</h1>\n"
     )
@@ -145,12 +197,16 @@ def _page(index: int, claims: int, seed: int, markup: bool, share: int) -> tuple
                 f"<tr><td>{rng.choice(_WORDS)}</td><td>{rng.randint(1, 999)}.{rng.randint(0, 9)} ms</td><td>{_sentence(rng)}</td></tr>\n"
                 for _ in range(12)
             )
-            chunk.append(f'      <table class="data">\n<thead><tr><th>項目</th><th>値</th><th>備考</th></tr></thead>\n<tbody>\n{rows}</tbody></table>\n')
+            chunk.append(
+                f'      <table class="data">\n<thead><tr><th>項目</th><th>値</th><th>備考</th></tr></thead>\n<tbody>\n{rows}</tbody></table>\n'
+            )
         if s % 4 == 1:
-            chunk.append('      <pre><code class="language-html">&lt;div data-claim-id="example"&gt;例&lt;/div&gt;\n'
-                         "for (let i = 0; i &lt; n; i++) { total += cost[i]; }</code></pre>\n")
+            chunk.append(
+                '      <pre><code class="language-html">&lt;div data-claim-id="example"&gt;例&lt;/div&gt;\n'
+                "for (let i = 0; i &lt; n; i++) { total += cost[i]; }</code></pre>\n"
+            )
         if s % 5 == 2:
-            chunk.append(f"      <!-- 編集メモ: {_sentence(rng)} <p data-evidence-for=\"old\"> -->\n")
+            chunk.append(f'      <!-- 編集メモ: {_sentence(rng)} <p data-evidence-for="old"> -->\n')
         fresh += chunk
         stale += chunk
         if markup and s < claims:
@@ -223,7 +279,9 @@ def _helper(*args: str) -> list[str]:
     return [sys.executable, "-m", "static_helper", *args]
 
 
-def _child(argv: Sequence[str], cwd: Path, expect: set[int], env: dict[str, str] | None = None) -> tuple[float, int, str]:
+def _child(
+    argv: Sequence[str], cwd: Path, expect: set[int], env: dict[str, str] | None = None
+) -> tuple[float, int, str]:
     """``(wall seconds, peak RSS in KiB, stderr)`` of one child process."""
     started = time.perf_counter()
     proc = subprocess.Popen(
@@ -278,6 +336,7 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
         def go() -> tuple[float, int]:
             elapsed, rss, _ = _child(_helper("--no-cache", "--jobs", str(jobs)), site, {0})
             return elapsed, rss
+
         return go
 
     def first_run() -> tuple[float, int]:
@@ -310,7 +369,9 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(stale_site, target)
-        elapsed, rss, _ = _child(_helper("--write", "--no-cache", "--jobs", "1"), target, {0})  # 0: clean once rewritten
+        elapsed, rss, _ = _child(
+            _helper("--write", "--no-cache", "--jobs", "1"), target, {0}
+        )  # 0: clean once rewritten
         return elapsed, rss
 
     # The rebuild: a copy of the site, checked once (cache warm), then every page's bytes change outside
@@ -381,7 +442,7 @@ def table(rows: Rows, pages: int, runs: int) -> str:
         "| measurement | median s | vs floor | vs cold --jobs 1 | peak RSS MiB |",
         "|---|---|---|---|---|",
     ]
-    for name, times, peaks in rows:
+    for name, _times, peaks in rows:
         median = medians[name]
         lines.append(
             f"| {name} | {median:.3f} | {median / floor:.2f}x | {median / cold1:.2f}x | {max(peaks) / 1024:.0f} |"
@@ -453,7 +514,14 @@ elif mode.endswith("_records_warm"):
 print(json.dumps({"seconds": time.perf_counter() - started, "pages": len(texts), "answered": answered, "clean": clean}))
 """
 IN_PROCESS_MODES = (
-    "lxml", "lexbor", "locate", "fast_locate", "check_reference", "check_text", "check_reference_records_warm", "check_text_records_warm",
+    "lxml",
+    "lexbor",
+    "locate",
+    "fast_locate",
+    "check_reference",
+    "check_text",
+    "check_reference_records_warm",
+    "check_text_records_warm",
 )
 
 
@@ -472,7 +540,9 @@ def in_process(site: Path, runs: int) -> dict[str, dict[str, Any]]:
         for mode in IN_PROCESS_MODES:
             done = subprocess.run(
                 [sys.executable, "-c", _IN_PROCESS, mode, str(site), PAGES_GLOB, STYLESHEET],
-                capture_output=True, text=True, check=True,
+                capture_output=True,
+                text=True,
+                check=True,
             )
             found[mode].append(json.loads(done.stdout))
     out = {}
@@ -480,7 +550,9 @@ def in_process(site: Path, runs: int) -> dict[str, dict[str, Any]]:
         pages = min(200, results[0]["pages"]) if mode.endswith("_records_warm") else results[0]["pages"]
         out[mode] = {
             "per_page": statistics.median(r["seconds"] for r in results) / pages,
-            "pages": pages, "answered": results[0]["answered"], "clean": results[0]["clean"],
+            "pages": pages,
+            "answered": results[0]["answered"],
+            "clean": results[0]["clean"],
         }
     return out
 
@@ -544,30 +616,64 @@ def targets(rows: Rows, starts: Rows, found: dict[str, dict[str, Any]] | None, p
     floor = m[FLOOR]
     page = _startup().PAGE
     checks: list[tuple[str, str, str, bool]] = [
-        (f"rebuild (records unchanged, cache warm) <= 2x the lxml floor ({pages} pages)",
-         f"{m[REBUILD]:.3f} s", f"{m[REBUILD] / floor:.2f}x", m[REBUILD] <= 2 * floor),
-        (f"cold check, 1 process <= 3x the lxml floor ({pages} pages)",
-         f"{m[COLD1]:.3f} s", f"{m[COLD1] / floor:.2f}x", m[COLD1] <= 3 * floor),
-        ("cold check >= 3x faster than the existing site's approach (same pages, same run)",
-         f"{m[BASELINE]:.3f} s vs {m[COLD1]:.3f} s", f"{m[BASELINE] / m[COLD1]:.2f}x faster", m[BASELINE] >= 3 * m[COLD1]),
-        ("static-helper --version <= 0.1 s", f"{s['static-helper --version']:.3f} s",
-         f"{s['static-helper --version'] / 0.1:.2f}x the limit", s["static-helper --version"] <= 0.1),
-        (f"one small page <= 0.2 s wall (static-helper --no-cache {page})", f"{s[f'static-helper --no-cache {page}']:.3f} s",
-         f"{s[f'static-helper --no-cache {page}'] / 0.2:.2f}x the limit", s[f"static-helper --no-cache {page}"] <= 0.2),
-        (f"one small page <= 0.2 s wall (static-helper {page}, cache warm)", f"{s[f'static-helper {page} (warm cache)']:.3f} s",
-         f"{s[f'static-helper {page} (warm cache)'] / 0.2:.2f}x the limit", s[f"static-helper {page} (warm cache)"] <= 0.2),
-        (f"--jobs 2 >= 1.8x --jobs 1 (issue: at 10,000 pages; here {pages})", f"{m[COLD2]:.3f} s",
-         f"{m[COLD1] / m[COLD2]:.2f}x", m[COLD1] >= 1.8 * m[COLD2]),
-        (f"memory flat in the number of pages: peak RSS at {pages} pages <= 1.1x at half of them (cold, --jobs 1)",
-         f"{rss[COLD1] / 1024:.0f} vs {rss[SMALL] / 1024:.0f} MiB", f"{rss[COLD1] / rss[SMALL]:.2f}x", rss[COLD1] <= 1.1 * rss[SMALL]),
+        (
+            f"rebuild (records unchanged, cache warm) <= 2x the lxml floor ({pages} pages)",
+            f"{m[REBUILD]:.3f} s",
+            f"{m[REBUILD] / floor:.2f}x",
+            m[REBUILD] <= 2 * floor,
+        ),
+        (
+            f"cold check, 1 process <= 3x the lxml floor ({pages} pages)",
+            f"{m[COLD1]:.3f} s",
+            f"{m[COLD1] / floor:.2f}x",
+            m[COLD1] <= 3 * floor,
+        ),
+        (
+            "cold check >= 3x faster than the existing site's approach (same pages, same run)",
+            f"{m[BASELINE]:.3f} s vs {m[COLD1]:.3f} s",
+            f"{m[BASELINE] / m[COLD1]:.2f}x faster",
+            m[BASELINE] >= 3 * m[COLD1],
+        ),
+        (
+            "static-helper --version <= 0.1 s",
+            f"{s['static-helper --version']:.3f} s",
+            f"{s['static-helper --version'] / 0.1:.2f}x the limit",
+            s["static-helper --version"] <= 0.1,
+        ),
+        (
+            f"one small page <= 0.2 s wall (static-helper --no-cache {page})",
+            f"{s[f'static-helper --no-cache {page}']:.3f} s",
+            f"{s[f'static-helper --no-cache {page}'] / 0.2:.2f}x the limit",
+            s[f"static-helper --no-cache {page}"] <= 0.2,
+        ),
+        (
+            f"one small page <= 0.2 s wall (static-helper {page}, cache warm)",
+            f"{s[f'static-helper {page} (warm cache)']:.3f} s",
+            f"{s[f'static-helper {page} (warm cache)'] / 0.2:.2f}x the limit",
+            s[f"static-helper {page} (warm cache)"] <= 0.2,
+        ),
+        (
+            f"--jobs 2 >= 1.8x --jobs 1 (issue: at 10,000 pages; here {pages})",
+            f"{m[COLD2]:.3f} s",
+            f"{m[COLD1] / m[COLD2]:.2f}x",
+            m[COLD1] >= 1.8 * m[COLD2],
+        ),
+        (
+            f"memory flat in the number of pages: peak RSS at {pages} pages <= 1.1x at half of them (cold, --jobs 1)",
+            f"{rss[COLD1] / 1024:.0f} vs {rss[SMALL] / 1024:.0f} MiB",
+            f"{rss[COLD1] / rss[SMALL]:.2f}x",
+            rss[COLD1] <= 1.1 * rss[SMALL],
+        ),
     ]
     if found is not None:
-        checks.append((
-            "(in-process) a rebuild's page check, records cached, <= 2x the in-process lxml parse",
-            f"{found['check_text_records_warm']['per_page'] * 1000:.3f} ms/page",
-            f"{found['check_text_records_warm']['per_page'] / found['lxml']['per_page']:.2f}x",
-            found["check_text_records_warm"]["per_page"] <= 2 * found["lxml"]["per_page"],
-        ))
+        checks.append(
+            (
+                "(in-process) a rebuild's page check, records cached, <= 2x the in-process lxml parse",
+                f"{found['check_text_records_warm']['per_page'] * 1000:.3f} ms/page",
+                f"{found['check_text_records_warm']['per_page'] / found['lxml']['per_page']:.2f}x",
+                found["check_text_records_warm"]["per_page"] <= 2 * found["lxml"]["per_page"],
+            )
+        )
     lines = ["| target | measured | ratio | |", "|---|---|---|---|"]
     lines += [f"| {what} | {value} | {ratio} | {'PASS' if ok else 'MISS'} |" for what, value, ratio, ok in checks]
     return "\n".join(lines)
@@ -578,14 +684,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=1000, help="pages in the site (default 1000)")
     parser.add_argument("--claims", type=int, default=10, help="claims per page (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    parser.add_argument("--pages-per-record", type=int, default=1,
-                        help="consecutive pages that embed the same evidence record (default 1: every page its own)")
+    parser.add_argument(
+        "--pages-per-record",
+        type=int,
+        default=1,
+        help="consecutive pages that embed the same evidence record (default 1: every page its own)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="rounds to take the median of (default 3)")
     parser.add_argument("--out", type=Path, default=None, help="where to generate (default a temp folder, removed)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for generating the site")
     parser.add_argument("--generate-only", action="store_true", help="generate the site and stop")
     parser.add_argument("--startup-runs", type=int, default=11, help="rounds of the start-up measurements (default 11)")
-    parser.add_argument("--quick", action="store_true", help="one round, 5 start-up rounds (a first look, not a result)")
+    parser.add_argument(
+        "--quick", action="store_true", help="one round, 5 start-up rounds (a first look, not a result)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.runs, args.startup_runs = 1, 5
@@ -594,8 +706,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         site, stale_site = generate(out.resolve(), args.pages, args.claims, args.seed, args.jobs, args.pages_per_record)
         size = sum(p.stat().st_size for p in site.rglob("*.html"))
-        print(f"generated {args.pages} pages ({size / args.pages / 1024:.1f} KiB each) in "
-              f"{time.perf_counter() - started:.1f}s under {out}", file=sys.stderr)
+        print(
+            f"generated {args.pages} pages ({size / args.pages / 1024:.1f} KiB each) in "
+            f"{time.perf_counter() - started:.1f}s under {out}",
+            file=sys.stderr,
+        )
         if args.generate_only:
             return 0
         print(f"pages per record: {args.pages_per_record}")

@@ -9,6 +9,7 @@ fragments of random chunks plus words the corpus lacks. Prints the index build t
 median, 95th percentile and maximum per query. Standard library only; not collected by pytest
 (``testpaths = ["tests"]``), and no test asserts a time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,20 +22,62 @@ from typing import Any
 from claim_evidence import KnowledgeBase, retrieve
 
 _JA = (
-    "クモエンジン", "ツキモデル", "架空アメ社", "ノルンベイ計算機", "推論", "速度", "料金", "無料枠", "トークン", "仕様書", "報道", "測定",
-    "企業価値", "調達額", "契約", "提供開始", "前版比", "公称値", "第三者", "評価", "学習データ", "入力上限", "応答時間", "利用規約",
+    "クモエンジン",
+    "ツキモデル",
+    "架空アメ社",
+    "ノルンベイ計算機",
+    "推論",
+    "速度",
+    "料金",
+    "無料枠",
+    "トークン",
+    "仕様書",
+    "報道",
+    "測定",
+    "企業価値",
+    "調達額",
+    "契約",
+    "提供開始",
+    "前版比",
+    "公称値",
+    "第三者",
+    "評価",
+    "学習データ",
+    "入力上限",
+    "応答時間",
+    "利用規約",
 )
 _JA_GLUE = ("は", "の", "が", "を", "に", "で", "と", "によると", "では", "として")
 _EN = (
-    "model", "engine", "price", "tokens", "benchmark", "release", "vendor", "report", "measured", "speed", "context", "limit",
-    "funding", "valuation", "contract", "free tier", "per day", "independent", "official", "specification",
+    "model",
+    "engine",
+    "price",
+    "tokens",
+    "benchmark",
+    "release",
+    "vendor",
+    "report",
+    "measured",
+    "speed",
+    "context",
+    "limit",
+    "funding",
+    "valuation",
+    "contract",
+    "free tier",
+    "per day",
+    "independent",
+    "official",
+    "specification",
 )
 
 
 def _sentence(rng: random.Random) -> str:
     if rng.random() < 0.7:
         words = [rng.choice(_JA) + rng.choice(_JA_GLUE) for _ in range(rng.randint(4, 9))]
-        return "".join(words) + f"{rng.randint(1, 999)}{rng.choice(('億', '万', '%', '倍', '円', ''))}と記載されている。"
+        return (
+            "".join(words) + f"{rng.randint(1, 999)}{rng.choice(('億', '万', '%', '倍', '円', ''))}と記載されている。"
+        )
     return " ".join(rng.choice(_EN) for _ in range(rng.randint(6, 14))).capitalize() + f" {rng.randint(1, 999)}."
 
 
@@ -43,11 +86,26 @@ def corpus(size: int, seed: int) -> list[dict[str, Any]]:
     chunks = []
     for n in range(size):
         text = "\n".join(
-            [f"主張: {_sentence(rng)}", f"条件: {_sentence(rng)}", f"不確実性: {_sentence(rng)}",
-             f"出典: 架空社「資料{n}」 https://example.com/doc/{n} 引用: 「{_sentence(rng)}」"]
+            [
+                f"主張: {_sentence(rng)}",
+                f"条件: {_sentence(rng)}",
+                f"不確実性: {_sentence(rng)}",
+                f"出典: 架空社「資料{n}」 https://example.com/doc/{n} 引用: 「{_sentence(rng)}」",
+            ]
         )
-        chunks.append({"id": f"page-{n // 10}.html#C{n}", "kind": "claim", "state": "CONFIRMED", "state_rule": "matched", "title": f"主張 {n}",
-                       "text": text, "url": f"/page-{n // 10}.html#evidence-C{n}", "page": f"page-{n // 10}.html", "sources": []})
+        chunks.append(
+            {
+                "id": f"page-{n // 10}.html#C{n}",
+                "kind": "claim",
+                "state": "CONFIRMED",
+                "state_rule": "matched",
+                "title": f"主張 {n}",
+                "text": text,
+                "url": f"/page-{n // 10}.html#evidence-C{n}",
+                "page": f"page-{n // 10}.html",
+                "sources": [],
+            }
+        )
     return chunks
 
 
@@ -57,7 +115,9 @@ def questions(chunks: Sequence[dict[str, Any]], count: int, seed: int) -> list[s
     for _ in range(count):
         text = rng.choice(chunks)["text"]
         start = rng.randrange(max(1, len(text) - 40))
-        out.append(text[start : start + rng.randint(8, 40)] + rng.choice(("は本当？", "について教えて", " what is it?", "")))
+        out.append(
+            text[start : start + rng.randint(8, 40)] + rng.choice(("は本当？", "について教えて", " what is it?", ""))
+        )
     return out
 
 
@@ -81,8 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         times.append((time.perf_counter() - started) * 1000)
     times.sort()
     chars = statistics.mean(len(c["text"]) for c in chunks)
-    print(f"corpus: {len(chunks)} chunks (mean {chars:.0f} characters), {len(kb.index.postings)} distinct bigrams; index built in {build:.2f} s")
-    print(f"retrieve k={args.k}: median {statistics.median(times):.2f} ms/query, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms, max {times[-1]:.2f} ms over {len(times)} queries")
+    print(
+        f"corpus: {len(chunks)} chunks (mean {chars:.0f} characters), {len(kb.index.postings)} distinct bigrams; index built in {build:.2f} s"
+    )
+    print(
+        f"retrieve k={args.k}: median {statistics.median(times):.2f} ms/query, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms, max {times[-1]:.2f} ms over {len(times)} queries"
+    )
     return 0
 
 

@@ -10,6 +10,7 @@ of ``examples/site``, each round times, alternating: the interpreter alone,
 the median, min and max wall seconds and the peak RSS. Standard library only;
 not collected by pytest (``testpaths = ["tests"]``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,11 @@ def _child(argv: Sequence[str], cwd: Path, stdin: Path | None = None) -> tuple[f
     with open(stdin if stdin else os.devnull, "rb") as feed:
         started = time.perf_counter()
         proc = subprocess.Popen(
-            argv, cwd=cwd, stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            argv,
+            cwd=cwd,
+            stdin=feed,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             env={**os.environ, "SOURCE_DATE_EPOCH": EXAMPLE_EPOCH},
         )
         _, status, usage = os.wait4(proc.pid, 0)
@@ -80,7 +85,9 @@ def table(rows: list[tuple[str, list[float], list[int]]], runs: int) -> str:
         "|---|---|---|---|---|",
     ]
     for name, times, peaks in rows:
-        lines.append(f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} | {max(times):.3f} | {max(peaks) / 1024:.0f} |")
+        lines.append(
+            f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} | {max(times):.3f} | {max(peaks) / 1024:.0f} |"
+        )
     return "\n".join(lines)
 
 

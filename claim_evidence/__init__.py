@@ -12,6 +12,7 @@ The names are imported on first use (PEP 562): ``import claim_evidence`` costs
 almost nothing, so a tool that needs one part (the page check, a build hook,
 ``--version``) does not pay for jinja2, jsonschema or the answer guard.
 """
+
 from __future__ import annotations
 
 from ._core.lazy import lazy_exports
@@ -20,18 +21,18 @@ from ._core.lazy import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._answer.conversation import copy_text, trim_history
-    from ._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
-    from ._record.fingerprint import article_fingerprint, claim_fingerprint, normalized_text
     from ._answer.guard import GuardedAnswer, guard_answer
-    from ._core.jsonio import dumps_for_script
     from ._answer.kb import KnowledgeBase, load_kb
-    from ._record.policy import Policy
-    from ._render.evidence import render_evidence
-    from ._core.report import REPORT_FORMATS, FileResult, exit_code, report
     from ._answer.retrieve import retrieve
-    from ._html.text import visible_text
+    from ._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
+    from ._core.jsonio import dumps_for_script
+    from ._core.report import REPORT_FORMATS, FileResult, exit_code, report
     from ._core.urls import safe_http_url
+    from ._html.text import visible_text
+    from ._record.fingerprint import article_fingerprint, claim_fingerprint, normalized_text
+    from ._record.policy import Policy
     from ._record.validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
+    from ._render.evidence import render_evidence
 
 __version__ = "0.1.0"
 

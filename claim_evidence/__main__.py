@@ -1,4 +1,5 @@
 """``python -m claim_evidence`` is the ``claim-evidence`` command."""
+
 import sys
 
 from .cli import main

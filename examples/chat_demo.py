@@ -11,6 +11,7 @@ retrieved material, deterministically), and serves the site, the widget and POST
 plumbing: a fake model that copies its material says nothing about what a real model would say.
 Ctrl-C stops both servers.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,11 +38,15 @@ def prepare(workdir: Path, port: int) -> tuple[Any, Any]:
     code = claim_evidence(["kb", "build", "--config", str(SITE / "claim-evidence.toml"), "--out", str(kb)])
     if code != 0:
         raise SystemExit(code)
-    fake = FakeModel(grounded_answer, reported_model=DEMO_MODEL, api_key=DEMO_KEY, max_requests=10_000, lifetime=8 * 3600.0)
+    fake = FakeModel(
+        grounded_answer, reported_model=DEMO_MODEL, api_key=DEMO_KEY, max_requests=10_000, lifetime=8 * 3600.0
+    )
     fake.start()
     # The demo's own key in this process only: a real ANTHROPIC_API_KEY is never sent to the fake.
     os.environ["ANTHROPIC_API_KEY"] = DEMO_KEY
-    settings = ChatSettings(kb_path=kb, site_dir=SITE, site_url=f"http://127.0.0.1:{port}", base_url=fake.url, model=DEMO_MODEL)
+    settings = ChatSettings(
+        kb_path=kb, site_dir=SITE, site_url=f"http://127.0.0.1:{port}", base_url=fake.url, model=DEMO_MODEL
+    )
     try:
         return create_app(settings), fake
     except BaseException:
@@ -63,7 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="claim-evidence-chat-demo-") as folder:
         app, fake = prepare(Path(folder), args.port)
         try:
-            print(f"chat demo: open http://127.0.0.1:{args.port}/chat.html  (fake model at {fake.url}; Ctrl-C stops)", flush=True)
+            print(
+                f"chat demo: open http://127.0.0.1:{args.port}/chat.html  (fake model at {fake.url}; Ctrl-C stops)",
+                flush=True,
+            )
             uvicorn.run(app, host="127.0.0.1", port=args.port, server_header=False, log_level="warning")
         finally:
             fake.stop()

@@ -11,6 +11,7 @@ The names are imported on first use (PEP 562): ``import static_helper`` costs
 almost nothing, so a command line or a build tool that only needs one part,
 or none (``static-helper --version``), does not pay for the rest.
 """
+
 from __future__ import annotations
 
 from claim_evidence._core.lazy import lazy_exports
@@ -18,7 +19,6 @@ from claim_evidence._core.lazy import lazy_exports
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from claim_evidence._html.locate import Element, Located, locate
     from claim_evidence._check.page import (
         DEFAULT_STYLESHEET,
         Page,
@@ -29,8 +29,9 @@ if TYPE_CHECKING:
         render_static_page,
         replace_bundle,
     )
-    from claim_evidence._site.config import Config, at_build_date, find_config, load_config
     from claim_evidence._core.splice import InternalError
+    from claim_evidence._html.locate import Element, Located, locate
+    from claim_evidence._site.config import Config, at_build_date, find_config, load_config
 
     from ._write import write_page
 

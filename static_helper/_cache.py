@@ -14,6 +14,7 @@ so every entry is sealed with an HMAC under a secret that never lives in the
 cache folder (``claim_evidence._core.kvstore.cache_secret``), and one whose seal does
 not verify is a miss.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,14 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import claim_evidence
+import static_helper
 from claim_evidence import Diagnostic
-from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from claim_evidence._check.options import PageOptions
 from claim_evidence._check.recordcache import RecordCache
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from claim_evidence._core.report import FileResult
 from claim_evidence._site.config import CACHE_DIR_NAME
-
-import static_helper
 
 FORMAT = 1
 PAGES_FILE_NAME = "pages.sqlite3"

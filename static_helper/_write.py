@@ -5,12 +5,13 @@ the one thing only the helper does: replacing the file, under a lock, only when
 it is still the text that was checked, atomically. A page that is not a file
 (``static-helper --write -``, a page on stdin) is rewritten in memory instead.
 """
+
 from __future__ import annotations
 
 from claim_evidence import Diagnostic, InputError
+from claim_evidence._check.options import PageOptions
 from claim_evidence._core.atomic import REPLACED, pin
 from claim_evidence._core.jsonio import decode_utf8
-from claim_evidence._check.options import PageOptions
 
 # The checker is imported where a page is checked: a run answered from the cache never loads it.
 TYPE_CHECKING = False
@@ -89,7 +90,9 @@ class MemoryPage:
         self.data = data
         self.output = data
 
-    def rewrite(self, path: str, options: PageOptions, name: str | None = None, root: str | None = None) -> tuple[Page, int]:
+    def rewrite(
+        self, path: str, options: PageOptions, name: str | None = None, root: str | None = None
+    ) -> tuple[Page, int]:
         page, self.output = rewrite_bytes(self.data, options, name or path)
         return page, len(page.stale) if _rewritable(page) else 0
 

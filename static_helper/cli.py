@@ -4,6 +4,7 @@ Parse, dispatch, exit code. Other tools call this once per page or per commit,
 so loading this module costs next to nothing: click and the toolkit are
 imported when a command runs, and ``--version`` is answered without them.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 
     from claim_evidence import ClaimEvidenceError, FileResult
     from claim_evidence._check.options import PageOptions
-    from claim_evidence._site.runner import Stats
     from claim_evidence._site.config import Config
+    from claim_evidence._site.runner import Stats
 
     from ._cache import Cache
 
@@ -57,7 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so plainly, no traceback unless asked for
         if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
             raise
-        click.echo(f"{PROG}: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
+        click.echo(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True
+        )
         return 2
     return result if isinstance(result, int) else 0
 
@@ -79,17 +82,30 @@ def _command() -> click.Command:
 
     @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
     @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
-    @click.option("--write", is_flag=True, help="Re-render stale evidence slots (in place; with -, on stdout), only when nothing else is wrong.")
+    @click.option(
+        "--write",
+        is_flag=True,
+        help="Re-render stale evidence slots (in place; with -, on stdout), only when nothing else is wrong.",
+    )
     @click.option(
         "--exit-non-zero-on-write",
         "exit_on_write",
         is_flag=True,
         help="With --write: exit 1 when a file was changed, even if nothing is left to report (for pre-commit hooks).",
     )
-    @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help=f"Site settings (default: the nearest {CONFIG_NAME}).")
+    @click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help=f"Site settings (default: the nearest {CONFIG_NAME}).",
+    )
     @click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
-    @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores).")
-    @click.option("--no-cache", "no_cache", is_flag=True, help="Check every page and record; neither read nor write the caches.")
+    @click.option(
+        "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores)."
+    )
+    @click.option(
+        "--no-cache", "no_cache", is_flag=True, help="Check every page and record; neither read nor write the caches."
+    )
     @click.option(
         "--cache-dir",
         type=click.Path(file_okay=False, path_type=Path),
@@ -100,9 +116,13 @@ def _command() -> click.Command:
             "Only DIR itself is created: its parent folder must exist (SH010, exit 2)."
         ),
     )
-    @click.option("--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr).")
     @click.option(
-        "--today", metavar="YYYY-MM-DD", default=None,
+        "--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr)."
+    )
+    @click.option(
+        "--today",
+        metavar="YYYY-MM-DD",
+        default=None,
         help=f"The build date review ages are counted to ([freshness] in {CONFIG_NAME}); default: SOURCE_DATE_EPOCH "
         "(its UTC date), else the clock.",
     )
@@ -149,8 +169,15 @@ def _command() -> click.Command:
         try:
             caching = CacheChoice(enabled=not no_cache, folder=cache_dir, report=stats)
             code = execute(
-                [Path(p) for p in paths], write, config_path, output_format, jobs or os.cpu_count() or 1, caching,
-                exit_on_write=exit_on_write, stdin=paths == (STDIN,), today=today,
+                [Path(p) for p in paths],
+                write,
+                config_path,
+                output_format,
+                jobs or os.cpu_count() or 1,
+                caching,
+                exit_on_write=exit_on_write,
+                stdin=paths == (STDIN,),
+                today=today,
             )
         except ClaimEvidenceError as exc:
             click.echo(f"{PROG}: {_describe(exc)}", err=True)
@@ -191,8 +218,8 @@ def execute(
     from claim_evidence import Diagnostic, InputError, report
     from claim_evidence._check.options import PageOptions
     from claim_evidence._record.freshness import at_build, check_today
-    from claim_evidence._site.runner import Stats, display, run, tasks_for_config, tasks_for_paths
     from claim_evidence._site.config import at_build_date
+    from claim_evidence._site.runner import Stats, display, run, tasks_for_config, tasks_for_paths
 
     from ._write import write_page
 
@@ -211,7 +238,13 @@ def execute(
         else:
             assert config is not None
             if not config.pages:
-                raise InputError(Diagnostic("SH006", 'registers no pages: list them, e.g. pages = ["**/*.html"]', file=display(config.path or config.root)))
+                raise InputError(
+                    Diagnostic(
+                        "SH006",
+                        'registers no pages: list them, e.g. pages = ["**/*.html"]',
+                        file=display(config.path or config.root),
+                    )
+                )
             tasks = tasks_for_config(config, write)
         cache = _cache(caching, config, options)
         records = cache.records() if cache is not None else None
@@ -237,8 +270,13 @@ def execute(
     code = _exit_code(results, exit_on_write)
     changed = sum(1 for r in results if r.rewritten)
     if changed:
-        click.echo(f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})", err=True)
-    if options.freshness is not None and options.freshness.aging:  # the date review ages were counted to, and where it came from
+        click.echo(
+            f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})",
+            err=True,
+        )
+    if (
+        options.freshness is not None and options.freshness.aging
+    ):  # the date review ages were counted to, and where it came from
         click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
         click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
@@ -314,7 +352,11 @@ def _cache(caching: CacheChoice, config: Config | None, options: PageOptions) ->
             config_bytes = config.path.read_bytes()
         except OSError:
             return None  # the config was readable a moment ago; do not guess
-    folder = _given_folder(caching.folder) if caching.folder is not None else default_folder(config.root if config is not None else None, Path.cwd())
+    folder = (
+        _given_folder(caching.folder)
+        if caching.folder is not None
+        else default_folder(config.root if config is not None else None, Path.cwd())
+    )
     return Cache(folder, settings_fingerprint(options, config_bytes))
 
 
@@ -334,8 +376,8 @@ def _given_folder(folder: Path) -> Path:
 def _config(config_path: Path | None, required: bool) -> Config | None:
     import click
 
-    from claim_evidence._site.runner import display
     from claim_evidence._site.config import CONFIG_NAME, find_config, load_config
+    from claim_evidence._site.runner import display
 
     path = config_path or find_config(Path.cwd())
     if path is None:

@@ -1,4 +1,5 @@
 """Shared fixtures: the seed example, sealed once with literal fingerprints."""
+
 from __future__ import annotations
 
 import copy
@@ -41,12 +42,20 @@ _BUNDLE: dict[str, Any] = {
             "basis": "vendor_claim",
             "status": "matched",
             "source_refs": [
-                {"source_id": "fictional-vendor-doc", "section": "結果", "supports": "架空ベンダーが達成率を公表したという主張"}
+                {
+                    "source_id": "fictional-vendor-doc",
+                    "section": "結果",
+                    "supports": "架空ベンダーが達成率を公表したという主張",
+                }
             ],
             "conditions": ["架空の固定ベンチマーク", "対象は説明用データのみ"],
             "as_of": "2026-09-03",
             "uncertainty": "独立した再測定は未実施",
-            "verification": {"checked_at": "2026-09-05", "method": "ai_document_review", "fingerprint": SEED_FINGERPRINT},
+            "verification": {
+                "checked_at": "2026-09-05",
+                "method": "ai_document_review",
+                "fingerprint": SEED_FINGERPRINT,
+            },
         }
     ],
 }
@@ -79,7 +88,9 @@ def run(capsys: pytest.CaptureFixture[str]) -> Any:
 @pytest.fixture
 def shared() -> Path:
     if not SHARED.is_dir():
-        pytest.skip(f"optional: the existing site's pages and the shared fingerprint vectors are not at {SHARED} (../shared beside the project); the vendored corpora cover the rest")
+        pytest.skip(
+            f"optional: the existing site's pages and the shared fingerprint vectors are not at {SHARED} (../shared beside the project); the vendored corpora cover the rest"
+        )
     return SHARED
 
 

@@ -54,15 +54,16 @@ over. It is bounded so a runaway test cannot hang CI: after ``max_requests``
 it answers 503 and shuts down, after ``lifetime`` seconds it shuts down, and
 every connection has a socket timeout.
 """
+
 from __future__ import annotations
 
 import functools
 import gzip
 import itertools
 import struct
-import zlib
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -131,7 +132,9 @@ def stacked_gzip(size: int, layers: int) -> bytes:
     for _ in range(whole):
         crc = zlib.crc32(zeros, crc)
     crc = zlib.crc32(bytes(rest), crc)
-    data = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + block * whole + tail + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    data = (
+        b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + block * whole + tail + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    )
     for _ in range(layers - 1):
         data = gzip.compress(data, compresslevel=9, mtime=0)
     return data
@@ -164,7 +167,9 @@ RouteBody = bytes | Callable[[int], "bytes | Reply"]
 class LoopbackServer(LoopbackHTTP):
     """The bounded loopback server (:class:`claim_evidence._core.loopback.LoopbackHTTP`) with the routes above."""
 
-    def __init__(self, *, files: Path = FILES, max_requests: int = 500, lifetime: float = 60.0, socket_timeout: float = 10.0) -> None:
+    def __init__(
+        self, *, files: Path = FILES, max_requests: int = 500, lifetime: float = 60.0, socket_timeout: float = 10.0
+    ) -> None:
         super().__init__(_Handler, lifetime=lifetime, socket_timeout=socket_timeout)
         self.files = files
         self.max_requests = max_requests
@@ -187,7 +192,9 @@ class LoopbackServer(LoopbackHTTP):
         return f"http://{host}:{self.port}{path}"
 
     # --- what tests ask --------------------------------------------------
-    def route(self, path: str, status: int = 200, headers: Mapping[str, str] | None = None, body: RouteBody = b"") -> None:
+    def route(
+        self, path: str, status: int = 200, headers: Mapping[str, str] | None = None, body: RouteBody = b""
+    ) -> None:
         """Serve ``path`` (query ignored), overriding a built-in route.
 
         ``body`` is bytes, or a callable given the hit number for this request
@@ -270,7 +277,9 @@ class LoopbackServer(LoopbackHTTP):
         if path.startswith("/files/"):
             return self._file(path.removeprefix("/files/"))
         if path in _PLAIN_STATUSES:
-            return Reply(_PLAIN_STATUSES[path], {"Content-Type": "text/plain; charset=utf-8"}, f"status {path[1:]}\n".encode())
+            return Reply(
+                _PLAIN_STATUSES[path], {"Content-Type": "text/plain; charset=utf-8"}, f"status {path[1:]}\n".encode()
+            )
         builtin = _BUILTIN.get(path)
         if builtin is None:
             return Reply(404, {"Content-Type": "text/plain; charset=utf-8"}, b"no such route\n")
@@ -287,7 +296,9 @@ class LoopbackServer(LoopbackHTTP):
         path = self.files / name
         if "/" in name or "\\" in name or name in {"", ".", ".."} or not path.is_file():
             return Reply(404, {"Content-Type": "text/plain; charset=utf-8"}, b"no such file\n")
-        return Reply(200, {"Content-Type": _SUFFIX_TYPES.get(path.suffix.lower(), "application/octet-stream")}, path.read_bytes())
+        return Reply(
+            200, {"Content-Type": _SUFFIX_TYPES.get(path.suffix.lower(), "application/octet-stream")}, path.read_bytes()
+        )
 
     def _stable(self, hit: int, query: dict[str, str]) -> Reply:
         return Reply(200, {"Content-Type": HTML}, STABLE_HTML)
@@ -446,7 +457,11 @@ class _Handler(QuietHandler):
     def _drip_head(self, status: int, headers: Mapping[str, str], every: float) -> None:
         """The status line and the header lines one at a time, ``every`` seconds apart (bounded by the
         server's closing: a stopped server breaks the answer off)."""
-        lines = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}", *(f"{k}: {v}" for k, v in headers.items()), ""]
+        lines = [
+            f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}",
+            *(f"{k}: {v}" for k, v in headers.items()),
+            "",
+        ]
         for line in lines:
             self.wfile.write(line.encode("utf-8") + b"\r\n")
             if line and self.owner.closing.wait(every):

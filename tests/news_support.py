@@ -1,4 +1,5 @@
 """Shared data for the news-path tests: the example's fictional items and registry."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """Anchoring a quote in a snapshot's text: exact after NFKC and whitespace folding, never approximate."""
+
 from __future__ import annotations
 
 import pytest

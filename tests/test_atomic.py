@@ -39,7 +39,9 @@ def test_atomic_write_read_only_is_clear_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("failing", ["replace", "fsync"])
-def test_atomic_write_failure_leaves_original_and_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str) -> None:
+def test_atomic_write_failure_leaves_original_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
     target = tmp_path / "page.html"
     target.write_bytes(b"old")
 
@@ -55,7 +57,9 @@ def test_atomic_write_failure_leaves_original_and_no_temp(tmp_path: Path, monkey
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
 
 
-def test_atomic_write_read_only_mount_says_so_without_chmod_advice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_atomic_write_read_only_mount_says_so_without_chmod_advice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a read-only mount access(W_OK) fails although the mode bits allow writing: no chmod helps."""
     target = tmp_path / "page.html"
     target.write_bytes(b"old")

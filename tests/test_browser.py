@@ -1,6 +1,7 @@
 """The example site in a real browser: headless Chromium (Debian's chromium +
 chromium-driver) over a loopback HTTP server, driven by Selenium, audited by
 axe-core. Skips with a one-line reason when any of those is absent."""
+
 from __future__ import annotations
 
 import functools
@@ -57,9 +58,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", "--window-size=1200,2000",
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,2000",
         f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
     ):
         options.add_argument(flag)
@@ -114,7 +122,9 @@ PAGES = [
 
 
 @pytest.mark.parametrize("page, claim_id, status", PAGES, ids=[p[0] for p in PAGES])
-def test_browser_evidence_block_visible_beside_claim(browser: Any, server: str, tmp_path: Path, page: str, claim_id: str, status: str) -> None:
+def test_browser_evidence_block_visible_beside_claim(
+    browser: Any, server: str, tmp_path: Path, page: str, claim_id: str, status: str
+) -> None:
     _open(browser, f"{server}/{page}")
     shot = _screenshot(browser, tmp_path / "page.png")
     claim = browser.find_element(By.CSS_SELECTOR, f'[data-claim-id="{claim_id}"]')
@@ -162,7 +172,9 @@ def test_browser_keyboard_tab_reaches_summary_and_enter_opens(browser: Any, serv
     assert statement.text == "照合対象: 記事の下書きには生成AIを使い、公開前に編集者が資料と照合する。", shot
 
 
-def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(browser: Any, server: str, tmp_path: Path) -> None:
+def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(
+    browser: Any, server: str, tmp_path: Path
+) -> None:
     """The example article's "sources this page relies on" block: a labelled region with its heading, one
     item per cited source with a freshness marker in words, and claim links a keyboard reaches and follows."""
     _open(browser, f"{server}/articles/kumo-engine-3.html")
@@ -171,9 +183,13 @@ def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(browser: 
     shot = _screenshot(browser, tmp_path / "summary.png")
     assert summary.is_displayed(), shot
     heading = summary.find_element(By.TAG_NAME, "h2")
-    assert heading.text == "このページが依拠する資料" and summary.get_attribute("aria-labelledby") == heading.get_attribute("id"), shot
+    assert heading.text == "このページが依拠する資料" and summary.get_attribute(
+        "aria-labelledby"
+    ) == heading.get_attribute("id"), shot
     items = summary.find_elements(By.CSS_SELECTOR, "ol > li")
-    assert [i.text.split(" — ")[0] for i in items] == ["架空クモ社", "架空クモ社", "架空ソラ研究所", "架空ホシ新聞"], shot
+    assert [i.text.split(" — ")[0] for i in items] == ["架空クモ社", "架空クモ社", "架空ソラ研究所", "架空ホシ新聞"], (
+        shot
+    )
     marker = items[3].find_element(By.CLASS_NAME, "claim-evidence-freshness")
     assert marker.text == "🟡 まもなく再確認" and marker.is_displayed(), shot
     symbol = marker.find_element(By.CSS_SELECTOR, "[aria-hidden=true]")
@@ -190,11 +206,15 @@ def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(browser: 
     assert browser.current_url.endswith("#evidence-KUMO-SPEED"), shot
     target = browser.find_element(By.ID, "evidence-KUMO-SPEED")
     top = browser.execute_script("return arguments[0].getBoundingClientRect().top", target)
-    assert 0 <= top < browser.execute_script("return window.innerHeight"), _screenshot(browser, tmp_path / "followed.png")
+    assert 0 <= top < browser.execute_script("return window.innerHeight"), _screenshot(
+        browser, tmp_path / "followed.png"
+    )
 
 
 @pytest.mark.parametrize("page", [p[0] for p in PAGES])
-def test_browser_no_outside_requests_and_no_console_errors(browser: Any, server: str, tmp_path: Path, page: str) -> None:
+def test_browser_no_outside_requests_and_no_console_errors(
+    browser: Any, server: str, tmp_path: Path, page: str
+) -> None:
     _open(browser, f"{server}/{page}")
     shot = _screenshot(browser, tmp_path / "page.png")
     outside = [u for u in _requests(browser) if not (u.startswith(server + "/") or u.startswith("data:"))]
@@ -218,13 +238,15 @@ THEMES = {
     # A site's own themes, as a generator's light/dark toggle sets them (not the OS setting).
     "light": "document.body.style.background = '#ffffff'; document.body.style.color = '#1f2328';",
     "dark": "document.body.style.background = '#0d1117'; document.body.style.color = '#e6edf3';"
-            "for (const a of document.querySelectorAll('a')) a.style.color = '#58a6ff';",
+    "for (const a of document.querySelectorAll('a')) a.style.color = '#58a6ff';",
 }
 
 
 def _luminance(css_color: str) -> float:
     """Relative luminance of an ``rgb(…)``/``rgba(…)`` computed colour (alpha ignored)."""
-    parts = [float(x) for x in css_color[css_color.index("(") + 1 : css_color.index(")")].replace("/", ",").split(",")[:3]]
+    parts = [
+        float(x) for x in css_color[css_color.index("(") + 1 : css_color.index(")")].replace("/", ",").split(",")[:3]
+    ]
     channels = [c / 255 for c in parts]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
@@ -269,7 +291,9 @@ def _hostile_block_page(tmp_path: Path) -> Path:
     bidi["claims"][0]["label"] = _RLO_LABEL  # the label is not sealed: the block stays verified
     wide = copy.deepcopy(_BUNDLE)
     claim, source = wide["claims"][0], wide["sources"][0]
-    claim.update(id="wide", label=_TOKEN, statement=_TOKEN, evidence_label=_TOKEN, conditions=[_TOKEN], uncertainty=_TOKEN)
+    claim.update(
+        id="wide", label=_TOKEN, statement=_TOKEN, evidence_label=_TOKEN, conditions=[_TOKEN], uncertainty=_TOKEN
+    )
     claim["source_refs"][0].update(section=_TOKEN, supports=_TOKEN, quote={"exact": _TOKEN})
     claim["verification"]["note"] = _TOKEN
     source.update(publisher=_TOKEN, title=_TOKEN, url="https://example.com/" + _TOKEN)
@@ -277,7 +301,7 @@ def _hostile_block_page(tmp_path: Path) -> Path:
     page = tmp_path / "hostile.html"
     page.write_text(
         '<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>hostile</title>'
-        f"<style>{css}</style></head><body style=\"margin:0\"><main style=\"width:500px\">"
+        f'<style>{css}</style></head><body style="margin:0"><main style="width:500px">'
         f"{render_evidence(bidi)}{render_evidence(wide)}</main></body></html>",
         encoding="utf-8",
     )
@@ -382,7 +406,7 @@ def test_browser_overrides_in_record_fields_reverse_only_their_own_text(browser:
         assert status == "資料との照合済み", name
         shots[name] = [element.screenshot_as_png for element in browser.find_elements(By.CSS_SELECTOR, "main > *")]
     assert len(shots["override"]) == len(shots["reference"]) == 2
-    for index, (got, expected) in enumerate(zip(shots["override"], shots["reference"])):
+    for index, (got, expected) in enumerate(zip(shots["override"], shots["reference"], strict=True)):
         if got != expected:
             (tmp_path / f"bidi-{index}-override.png").write_bytes(got)
             (tmp_path / f"bidi-{index}-reference.png").write_bytes(expected)

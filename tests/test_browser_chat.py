@@ -1,6 +1,7 @@
 """The chat widget in headless Chromium against the real endpoint (uvicorn on 127.0.0.1 in a thread)
 and the fake model: what it renders, the keyboard, the copy button, errors, and axe. Skips like
 test_browser.py when Chromium, chromedriver, Selenium or axe-core is absent."""
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,9 @@ import pytest
 
 from claim_evidence.cli import main as claim_evidence_main
 
-from .conftest import ROOT
 from . import test_browser
-from .test_browser import AXE, THEMES, _axe, _require_browser, _requests, _screenshot
+from .conftest import ROOT
+from .test_browser import AXE, THEMES, _axe, _requests, _require_browser, _screenshot
 
 browser = test_browser.browser  # the module-scoped headless Chromium fixture, shared with test_browser.py
 
@@ -59,7 +60,9 @@ class ChatServer:
 
     def answer(self, question: str, lang: str = "ja") -> dict[str, Any]:
         """What the endpoint answers (the same as the widget gets: the fake model is deterministic)."""
-        response = httpx.post(f"{self.url}/api/chat", json={"question": question, "history": [], "lang": lang}, timeout=30)
+        response = httpx.post(
+            f"{self.url}/api/chat", json={"question": question, "history": [], "lang": lang}, timeout=30
+        )
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body
@@ -73,11 +76,18 @@ def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChatServer
     shutil.copytree(ROOT / "examples" / "site", site)
     (site / "chat-en.html").write_text(EN_PAGE, encoding="utf-8")
     kb = work / "kb.json"
-    assert claim_evidence_main(["kb", "build", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-01", "--out", str(kb)]) == 0
+    assert (
+        claim_evidence_main(
+            ["kb", "build", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-01", "--out", str(kb)]
+        )
+        == 0
+    )
     with FakeModel(grounded_answer, reported_model="fake-browser-model", api_key=KEY, lifetime=300.0) as fake:
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("ANTHROPIC_API_KEY", KEY)
-            app = create_app(ChatSettings(kb_path=kb, site_dir=site, base_url=fake.url, rate_burst=1000, rate_per_minute=6000.0))
+            app = create_app(
+                ChatSettings(kb_path=kb, site_dir=site, base_url=fake.url, rate_burst=1000, rate_per_minute=6000.0)
+            )
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
@@ -123,7 +133,9 @@ def _wait_for_answers(browser: Any, count: int) -> Any:
 
 
 def _wait_idle(browser: Any) -> None:
-    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-submit").is_enabled())
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-submit").is_enabled()
+    )
 
 
 def _ask(browser: Any, question: str) -> None:
@@ -137,7 +149,9 @@ def _texts(article: Any, selector: str) -> list[str]:
     return [e.text for e in article.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def test_browser_chat_renders_answer_state_items_sources_and_note(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
+def test_browser_chat_renders_answer_state_items_sources_and_note(
+    browser: Any, chat_server: ChatServer, tmp_path: Path
+) -> None:
     expected = chat_server.answer(QUESTION)
     _open(browser, f"{chat_server.url}/chat.html")
     _ask(browser, QUESTION)
@@ -148,10 +162,15 @@ def test_browser_chat_renders_answer_state_items_sources_and_note(browser: Any, 
     assert article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-ai").text == "AI生成・未検証", shot
     assert expected["confirmed"] and _texts(article, ".claim-evidence-chat-confirmed li") == expected["confirmed"], shot
     assert _texts(article, ".claim-evidence-chat-unknown li") == expected["unknown"], shot
-    tags = [t.get_attribute("data-state") for t in article.find_elements(By.CSS_SELECTOR, ".claim-evidence-chat-confirmed .claim-evidence-chat-tag")]
+    tags = [
+        t.get_attribute("data-state")
+        for t in article.find_elements(By.CSS_SELECTOR, ".claim-evidence-chat-confirmed .claim-evidence-chat-tag")
+    ]
     assert tags == [item[1 : item.index("]")] for item in expected["confirmed"]], shot
     links = article.find_elements(By.CSS_SELECTOR, ".claim-evidence-chat-sources a")
-    assert [(a.text, a.get_attribute("href")) for a in links] == [(s["title"], chat_server.url + s["url"]) for s in expected["sources"]], shot
+    assert [(a.text, a.get_attribute("href")) for a in links] == [
+        (s["title"], chat_server.url + s["url"]) for s in expected["sources"]
+    ], shot
     assert all(a.get_attribute("rel") == "noopener noreferrer nofollow" for a in links), shot
     assert article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-note").text == NOTE_JA, shot
     assert article.get_attribute("data-copy-text") == expected["copy_text"], shot
@@ -189,7 +208,9 @@ def test_browser_chat_keyboard_only(browser: Any, chat_server: ChatServer, tmp_p
         pytest.fail(f"Tab never reached the copy button {shot}")
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda d: d.execute_script("return window.__copied.length") == 1)
-    assert browser.execute_script("return window.__copied[0]") == _answers(browser)[0].get_attribute("data-copy-text"), shot
+    assert browser.execute_script("return window.__copied[0]") == _answers(browser)[0].get_attribute(
+        "data-copy-text"
+    ), shot
 
 
 def test_browser_chat_copy_button_copies_the_copy_text(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
@@ -226,7 +247,9 @@ def test_browser_chat_keeps_history_for_the_next_question(browser: Any, chat_ser
         (429, "リクエストが多すぎます。しばらく待ってからもう一度お試しください。"),
     ],
 )
-def test_browser_chat_upstream_error_shows_a_message(browser: Any, chat_server: ChatServer, tmp_path: Path, status: int, message: str) -> None:
+def test_browser_chat_upstream_error_shows_a_message(
+    browser: Any, chat_server: ChatServer, tmp_path: Path, status: int, message: str
+) -> None:
     _open(browser, f"{chat_server.url}/chat.html")
     chat_server.fake.script(error(status))
     _ask(browser, QUESTION)
@@ -263,7 +286,9 @@ def test_browser_chat_english_labels_follow_the_lang(browser: Any, chat_server: 
     assert chat_server.fake.requests[-1].body["system"].count("in English.") == 1, shot
 
 
-def test_browser_chat_no_outside_requests_and_no_console_errors(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
+def test_browser_chat_no_outside_requests_and_no_console_errors(
+    browser: Any, chat_server: ChatServer, tmp_path: Path
+) -> None:
     _open(browser, f"{chat_server.url}/chat.html")
     _ask(browser, QUESTION)
     _wait_for_answers(browser, 1)
@@ -303,18 +328,22 @@ def test_browser_chat_follows_the_site_theme(browser: Any, chat_server: ChatServ
     assert violations == [], f"{theme}: color-contrast {violations} {shot}"
 
 
-
-def test_browser_chat_widget_links_only_safe_urls_whatever_the_server_sends(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
+def test_browser_chat_widget_links_only_safe_urls_whatever_the_server_sends(
+    browser: Any, chat_server: ChatServer, tmp_path: Path
+) -> None:
     """The guard sends only the retrieved records' URLs; the widget is a second fence of its own: a
     source with credentials, another scheme or no host is shown as text, never a link. (The page's
     fetch answers with such a response here, since the real endpoint never sends one.)"""
     expected = chat_server.answer(QUESTION)
-    crafted = dict(expected, sources=[
-        {"title": "credentials", "url": "https://user:secret@example.com/a"},
-        {"title": "script", "url": "javascript:alert(1)"},
-        {"title": "protocol-relative", "url": "//example.com/b"},
-        {"title": "on the site", "url": "/articles/kumo-engine-3.html#evidence-KUMO-SPEED"},
-    ])
+    crafted = dict(
+        expected,
+        sources=[
+            {"title": "credentials", "url": "https://user:secret@example.com/a"},
+            {"title": "script", "url": "javascript:alert(1)"},
+            {"title": "protocol-relative", "url": "//example.com/b"},
+            {"title": "on the site", "url": "/articles/kumo-engine-3.html#evidence-KUMO-SPEED"},
+        ],
+    )
     _open(browser, f"{chat_server.url}/chat.html")
     browser.execute_script(
         "const body = arguments[0];"

@@ -8,6 +8,7 @@ page with evidence: the evidence block of the new page shows as built, the bundl
 SyntaxError for it, as nothing runs), instant navigation keeps working, and the built files are
 unchanged (a full load has the bundle script as built). The test proves each of these.
 """
+
 from __future__ import annotations
 
 import copy
@@ -83,7 +84,9 @@ def material(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     shutil.copyfile(STYLESHEET, project / "docs" / "assets" / "claim-evidence.css")
     for page, record in PAGES.items():
         source = project / "docs" / f"{page}.md"
-        source.write_text(source.read_text(encoding="utf-8").replace("@BUNDLE@", dumps_for_script(_bundle(*record))), encoding="utf-8")
+        source.write_text(
+            source.read_text(encoding="utf-8").replace("@BUNDLE@", dumps_for_script(_bundle(*record))), encoding="utf-8"
+        )
     site = project / "site"
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
     url = f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -92,7 +95,13 @@ def material(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     # NO_MKDOCS_2_WARNING: Material's banner about MkDocs 2.0 on every build, in colour whatever NO_COLOR says
     env = {**os.environ, "NO_COLOR": "1", "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project, env=env, capture_output=True, text=True, check=False, timeout=120
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     scripts = {}
@@ -110,7 +119,9 @@ def material(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
 
 def _until(browser: Any, script: str, shot: str) -> None:
     """Wait until the JavaScript expression ``script`` is true (what the page does next is asynchronous)."""
-    WebDriverWait(browser, WAIT).until(lambda b: b.execute_script(f"return !!({script})"), f"never true: {script} {shot}")
+    WebDriverWait(browser, WAIT).until(
+        lambda b: b.execute_script(f"return !!({script})"), f"never true: {script} {shot}"
+    )
 
 
 def _live_bundle(browser: Any) -> list[Any] | None:
@@ -147,11 +158,19 @@ def _follow(browser: Any, built: Built, page: str, shot: str) -> None:
     """Click the article's link to ``page`` and wait until Material has swapped its content in and
     re-created its scripts."""
     claim_id = PAGES[page][0]
-    link = browser.execute_script(f"return [...document.querySelectorAll('article a')].find(a => a.href === '{built.url}/{page}/')")
+    link = browser.execute_script(
+        f"return [...document.querySelectorAll('article a')].find(a => a.href === '{built.url}/{page}/')"
+    )
     assert link is not None, f"no link to {page} {shot}"
     link.click()
-    _until(browser, f"location.pathname === '/{page}/' && document.querySelector('[data-claim-id=\"{claim_id}\"]')", shot)
-    _until(browser, "[...document.querySelectorAll('[data-md-component=container] script')].every(s => !s.hasAttribute('type'))", shot)
+    _until(
+        browser, f"location.pathname === '/{page}/' && document.querySelector('[data-claim-id=\"{claim_id}\"]')", shot
+    )
+    _until(
+        browser,
+        "[...document.querySelectorAll('[data-md-component=container] script')].every(s => !s.hasAttribute('type'))",
+        shot,
+    )
 
 
 def test_browser_material_instant_navigation_keeps_the_evidence_block_and_strips_the_bundle_script(
@@ -168,7 +187,9 @@ def test_browser_material_instant_navigation_keeps_the_evidence_block_and_strips
 
     _follow(browser, material, "b", shot)
     shot = _screenshot(browser, tmp_path / "b-instant.png")
-    assert browser.execute_script("return window.claimEvidenceLoaded") == "a", f"a full load, not instant navigation {shot}"
+    assert browser.execute_script("return window.claimEvidenceLoaded") == "a", (
+        f"a full load, not instant navigation {shot}"
+    )
     _block_shown(browser, "b", shot)  # page b's evidence block, shown as built
     # The bundle script, re-created from its text: no type, no id; page b's records, not page a's.
     assert _live_bundle(browser) is None, shot

@@ -2,6 +2,7 @@
 ``records.sqlite3`` by anyone but this user's toolkit (a CI cache restored from a pull request's run)
 must neither make a page pass nor put markup into a page; a snapshot changed under a kept size and
 mtime must not be answered from the cache."""
+
 from __future__ import annotations
 
 import json
@@ -15,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from claim_evidence._check import page as _page
-from claim_evidence._render import evidence as _render
-from claim_evidence._core.kvstore import KEY_ENV, KeyValueStore, cache_secret, key_file_path
 from claim_evidence._check.recordcache import RecordCache
+from claim_evidence._core.kvstore import KEY_ENV, KeyValueStore, cache_secret, key_file_path
+from claim_evidence._render import evidence as _render
 from static_helper import _cache
 from static_helper._cache import PAGES_FILE_NAME, RECORDS_FILE_NAME, folder_state
 from static_helper.cli import command
@@ -55,7 +56,9 @@ def forge(path: Path, key: str, entry: dict[str, Any]) -> None:
     """What an attacker who writes the cache folder can do: a row of their choosing, with sqlite3."""
     db = sqlite3.connect(path)
     with db:
-        db.execute("INSERT OR REPLACE INTO entries (key, value, used) VALUES (?, ?, 1e12)", (key, json.dumps(entry).encode()))
+        db.execute(
+            "INSERT OR REPLACE INTO entries (key, value, used) VALUES (?, ?, 1e12)", (key, json.dumps(entry).encode())
+        )
     db.close()
 
 
@@ -83,16 +86,24 @@ def break_seal(site: Path) -> Path:
     return page
 
 
-def test_cache_trust_forged_record_entry_neither_injects_nor_passes(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_trust_forged_record_entry_neither_injects_nor_passes(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     page = break_seal(site)
     asked = spy_keys(monkeypatch, RecordCache)
     code, out = run("--write")
     assert code == 1 and "CE403 [ABOUT-AI]" in out
     for key in set(asked):  # every bundle's key: a forged entry for each
-        forge(site / CACHE / RECORDS_FILE_NAME, key, {
-            "format": 1, "key": key, "findings": [],
-            "blocks": {"ABOUT-AI": SCRIPT, "ABOUT-CORRECTIONS": SCRIPT},
-        })
+        forge(
+            site / CACHE / RECORDS_FILE_NAME,
+            key,
+            {
+                "format": 1,
+                "key": key,
+                "findings": [],
+                "blocks": {"ABOUT-AI": SCRIPT, "ABOUT-CORRECTIONS": SCRIPT},
+            },
+        )
     text = page.read_text(encoding="utf-8")
     start = text.index('data-evidence-for="ABOUT-AI">') + len('data-evidence-for="ABOUT-AI">')
     end = text.index("</aside>", start) + len("</aside>")
@@ -112,9 +123,18 @@ def test_cache_trust_forged_page_pass_entry_is_not_trusted(site: Path, monkeypat
     code, out = run()
     assert code == 1 and "CE403 [ABOUT-AI]" in out
     for key in asked:  # every page's key: a forged pass for each (the passing ones' are genuine)
-        forge(site / CACHE / PAGES_FILE_NAME, key, {
-            "format": 1, "key": key, "outcome": "pass", "path": "about.html", "detail": detail, "diagnostics": [],
-        })
+        forge(
+            site / CACHE / PAGES_FILE_NAME,
+            key,
+            {
+                "format": 1,
+                "key": key,
+                "outcome": "pass",
+                "path": "about.html",
+                "detail": detail,
+                "diagnostics": [],
+            },
+        )
     code, out = run()
     assert code == 1 and "CE403 [ABOUT-AI]" in out
 

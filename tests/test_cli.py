@@ -15,7 +15,6 @@ from claim_evidence import claim_fingerprint
 from .conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
 
 
-
 def _write(path: Path, value: Any, **kwargs: Any) -> Path:
     path.write_text(json.dumps(value, ensure_ascii=False, **kwargs), encoding="utf-8")
     return path
@@ -89,10 +88,12 @@ def test_cli_validate_github_format_escapes(run: Any, tmp_path: Path, bundle: di
     code, out, _ = run("validate", "--format", "github", str(path))
     assert code == 1
     escaped = str(path).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
-    line, column = _at(path, 'basis').split(":")
+    line, column = _at(path, "basis").split(":")
     bases = "official_spec, vendor_claim, independent_measurement, reporting, operator_measurement, editorial"
     message = f"unknown basis: basis must be one of {bases} (found 'vibes')"
-    assert f"::error file={escaped},line={line},col={column},title=CE303::$.claims[0].basis: {message}" in out.splitlines()
+    assert (
+        f"::error file={escaped},line={line},col={column},title=CE303::$.claims[0].basis: {message}" in out.splitlines()
+    )
 
 
 def test_cli_validate_strict_turns_warnings_into_failures(run: Any, tmp_path: Path, bundle: dict) -> None:
@@ -100,19 +101,27 @@ def test_cli_validate_strict_turns_warnings_into_failures(run: Any, tmp_path: Pa
     path = _write(tmp_path / "b.json", bundle, indent=2)
     code, out, _ = run("validate", str(path))
     assert code == 0
-    where = _at(path, 'uncertanity')
-    assert f"{path}:{where}: CE900 [fictional-rate] unknown key 'uncertanity'; did you mean 'uncertainty'? (warning)" in out
+    where = _at(path, "uncertanity")
+    assert (
+        f"{path}:{where}: CE900 [fictional-rate] unknown key 'uncertanity'; did you mean 'uncertainty'? (warning)"
+        in out
+    )
     assert run("validate", "--strict", str(path))[0] == 1
 
 
 def test_cli_validate_duplicate_key_in_text_is_reported(run: Any, tmp_path: Path, bundle: dict) -> None:
-    text = json.dumps(bundle, ensure_ascii=False, indent=2).replace('"status": "matched"', '"status": "unverified",\n      "status": "matched"')
+    text = json.dumps(bundle, ensure_ascii=False, indent=2).replace(
+        '"status": "matched"', '"status": "unverified",\n      "status": "matched"'
+    )
     path = tmp_path / "b.json"
     path.write_text(text, encoding="utf-8")
     code, out, _ = run("validate", str(path))
     assert code == 0
-    where = _at(path, 'status')  # the first of the two
-    assert f"{path}:{where}: CE901 [fictional-rate] duplicate key in the JSON text: only the last value is kept (warning)" in out
+    where = _at(path, "status")  # the first of the two
+    assert (
+        f"{path}:{where}: CE901 [fictional-rate] duplicate key in the JSON text: only the last value is kept (warning)"
+        in out
+    )
 
 
 @pytest.mark.parametrize(
@@ -122,11 +131,17 @@ def test_cli_validate_duplicate_key_in_text_is_reported(run: Any, tmp_path: Path
         (b'{"a": "\xff"}', 2, ":1:8: CE002 not UTF-8: byte 0xff at offset 7; re-save the file as UTF-8"),
         (b"[" * 10_000 + b"]" * 10_000, 1, ": CE005 JSON nested"),
         (b'{"a": NaN}', 1, ": CE003 invalid JSON: NaN is not valid JSON"),
-        (b"", 1, ': CE003 empty file: no JSON value (a bundle is an object: {"version": 1, "sources": [], "claims": []})'),
+        (
+            b"",
+            1,
+            ': CE003 empty file: no JSON value (a bundle is an object: {"version": 1, "sources": [], "claims": []})',
+        ),
         (b" \r\n", 1, ": CE003 empty file: no JSON value"),
     ],
 )
-def test_cli_validate_malformed_is_a_finding_unreadable_is_exit_2(run: Any, tmp_path: Path, content: bytes, exit_code: int, expected: str) -> None:
+def test_cli_validate_malformed_is_a_finding_unreadable_is_exit_2(
+    run: Any, tmp_path: Path, content: bytes, exit_code: int, expected: str
+) -> None:
     """One policy (SCHEMA.md "Exit codes"): JSON that was read but is malformed is a finding (1), in a
     bundle file as in a page's script; a file that cannot be read as UTF-8 text is exit 2."""
     path = tmp_path / "bad.json"
@@ -171,14 +186,20 @@ def test_cli_fingerprint_prints_digest(run: Any, tmp_path: Path, bundle: dict, s
     assert run("fingerprint", str(path), "--claim", "fictional-rate") == (0, SEED_FINGERPRINT + "\n", "")
     assert run("fingerprint", str(path), "--subject") == (0, SEED_SUBJECT_FINGERPRINT + "\n", "")
     code, _, err = run("fingerprint", str(path), "--claim", "nope")
-    assert code == 2 and f"Error: Invalid value for '--claim': {path} has no claim with id 'nope'; its claims: fictional-rate\n" in err
+    assert (
+        code == 2
+        and f"Error: Invalid value for '--claim': {path} has no claim with id 'nope'; its claims: fictional-rate\n"
+        in err
+    )
 
 
 def test_cli_fingerprint_unknown_claim_suggests_the_close_one(run: Any, tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
     code, out, err = run("fingerprint", str(path), "--claim", "fictional-rat")
     assert (code, out) == (2, "")
-    assert err.endswith(f"{path} has no claim with id 'fictional-rat' (did you mean 'fictional-rate'?); its claims: fictional-rate\n")
+    assert err.endswith(
+        f"{path} has no claim with id 'fictional-rat' (did you mean 'fictional-rate'?); its claims: fictional-rate\n"
+    )
 
 
 FINGERPRINT_TAIL = "no fingerprint printed; fix it first (claim-evidence validate {path} lists every problem)"
@@ -192,16 +213,36 @@ FINGERPRINT_TAIL = "no fingerprint printed; fix it first (claim-evidence validat
         (lambda b: b.update(claims={"id": "fictional-rate"}), "claims", "$.claims must be an array (found an object)"),
         (lambda b: b.update(sources=True), "sources", "$.sources must be an array (found the boolean true)"),
         (lambda b: b.update(sources=None), "sources", "$.sources must be an array (found null)"),
-        (lambda b: b["claims"][0].update(statement=5), "statement", "$.claims[0].statement must be a string (found the number 5)"),
-        (lambda b: b["claims"][0].update(statement=["x"]), "statement", "$.claims[0].statement must be a string (found an array)"),
-        (lambda b: b["claims"][0].update(source_refs={}), "source_refs", "$.claims[0].source_refs must be an array (found an empty object)"),
-        (lambda b: b["claims"][0].update(source_refs=["fictional-vendor-doc"]), "",
-         "$.claims[0].source_refs[0] must be an object (found 'fictional-vendor-doc')"),
-        (lambda b: b["claims"][0]["source_refs"][0].update(source_id=["fictional-vendor-doc"]), "source_id",
-         "$.claims[0].source_refs[0].source_id must be a string (found an array)"),
+        (
+            lambda b: b["claims"][0].update(statement=5),
+            "statement",
+            "$.claims[0].statement must be a string (found the number 5)",
+        ),
+        (
+            lambda b: b["claims"][0].update(statement=["x"]),
+            "statement",
+            "$.claims[0].statement must be a string (found an array)",
+        ),
+        (
+            lambda b: b["claims"][0].update(source_refs={}),
+            "source_refs",
+            "$.claims[0].source_refs must be an array (found an empty object)",
+        ),
+        (
+            lambda b: b["claims"][0].update(source_refs=["fictional-vendor-doc"]),
+            "",
+            "$.claims[0].source_refs[0] must be an object (found 'fictional-vendor-doc')",
+        ),
+        (
+            lambda b: b["claims"][0]["source_refs"][0].update(source_id=["fictional-vendor-doc"]),
+            "source_id",
+            "$.claims[0].source_refs[0].source_id must be a string (found an array)",
+        ),
     ],
 )
-def test_cli_fingerprint_wrong_json_type_is_ce006(run: Any, tmp_path: Path, bundle: dict, change: Any, at: str, expected: str) -> None:
+def test_cli_fingerprint_wrong_json_type_is_ce006(
+    run: Any, tmp_path: Path, bundle: dict, change: Any, at: str, expected: str
+) -> None:
     """A value read as another type (5 as "5", an object of sources as none) would hash to the fingerprint of
     another record: refused like malformed JSON (exit 1), at the value's line and column, never a traceback."""
     change(bundle)
@@ -212,13 +253,18 @@ def test_cli_fingerprint_wrong_json_type_is_ce006(run: Any, tmp_path: Path, bund
     assert err == f"claim-evidence: error: {path}:{where}: CE006 {expected}: {FINGERPRINT_TAIL.format(path=path)}\n"
 
 
-def test_cli_fingerprint_wrong_type_in_a_page_and_an_article(run: Any, tmp_path: Path, bundle: dict, subject: dict) -> None:
+def test_cli_fingerprint_wrong_type_in_a_page_and_an_article(
+    run: Any, tmp_path: Path, bundle: dict, subject: dict
+) -> None:
     bundle["claims"] = 123
     article = _write(tmp_path / "a.json", dict(subject, claim_evidence=bundle))
     code, _, err = run("fingerprint", str(article), "--claim", "fictional-rate")
-    assert code == 1 and f": CE006 $.claim_evidence.claims must be an array (found the number 123)" in err
+    assert code == 1 and ": CE006 $.claim_evidence.claims must be an array (found the number 123)" in err
     page = tmp_path / "p.html"
-    page.write_text(f'<body>\n<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>\n</body>', encoding="utf-8")
+    page.write_text(
+        f'<body>\n<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>\n</body>',
+        encoding="utf-8",
+    )
     code, _, err = run("fingerprint", str(page), "--claim", "fictional-rate")
     column = len('<script type="application/json" id="claim-evidence-data">') + json.dumps(bundle).index('"claims"') + 1
     assert (code, err.split(" CE006 ")[0]) == (1, f"claim-evidence: error: {page}:2:{column}:")
@@ -237,7 +283,9 @@ def test_cli_fingerprint_subject_fields_must_be_text(run: Any, tmp_path: Path, b
 def test_cli_fingerprint_subject_of_a_page_or_bundle_is_refused(run: Any, tmp_path: Path, bundle: dict) -> None:
     """A static page and a bare bundle have no subject: --subject used to hash three empty fields."""
     page = tmp_path / "p.html"
-    page.write_text(f'<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>', encoding="utf-8")
+    page.write_text(
+        f'<script type="application/json" id="claim-evidence-data">{json.dumps(bundle)}</script>', encoding="utf-8"
+    )
     for path, kind in ((page, "a static page"), (_write(tmp_path / "b.json", bundle), "a bundle, not an article")):
         code, out, err = run("fingerprint", str(path), "--subject")
         assert (code, out) == (2, "")
@@ -276,16 +324,25 @@ def test_cli_render_unknown_claim_is_exit_2_naming_the_known_ones(run: Any, tmp_
     path = _write(tmp_path / "b.json", bundle)
     code, out, err = run("render", str(path), "--claim", "nosuch")
     assert (code, out) == (2, "")
-    assert err.endswith(f"Error: Invalid value for '--claim': {path} has no claim with id 'nosuch'; its claims: fictional-rate\n")
-    code, out, err = run("render", str(path), "--claim", "fictional-rate", "--claim", "fictional_rate", "--claim", "zzz")
+    assert err.endswith(
+        f"Error: Invalid value for '--claim': {path} has no claim with id 'nosuch'; its claims: fictional-rate\n"
+    )
+    code, out, err = run(
+        "render", str(path), "--claim", "fictional-rate", "--claim", "fictional_rate", "--claim", "zzz"
+    )
     assert (code, out) == (2, "")
-    assert err.endswith(f"has no claim with id 'fictional_rate' (did you mean 'fictional-rate'?) or 'zzz'; its claims: fictional-rate\n")
+    assert err.endswith(
+        "has no claim with id 'fictional_rate' (did you mean 'fictional-rate'?) or 'zzz'; its claims: fictional-rate\n"
+    )
     assert run("render", str(path), "--claim", "fictional-rate")[0] == 0
 
 
 def test_cli_render_unknown_claim_of_a_page_without_claims(run: Any, tmp_path: Path) -> None:
     page = tmp_path / "p.html"
-    page.write_text('<script type="application/json" id="claim-evidence-data">{"version": 1, "sources": [], "claims": 3}</script>', encoding="utf-8")
+    page.write_text(
+        '<script type="application/json" id="claim-evidence-data">{"version": 1, "sources": [], "claims": 3}</script>',
+        encoding="utf-8",
+    )
     code, _, err = run("render", str(page), "--claim", "a")
     assert code == 2 and err.endswith("has no claim with id 'a'; its claims: none\n")
 
@@ -298,7 +355,19 @@ def test_cli_review_record_seals_and_keeps_style(run: Any, tmp_path: Path, bundl
     path.write_bytes(text.encode("utf-8"))
     os.chmod(path, 0o640)
     assert run("validate", str(path))[0] == 1
-    code, out, _ = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-10-01", "--note", "表3を確認")
+    code, out, _ = run(
+        "review",
+        "record",
+        str(path),
+        "--claim",
+        "fictional-rate",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-10-01",
+        "--note",
+        "表3を確認",
+    )
     assert (code, out) == (0, f"{path}: review of fictional-rate recorded\n")
     assert run("validate", str(path))[0] == 0
     raw = path.read_bytes().decode("utf-8")
@@ -320,13 +389,27 @@ def test_cli_review_record_seals_and_keeps_style(run: Any, tmp_path: Path, bundl
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--claim", "nope", "--method", "ai_document_review", "--checked-at", "2026-10-01"], "no single claim with id 'nope'"),
-        (["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-02-30"], "--checked-at must be an existing date"),
-        (["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "today"], "--checked-at must be an existing date"),
-        (["--claim", "fictional-rate", "--method", "vibes", "--checked-at", "2026-10-01"], "Invalid value for '--method'"),
+        (
+            ["--claim", "nope", "--method", "ai_document_review", "--checked-at", "2026-10-01"],
+            "no single claim with id 'nope'",
+        ),
+        (
+            ["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-02-30"],
+            "--checked-at must be an existing date",
+        ),
+        (
+            ["--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "today"],
+            "--checked-at must be an existing date",
+        ),
+        (
+            ["--claim", "fictional-rate", "--method", "vibes", "--checked-at", "2026-10-01"],
+            "Invalid value for '--method'",
+        ),
     ],
 )
-def test_cli_review_record_refuses_bad_requests(run: Any, tmp_path: Path, bundle: dict, args: list[str], message: str) -> None:
+def test_cli_review_record_refuses_bad_requests(
+    run: Any, tmp_path: Path, bundle: dict, args: list[str], message: str
+) -> None:
     path = _write(tmp_path / "b.json", bundle)
     before = path.read_bytes()
     code, _, err = run("review", "record", str(path), *args)
@@ -338,8 +421,22 @@ def test_cli_review_record_refuses_to_seal_a_broken_claim(run: Any, tmp_path: Pa
     bundle["claims"][0]["source_refs"][0]["source_id"] = "missing"
     path = _write(tmp_path / "b.json", bundle)
     before = path.read_bytes()
-    code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
-    assert code == 1 and "CE309 [fictional-rate] missing referenced source" in err and "review of fictional-rate not recorded" in err
+    code, _, err = run(
+        "review",
+        "record",
+        str(path),
+        "--claim",
+        "fictional-rate",
+        "--method",
+        "ai_document_review",
+        "--checked-at",
+        "2026-10-01",
+    )
+    assert (
+        code == 1
+        and "CE309 [fictional-rate] missing referenced source" in err
+        and "review of fictional-rate not recorded" in err
+    )
     assert path.read_bytes() == before
 
 
@@ -357,8 +454,21 @@ def test_cli_review_record_article_and_subject(run: Any, tmp_path: Path, bundle:
 def test_cli_review_record_read_only_file_is_clear_error(run: Any, tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
     os.chmod(path, 0o444)
-    code, _, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "ai_document_review", "--checked-at", "2026-10-01")
-    assert (code, err) == (2, f"claim-evidence: error: {path}: CE010 file is read-only; nothing was written: make it writable (chmod u+w) and run the command again\n")
+    code, _, err = run(
+        "review",
+        "record",
+        str(path),
+        "--claim",
+        "fictional-rate",
+        "--method",
+        "ai_document_review",
+        "--checked-at",
+        "2026-10-01",
+    )
+    assert (code, err) == (
+        2,
+        f"claim-evidence: error: {path}: CE010 file is read-only; nothing was written: make it writable (chmod u+w) and run the command again\n",
+    )
     assert "--write" not in err  # review record has no --write to skip
 
 
@@ -385,7 +495,12 @@ def test_cli_prepublish_with_nothing_registered_is_exit_2(run: Any, tmp_path: Pa
 
 def test_cli_python_dash_m_runs(tmp_path: Path, bundle: dict) -> None:
     path = _write(tmp_path / "b.json", bundle)
-    done = subprocess.run([sys.executable, "-m", "claim_evidence", "validate", "--format", "json", str(path)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "claim_evidence", "validate", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
     assert json.loads(done.stdout)["summary"] == "1 file: 1 passed, 0 failed"
 
@@ -401,14 +516,24 @@ def test_cli_review_record_on_page_changes_only_the_bundle_script(run: Any, tmp_
     edited = original.replace("公開前に編集者が", "公開の前に編集者が")  # body and statement both
     page.write_text(edited, encoding="utf-8")
     assert "CE403" in run("validate", str(page))[1]
-    code, out, _ = run("review", "record", str(page), "--claim", "ABOUT-AI", "--method", "human_document_review", "--checked-at", "2026-10-01")
+    code, out, _ = run(
+        "review",
+        "record",
+        str(page),
+        "--claim",
+        "ABOUT-AI",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-10-01",
+    )
     assert (code, out) == (0, f"{page}: review of ABOUT-AI recorded\n")
     after = page.read_text(encoding="utf-8")
     script = '<script type="application/json" id="claim-evidence-data">'
     head, tail = edited.split(script)
     assert after.startswith(head + script)  # body and slots untouched
     assert after.endswith("</script>" + tail.split("</script>", 1)[1])
-    changed = [(a, b) for a, b in zip(edited.splitlines(), after.splitlines()) if a != b]
+    changed = [(a, b) for a, b in zip(edited.splitlines(), after.splitlines(), strict=False) if a != b]
     assert [b.strip() for _, b in changed][0] == '"checked_at": "2026-10-01",'
     assert len(changed) == 2 and '"fingerprint": "' in changed[1][1]
     assert run("validate", str(page))[0] == 0
@@ -434,18 +559,29 @@ def test_cli_validate_marked_page_without_bundle_names_claim_add(run: Any, tmp_p
 
 def test_cli_validate_page_json_error_has_page_line(run: Any, tmp_path: Path) -> None:
     page = tmp_path / "p.html"
-    page.write_text('<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>', encoding="utf-8")
+    page.write_text(
+        '<html>\n<body>\n<script type="application/json" id="claim-evidence-data">{\n "version": 1,,\n}</script>',
+        encoding="utf-8",
+    )
     code, out, _ = run("validate", str(page))
     assert code == 1 and f"{page}:4:15: CE003 invalid JSON: Expecting property name enclosed in double quotes" in out
 
 
-def test_cli_validate_and_static_helper_agree_on_malformed_page_json(run: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_validate_and_static_helper_agree_on_malformed_page_json(
+    run: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The same broken or empty script: the same finding and exit 1 from both tools."""
     import static_helper.cli
 
-    for content, message in (("{,}", "CE003 invalid JSON: Expecting property name enclosed in double quotes"), (" ", "CE003 empty bundle script: no JSON value")):
+    for content, message in (
+        ("{,}", "CE003 invalid JSON: Expecting property name enclosed in double quotes"),
+        (" ", "CE003 empty bundle script: no JSON value"),
+    ):
         page = tmp_path / "p.html"
-        page.write_text(f'<p data-claim-id="a">x</p><div data-evidence-for="a"></div>\n<script type="application/json" id="claim-evidence-data">{content}</script>', encoding="utf-8")
+        page.write_text(
+            f'<p data-claim-id="a">x</p><div data-evidence-for="a"></div>\n<script type="application/json" id="claim-evidence-data">{content}</script>',
+            encoding="utf-8",
+        )
         code, out, _ = run("validate", str(page))
         assert code == 1 and f"{page}:2:{58 + (content == '{,}')}: {message}" in out
         assert static_helper.cli.main([str(page), "--no-cache"]) == 1
@@ -462,7 +598,7 @@ def test_cli_validate_page_findings_have_page_lines(run: Any, tmp_path: Path) ->
     line = text.count("\n", 0, offset) + 1
     column = offset - text.rfind("\n", 0, offset)
     assert code == 1
-    assert [l for l in out.splitlines() if " CE303 " in l][0].startswith(f"{page}:{line}:{column}: CE303 [")
+    assert [line_ for line_ in out.splitlines() if " CE303 " in line_][0].startswith(f"{page}:{line}:{column}: CE303 [")
 
 
 def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: Path) -> None:
@@ -471,7 +607,10 @@ def test_cli_validate_refuses_50_mb_file_before_reading_it(run: Any, tmp_path: P
         handle.truncate(50 * 1024 * 1024)  # sparse: costs no disk, refused from its size alone
     code, out, _ = run("validate", str(path))
     assert code == 2
-    assert out.splitlines()[0] == f"{path}: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
+    assert (
+        out.splitlines()[0]
+        == f"{path}: CE004 file is 52428800 bytes, over the 33554432-byte limit; split it or raise --max-bytes"
+    )
 
 
 def test_cli_size_limit_advice_names_max_bytes_only_where_it_exists(run: Any, tmp_path: Path) -> None:
@@ -491,7 +630,9 @@ def test_cli_example_site_stylesheet_is_the_packaged_one() -> None:
     assert (ROOT / "examples" / "site" / "assets" / "claim-evidence.css").read_bytes() == packaged
 
 
-def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: Path, bundle: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_unexpected_error_is_reported_without_traceback(
+    run: Any, tmp_path: Path, bundle: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import claim_evidence.cli.main_command as cli_module
 
     def broken(*args: object, **kwargs: object) -> None:
@@ -500,7 +641,11 @@ def test_cli_unexpected_error_is_reported_without_traceback(run: Any, tmp_path: 
     monkeypatch.setattr(cli_module, "check_file", broken)
     monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)
     path = _write(tmp_path / "b.json", bundle)
-    assert run("validate", str(path)) == (2, "", "claim-evidence: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n")
+    assert run("validate", str(path)) == (
+        2,
+        "",
+        "claim-evidence: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n",
+    )
 
 
 def test_cli_render_page_labels_follow_its_html_lang(run: Any, tmp_path: Path, bundle: dict) -> None:

@@ -1,4 +1,5 @@
 """Text from fetched bytes: decoding order, visible text, PDF, plain text, sniffing, never raising."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -63,7 +64,9 @@ def test_extract_fixtures_match_their_generator() -> None:
 # --- HTML decoding order -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content_type", [None, "text/html", "TEXT/HTML; Charset=Shift_JIS", 'text/html; charset="shift_jis"'])
+@pytest.mark.parametrize(
+    "content_type", [None, "text/html", "TEXT/HTML; Charset=Shift_JIS", 'text/html; charset="shift_jis"']
+)
 def test_extract_shift_jis_declared_in_meta_only(content_type: str | None) -> None:
     assert extract_text(_fixture("shift_jis.html"), content_type) == Extracted(SHIFT_JIS_TEXT, "html", "cp932", None)
 
@@ -88,9 +91,9 @@ def test_extract_bom_wins_over_meta() -> None:
 
 
 def test_extract_http_charset_wins_over_wrong_meta() -> None:
-    data = '<meta charset="windows-1252"><p>Café “quoted”</p>'.encode("utf-8")
+    data = '<meta charset="windows-1252"><p>Café “quoted”</p>'.encode()
     assert extract_text(data, "text/html; charset=UTF-8") == Extracted("Café “quoted”", "html", "utf-8", None)
-    data = '<meta charset="windows-1252"><p>Café</p>'.encode("utf-8")
+    data = '<meta charset="windows-1252"><p>Café</p>'.encode()
     assert extract_text(data, "text/html") == Extracted("CafÃ©", "html", "windows-1252", None)  # the meta alone
 
 
@@ -115,7 +118,7 @@ def test_extract_python_only_codec_in_meta_is_ignored() -> None:
 
 def test_extract_utf16_meta_is_read_as_utf8() -> None:
     """An ASCII-compatible page cannot be UTF-16; read literally it would turn into CJK noise."""
-    data = '<meta charset="utf-16"><p>Café</p>'.encode("utf-8")
+    data = '<meta charset="utf-16"><p>Café</p>'.encode()
     assert extract_text(data, "text/html") == Extracted("Café", "html", "utf-8", None)
 
 
@@ -128,16 +131,22 @@ def test_extract_unknown_http_charset_falls_back_to_meta() -> None:
 
 def test_extract_invalid_bytes_in_declared_encoding_are_replaced_not_guessed() -> None:
     """One stray byte must not send a whole UTF-8 page to detection (and mojibake)."""
-    data = '<p>Café “quoted” \xff end</p>'.encode("utf-8").replace("\xff".encode("utf-8"), b"\xff")
+    data = "<p>Café “quoted” \xff end</p>".encode().replace("\xff".encode(), b"\xff")
     warning = "the page is not valid utf-8; invalid bytes were replaced with U+FFFD"
-    assert extract_text(data, "text/html; charset=utf-8") == Extracted("Café “quoted” \ufffd end", "html", "utf-8", warning)
+    assert extract_text(data, "text/html; charset=utf-8") == Extracted(
+        "Café “quoted” \ufffd end", "html", "utf-8", warning
+    )
     meta = b'<meta charset="utf-8">' + data
     assert extract_text(meta, "text/html") == Extracted("Café “quoted” \ufffd end", "html", "utf-8", warning)
 
 
 def test_extract_undeclared_invalid_bytes_warn() -> None:
     got = extract_text(bytes(range(256)), "text/html")
-    assert (got.kind, got.encoding, got.warning) == ("html", "utf-8", "the page is not valid utf-8; invalid bytes were replaced with U+FFFD")
+    assert (got.kind, got.encoding, got.warning) == (
+        "html",
+        "utf-8",
+        "the page is not valid utf-8; invalid bytes were replaced with U+FFFD",
+    )
     assert got.text.startswith("\ufffd\x01\x02")
 
 
@@ -198,7 +207,9 @@ def test_extract_entities() -> None:
 
 def test_extract_head_is_not_page_text() -> None:
     """The <title> usually repeats the <h1>: kept, a quote of the headline would be found twice."""
-    markup = "<html><head><title>Kumo 3</title><meta name=description content=x></head><body><h1>Kumo 3</h1></body></html>"
+    markup = (
+        "<html><head><title>Kumo 3</title><meta name=description content=x></head><body><h1>Kumo 3</h1></body></html>"
+    )
     assert _html(markup) == "Kumo 3"
 
 
@@ -222,11 +233,15 @@ def test_extract_nesting_past_the_parser_limit_keeps_what_came_before_and_says_s
     markup = "<p>before</p>" + "<div>" * depth + "deep" + "</div>" * depth + "<p>after</p>"
     result = extract_text(markup.encode("utf-8"), "text/html; charset=utf-8")
     assert result == Extracted(
-        "before", "html", "utf-8",
+        "before",
+        "html",
+        "utf-8",
         "the page nests elements deeper than the HTML parser goes (2,048 levels): the text from that point on was not "
         "extracted, and quotes there cannot be checked against it",
     )
-    assert extract_text(("<div>" * 2040 + "deep" + "</div>" * 2040).encode(), "text/html; charset=utf-8") == Extracted("deep", "html", "utf-8", None)
+    assert extract_text(("<div>" * 2040 + "deep" + "</div>" * 2040).encode(), "text/html; charset=utf-8") == Extracted(
+        "deep", "html", "utf-8", None
+    )
 
 
 def test_extract_empty_html_warns() -> None:
@@ -268,7 +283,10 @@ def test_extract_pdf_encrypted_with_empty_password_is_read() -> None:
 @pytest.mark.parametrize("keep", [20, 400, -30])
 def test_extract_pdf_truncated_warns(keep: int) -> None:
     assert extract_text(_fixture("page.pdf")[:keep], "application/pdf") == Extracted(
-        "", "pdf", None, "the PDF could not be read (PdfStreamError: Stream has ended unexpectedly): quotes cannot be checked against it"
+        "",
+        "pdf",
+        None,
+        "the PDF could not be read (PdfStreamError: Stream has ended unexpectedly): quotes cannot be checked against it",
     )
 
 
@@ -294,7 +312,9 @@ PLAIN_TEXT = (
 
 
 def test_extract_plain_fixture() -> None:
-    assert extract_text(_fixture("plain.txt"), "text/plain; charset=utf-8") == Extracted(PLAIN_TEXT, "text", "utf-8", None)
+    assert extract_text(_fixture("plain.txt"), "text/plain; charset=utf-8") == Extracted(
+        PLAIN_TEXT, "text", "utf-8", None
+    )
     assert extract_text(_fixture("plain.txt"), "text/plain") == Extracted(PLAIN_TEXT, "text", "utf_8", None)
     assert extract_text(_fixture("plain.txt"), None) == Extracted(PLAIN_TEXT, "text", "utf_8", None)
 
@@ -328,7 +348,9 @@ def test_extract_plain_unknown_charset_is_detected() -> None:
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
 
 
-@pytest.mark.parametrize("content_type", ["image/png", "application/zip", "application/json; charset=utf-8", "video/mp4"])
+@pytest.mark.parametrize(
+    "content_type", ["image/png", "application/zip", "application/json; charset=utf-8", "video/mp4"]
+)
 def test_extract_other_content_type_warns(content_type: str) -> None:
     mime = content_type.split(";")[0]
     assert extract_text(b"<html><p>not looked at</p></html>", content_type) == Extracted(
@@ -338,9 +360,14 @@ def test_extract_other_content_type_warns(content_type: str) -> None:
 
 def test_extract_binary_without_a_usable_type_warns() -> None:
     assert extract_text(PNG, "application/octet-stream") == Extracted(
-        "", "other", None, f"no text extracted from content type application/octet-stream that is not HTML, PDF or text: {OTHER}"
+        "",
+        "other",
+        None,
+        f"no text extracted from content type application/octet-stream that is not HTML, PDF or text: {OTHER}",
     )
-    assert extract_text(PNG, None) == Extracted("", "other", None, f"no text extracted from a file that is not HTML, PDF or text: {OTHER}")
+    assert extract_text(PNG, None) == Extracted(
+        "", "other", None, f"no text extracted from a file that is not HTML, PDF or text: {OTHER}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -360,7 +387,9 @@ def test_extract_sniffs_html(data: bytes) -> None:
 
 
 def test_extract_sniffs_text_when_not_markup() -> None:
-    assert extract_text(b"<htmlx> is not a tag we know\n", None) == Extracted("<htmlx> is not a tag we know\n", "text", "ascii", None)
+    assert extract_text(b"<htmlx> is not a tag we know\n", None) == Extracted(
+        "<htmlx> is not a tag we know\n", "text", "ascii", None
+    )
     assert extract_text(b"", None) == Extracted("", "text", None, None)
 
 
@@ -377,12 +406,37 @@ def test_extract_imports_are_lazy() -> None:
 
 
 CONTENT_TYPES = [
-    None, "", "text/html", "text/html; charset=utf-8", "text/html; charset=shift_jis", "text/html; charset=utf-16",
-    "text/html; charset=unicode_escape", "text/html; charset=", "application/xhtml+xml", "application/pdf",
-    "text/plain", "text/plain; charset=utf-7", "text/plain; charset=euc-jp", "text/plain; charset=base64",
-    "application/octet-stream", "image/png", ";", "text/", "text/plain; charset=\"", "TEXT/HTML;CHARSET=X",
+    None,
+    "",
+    "text/html",
+    "text/html; charset=utf-8",
+    "text/html; charset=shift_jis",
+    "text/html; charset=utf-16",
+    "text/html; charset=unicode_escape",
+    "text/html; charset=",
+    "application/xhtml+xml",
+    "application/pdf",
+    "text/plain",
+    "text/plain; charset=utf-7",
+    "text/plain; charset=euc-jp",
+    "text/plain; charset=base64",
+    "application/octet-stream",
+    "image/png",
+    ";",
+    "text/",
+    'text/plain; charset="',
+    "TEXT/HTML;CHARSET=X",
 ]
-PREFIXES = [b"", b"%PDF-1.4\n", b"<!doctype html>", b"<html>", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff\x00<", b"<meta charset=utf-16>"]
+PREFIXES = [
+    b"",
+    b"%PDF-1.4\n",
+    b"<!doctype html>",
+    b"<html>",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\xfe\xff\x00<",
+    b"<meta charset=utf-16>",
+]
 
 
 @settings(max_examples=400, deadline=None)
@@ -410,10 +464,17 @@ _NOISY = (
 
 
 def test_extract_dependency_logs_stay_off_stderr_unless_configured() -> None:
-    quiet = subprocess.run([sys.executable, "-c", _NOISY.format(setup="")], capture_output=True, text=True, cwd=ROOT, check=False)
+    quiet = subprocess.run(
+        [sys.executable, "-c", _NOISY.format(setup="")], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert (quiet.stdout, quiet.stderr) == ("pdf html\n", "")
     setup = "import logging; logging.basicConfig(format='%(name)s: %(message)s'); "
-    logged = subprocess.run([sys.executable, "-c", _NOISY.format(setup=setup)], capture_output=True, text=True, cwd=ROOT, check=False)
+    logged = subprocess.run(
+        [sys.executable, "-c", _NOISY.format(setup=setup)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert logged.stdout == "pdf html\n"
     assert "pypdf._reader: EOF marker not found" in logged.stderr.splitlines()
-    assert "bs4.dammit: Some characters could not be decoded, and were replaced with REPLACEMENT CHARACTER." in logged.stderr.splitlines()
+    assert (
+        "bs4.dammit: Some characters could not be decoded, and were replaced with REPLACEMENT CHARACTER."
+        in logged.stderr.splitlines()
+    )

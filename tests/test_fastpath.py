@@ -7,6 +7,7 @@ location gives (every diagnostic with its position, every stale slot). Inputs: e
 html5lib tree-construction corpus placed around claim/slot/bundle markup, pages of the benchmark, and
 random and mutated pages. Pages the fast path leaves to the reference are counted and printed.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,9 +22,9 @@ from hypothesis import strategies as st
 
 pytest.importorskip("selectolax")
 
+from claim_evidence._check.page import Page, PageOptions, check_fast, check_located, check_text  # noqa: E402
 from claim_evidence._html import fastpath as _fastpath  # noqa: E402
 from claim_evidence._html.locate import Located, _locate  # noqa: E402
-from claim_evidence._check.page import Page, PageOptions, check_fast, check_located, check_text  # noqa: E402
 
 from .test_static_corpus import BLOCK, CORPUS, pages, read_inputs  # noqa: E402
 from .test_static_fastscan import WRAPS, _pages  # noqa: E402
@@ -124,7 +125,12 @@ def test_fastpath_answers_every_benchmark_page(capsys: pytest.CaptureFixture[str
     for index in range(12):
         markup = index % bench.PLAIN_EVERY != bench.PLAIN_EVERY - 1
         fresh, stale = bench._page(index, 10, 7, markup, 1)
-        for text in (fresh, stale, fresh.replace("\n", "\r\n"), fresh.replace("</footer>", "</footer><!-- build 2 -->")):
+        for text in (
+            fresh,
+            stale,
+            fresh.replace("\n", "\r\n"),
+            fresh.replace("</footer>", "</footer><!-- build 2 -->"),
+        ):
             outcome = differential(text, tally)
             if markup:
                 assert outcome.startswith("fast"), "a benchmark page with markup was left to the reference"
@@ -155,30 +161,146 @@ def test_fastpath_html5lib_corpus_matches_reference(capsys: pytest.CaptureFixtur
 
 
 CLEAN = pages("", BLOCK)["between-body-slot"]
-_PIECES = st.sampled_from([
-    "text ", "日本語", "&amp;", "&copy=", "&#1;", "&#x80;", "<", ">", "\r\n", "\r", "\x00", "<p>", "</p>", "<b>", "</b>",
-    "<i>", "</i>", "<a href='x'>", "<a href=x>", "</a>", "<div>", "</div>", "<span class=\"c\">", "</span>", "<li>",
-    "</li>", "<ul>", "</ul>", "<br>", "</br>", "<br/>", "<img src=\"a.png\" alt=\">\">", "<table>", "<tr>", "<td>",
-    "</td>", "</table>", "<h2>", "</h2>", "<pre>", "</pre>", "<details>", "<summary>", "</details>", "<section>",
-    "</section>", "<!-- c -->", "<!--", "-->", "<!-- <div data-evidence-for=\"C-1\"></div> -->", "<script>",
-    "</script>", "<style>", "</style>", "<template>", "</template>", "<textarea>", "</textarea>", "<select>",
-    "</select>", "<svg>", "</svg>", "<math>", "<form>", "</form>", "<col data-claim-id=\"C-1\">", "<noscript>",
-    "</noscript>", "<nobr>", "<ruby>", "<rt>", "<object>", "</object>", "<caption>", "<frameset>", "<image>",
-    '<p data-claim-id="C-1">', '<p data-claim-id="C-2">', '<div data-evidence-for="C-1">', "<div data-evidence-summary>",
-    '<span data-claim-id="C-1">', '<b title="data-claim-id">', '<p title=data-evidence-for>',
-    '<script type="application/json" id="claim-evidence-data">{}</script>', '<link rel="stylesheet" href="/x.css">',
-    '<link rel="stylesheet" href="/assets/claim-evidence.css">', "<p title = \"a>b\">", "<p title='x\" y'>",
-    "<plaintext>", "<!DOCTYPE html>", "<html lang=en>", "<body>", "</body>", "<P DATA-CLAIM-ID=C-1>", "<xmp>",
-    "</xmp>", "\ue000", "\ue001", "data-claim-id", "claim-evidence-data", "<data-claim-id>", "</data-claim-id>",
-    "<a href='/y'>y", '<script>var s = "<div data-claim-id=\\"C-1\\">";</script>', "&lt;p data-claim-id=x&gt;",
-    "<p title=data-claim-id>", "<p title=claim-evidence-data data-claim-id=C-1>", '<div data-evidence-for="C-1" data-evidence-for="C-2">',
-    '<p data-claim-id="C&#45;1">', '<p data-claim-id="C-1\r\n">', '<table><p data-claim-id="C-1">', "<template>",
-    '<template><div data-evidence-for="C-1"></div></template>', '<li data-claim-id="C-1">', '<td data-evidence-for="C-1">',
-    "<a href=x><div>", "<p><b>", '<script id="claim-evidence-data" type="application/json">{}</script>',
-    '<script id=claim&#45;evidence-data type=application/json>{"version": 1}</script>', "<div data-claim-id=C-1><div>",
-    "<!--<script>", "</script -->", "<li><p>", "<section>", "<aside>", "<dd>", "<h2 data-claim-id=C-1>",
-    "<ruby>", "</ruby>", "<rt>", "</rt>", "<rp>", "</rp>", "<ruby>空<rt>そら</rt></ruby>", "<rb>", "<rtc>",
-])
+_PIECES = st.sampled_from(
+    [
+        "text ",
+        "日本語",
+        "&amp;",
+        "&copy=",
+        "&#1;",
+        "&#x80;",
+        "<",
+        ">",
+        "\r\n",
+        "\r",
+        "\x00",
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<a href='x'>",
+        "<a href=x>",
+        "</a>",
+        "<div>",
+        "</div>",
+        '<span class="c">',
+        "</span>",
+        "<li>",
+        "</li>",
+        "<ul>",
+        "</ul>",
+        "<br>",
+        "</br>",
+        "<br/>",
+        '<img src="a.png" alt=">">',
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "</table>",
+        "<h2>",
+        "</h2>",
+        "<pre>",
+        "</pre>",
+        "<details>",
+        "<summary>",
+        "</details>",
+        "<section>",
+        "</section>",
+        "<!-- c -->",
+        "<!--",
+        "-->",
+        '<!-- <div data-evidence-for="C-1"></div> -->',
+        "<script>",
+        "</script>",
+        "<style>",
+        "</style>",
+        "<template>",
+        "</template>",
+        "<textarea>",
+        "</textarea>",
+        "<select>",
+        "</select>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "<form>",
+        "</form>",
+        '<col data-claim-id="C-1">',
+        "<noscript>",
+        "</noscript>",
+        "<nobr>",
+        "<ruby>",
+        "<rt>",
+        "<object>",
+        "</object>",
+        "<caption>",
+        "<frameset>",
+        "<image>",
+        '<p data-claim-id="C-1">',
+        '<p data-claim-id="C-2">',
+        '<div data-evidence-for="C-1">',
+        "<div data-evidence-summary>",
+        '<span data-claim-id="C-1">',
+        '<b title="data-claim-id">',
+        "<p title=data-evidence-for>",
+        '<script type="application/json" id="claim-evidence-data">{}</script>',
+        '<link rel="stylesheet" href="/x.css">',
+        '<link rel="stylesheet" href="/assets/claim-evidence.css">',
+        '<p title = "a>b">',
+        "<p title='x\" y'>",
+        "<plaintext>",
+        "<!DOCTYPE html>",
+        "<html lang=en>",
+        "<body>",
+        "</body>",
+        "<P DATA-CLAIM-ID=C-1>",
+        "<xmp>",
+        "</xmp>",
+        "\ue000",
+        "\ue001",
+        "data-claim-id",
+        "claim-evidence-data",
+        "<data-claim-id>",
+        "</data-claim-id>",
+        "<a href='/y'>y",
+        '<script>var s = "<div data-claim-id=\\"C-1\\">";</script>',
+        "&lt;p data-claim-id=x&gt;",
+        "<p title=data-claim-id>",
+        "<p title=claim-evidence-data data-claim-id=C-1>",
+        '<div data-evidence-for="C-1" data-evidence-for="C-2">',
+        '<p data-claim-id="C&#45;1">',
+        '<p data-claim-id="C-1\r\n">',
+        '<table><p data-claim-id="C-1">',
+        "<template>",
+        '<template><div data-evidence-for="C-1"></div></template>',
+        '<li data-claim-id="C-1">',
+        '<td data-evidence-for="C-1">',
+        "<a href=x><div>",
+        "<p><b>",
+        '<script id="claim-evidence-data" type="application/json">{}</script>',
+        '<script id=claim&#45;evidence-data type=application/json>{"version": 1}</script>',
+        "<div data-claim-id=C-1><div>",
+        "<!--<script>",
+        "</script -->",
+        "<li><p>",
+        "<section>",
+        "<aside>",
+        "<dd>",
+        "<h2 data-claim-id=C-1>",
+        "<ruby>",
+        "</ruby>",
+        "<rt>",
+        "</rt>",
+        "<rp>",
+        "</rp>",
+        "<ruby>空<rt>そら</rt></ruby>",
+        "<rb>",
+        "<rtc>",
+    ]
+)
 
 
 def _cut_points(text: str) -> list[int]:
@@ -196,7 +318,11 @@ def mutated(draw: st.DrawFn, base: str = CLEAN) -> str:
             text = text[:at] + draw(_PIECES) + text[at:]
         else:
             at = draw(st.integers(0, len(text) - 1))
-            text = text[:at] + draw(st.sampled_from(["'", '"', " ", "x", "<", ">", "=", "/", "", "A", "\n"])) + text[at + 1 :]
+            text = (
+                text[:at]
+                + draw(st.sampled_from(["'", '"', " ", "x", "<", ">", "=", "/", "", "A", "\n"]))
+                + text[at + 1 :]
+            )
         points = _cut_points(text)
     return text
 
@@ -248,7 +374,9 @@ def test_fastpath_positions_match_the_line_index() -> None:
 
 
 def test_fastpath_neutral_content_rules() -> None:
-    block = tuple("aside p strong /strong span /span /p details summary /summary ul li span a /a /span /li /ul /details /aside".split())
+    block = tuple(
+        "aside p strong /strong span /span /p details summary /summary ul li span a /a /span /li /ul /details /aside".split()
+    )
     assert _fastpath.neutral(block, True)
     assert not _fastpath.neutral(block, False)  # blocks are no phrasing content
     assert _fastpath.neutral(("b", "a", "/a", "/b", "br"), False)
@@ -266,7 +394,11 @@ def test_fastpath_rendered_blocks_are_neutral() -> None:
 
     from .test_static_corpus import BUNDLE
 
-    blocks = [BLOCK, render_summary(BUNDLE, ["C-1"], invalid=False), render_summary(BUNDLE, [], invalid=True, lang="en")]
+    blocks = [
+        BLOCK,
+        render_summary(BUNDLE, ["C-1"], invalid=False),
+        render_summary(BUNDLE, [], invalid=True, lang="en"),
+    ]
     for block in blocks:
         assert _fastpath._STRICT.fullmatch(block) is not None, block
         assert _fastpath.neutral(tuple(_fastpath._TAG_NAMES.findall(block)), True), block

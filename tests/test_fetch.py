@@ -1,4 +1,5 @@
 """claim_evidence._sources.fetch against a real server on 127.0.0.1 (tests/httpserver.py); no mocked httpx."""
+
 from __future__ import annotations
 
 import socket
@@ -61,7 +62,14 @@ def wait_until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
 def test_fetch_ok_records_final_url_and_content_type(loopback: LoopbackServer) -> None:
     url = loopback.url("/stable")
     assert fetch_one(url) == Fetched(
-        url=url, outcome="ok", final_url=url, status=200, content_type=HTML, body=STABLE_HTML, reason="HTTP 200", redirects=()
+        url=url,
+        outcome="ok",
+        final_url=url,
+        status=200,
+        content_type=HTML,
+        body=STABLE_HTML,
+        reason="HTTP 200",
+        redirects=(),
     )
 
 
@@ -113,7 +121,12 @@ def test_fetch_client_errors_are_dead_without_retry(loopback: LoopbackServer, st
 def test_fetch_500_unreachable_after_retries_with_doubling_backoff(loopback: LoopbackServer) -> None:
     sleeps = Sleeps()
     result = fetch_one(loopback.url("/500"), sleeps)
-    assert (result.outcome, result.status, result.reason, result.body) == ("unreachable", 500, "HTTP 500 after 3 attempts", None)
+    assert (result.outcome, result.status, result.reason, result.body) == (
+        "unreachable",
+        500,
+        "HTTP 500 after 3 attempts",
+        None,
+    )
     assert loopback.hits("/500") == 3
     assert sleeps.delays == [1.0, 2.0]
 
@@ -145,7 +158,9 @@ def test_fetch_429_unreachable_after_retries(loopback: LoopbackServer) -> None:
     ("retry_after", "delays"),
     [("3600", [30.0, 30.0]), ("7", [7.0, 7.0]), ("Wed, 21 Oct 2037 07:28:00 GMT", [0.5, 1.0]), ("-1", [0.5, 1.0])],
 )
-def test_fetch_retry_after_seconds_capped_date_ignored(loopback: LoopbackServer, retry_after: str, delays: list[float]) -> None:
+def test_fetch_retry_after_seconds_capped_date_ignored(
+    loopback: LoopbackServer, retry_after: str, delays: list[float]
+) -> None:
     loopback.route("/busy", status=503, headers={"Retry-After": retry_after})
     sleeps = Sleeps()
     assert fetch_one(loopback.url("/busy"), sleeps, backoff=0.5).reason == "HTTP 503 after 3 attempts"
@@ -228,7 +243,12 @@ def test_fetch_more_redirects_than_allowed_is_dead(loopback: LoopbackServer) -> 
 def test_fetch_redirect_loop_is_dead(loopback: LoopbackServer) -> None:
     url = loopback.url("/redirect-loop")
     result = fetch_one(url)
-    assert (result.outcome, result.reason, result.final_url, result.redirects) == ("dead", f"redirect loop back to {url}", url, ())
+    assert (result.outcome, result.reason, result.final_url, result.redirects) == (
+        "dead",
+        f"redirect loop back to {url}",
+        url,
+        (),
+    )
     assert loopback.hits("/redirect-loop") == 1
 
 
@@ -236,11 +256,17 @@ def test_fetch_redirect_to_localhost_keeps_final_url(loopback: LoopbackServer) -
     """Another host name (resolving to loopback): followed only with the allowance (see the #31 tests)."""
     url = loopback.url("/to-other-host")
     result = fetch_one(url, allow_private=True)
-    assert (result.outcome, result.final_url, result.redirects) == ("ok", loopback.url("/stable", host="localhost"), (url,))
+    assert (result.outcome, result.final_url, result.redirects) == (
+        "ok",
+        loopback.url("/stable", host="localhost"),
+        (url,),
+    )
     assert [(r.path, r.host) for r in loopback.requests] == [("/to-other-host", "127.0.0.1"), ("/stable", "localhost")]
 
 
-@pytest.mark.parametrize("location", ["file:///etc/passwd", "http://user:secret@127.0.0.1:1/stable", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "location", ["file:///etc/passwd", "http://user:secret@127.0.0.1:1/stable", "javascript:alert(1)"]
+)
 def test_fetch_redirect_to_unsafe_url_refused(loopback: LoopbackServer, location: str) -> None:
     loopback.route("/sneaky", status=302, headers={"Location": location})
     url = loopback.url("/sneaky")
@@ -286,7 +312,13 @@ def test_fetch_connection_refused_is_unreachable_after_retries() -> None:
     url = f"http://127.0.0.1:{closed_port()}/stable"
     sleeps = Sleeps()
     assert fetch_one(url, sleeps) == Fetched(
-        url=url, outcome="unreachable", final_url=None, status=None, content_type=None, body=None, reason="connection refused, 3 attempts"
+        url=url,
+        outcome="unreachable",
+        final_url=None,
+        status=None,
+        content_type=None,
+        body=None,
+        reason="connection refused, 3 attempts",
     )
     assert sleeps.delays == [1.0, 2.0]
 
@@ -314,14 +346,23 @@ def resolver_failing_for(monkeypatch: pytest.MonkeyPatch, host: str, error: sock
 def test_fetch_dns_no_such_name_is_unreachable_without_retry(monkeypatch: pytest.MonkeyPatch) -> None:
     resolver_failing_for(monkeypatch, "gone.invalid", socket.gaierror(socket.EAI_NONAME, "Name or service not known"))
     result = fetch_one("http://gone.invalid/page")
-    assert (result.outcome, result.reason, result.final_url) == ("unreachable", "DNS lookup failed: Name or service not known", None)
+    assert (result.outcome, result.reason, result.final_url) == (
+        "unreachable",
+        "DNS lookup failed: Name or service not known",
+        None,
+    )
 
 
 def test_fetch_dns_temporary_failure_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
-    resolver_failing_for(monkeypatch, "flaky.invalid", socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"))
+    resolver_failing_for(
+        monkeypatch, "flaky.invalid", socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+    )
     sleeps = Sleeps()
     result = fetch_one("http://flaky.invalid/page", sleeps)
-    assert (result.outcome, result.reason) == ("unreachable", "DNS lookup failed for now: Temporary failure in name resolution, 3 attempts")
+    assert (result.outcome, result.reason) == (
+        "unreachable",
+        "DNS lookup failed for now: Temporary failure in name resolution, 3 attempts",
+    )
     assert sleeps.delays == [1.0, 2.0]
 
 
@@ -465,7 +506,12 @@ def fetch_in_subprocess(url: str) -> dict[str, Any]:
 
     root = str(Path(__file__).resolve().parents[1])  # this tree's package, whatever is installed
     done = subprocess.run(
-        [sys.executable, "-c", _RSS_PROBE, url], capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "PYTHONPATH": root}
+        [sys.executable, "-c", _RSS_PROBE, url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": root},
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
@@ -499,13 +545,23 @@ def test_fetch_more_than_two_codings_are_refused_unread(loopback: LoopbackServer
 @pytest.mark.parametrize(
     ("header", "outcome", "reason"),
     [
-        ("br", "refused", "Content-Encoding 'br': the content coding 'br' is not one this tool decodes (gzip, deflate)"),
-        ("gzip, compress", "refused", "Content-Encoding 'gzip, compress': the content coding 'compress' is not one this tool decodes (gzip, deflate)"),
+        (
+            "br",
+            "refused",
+            "Content-Encoding 'br': the content coding 'br' is not one this tool decodes (gzip, deflate)",
+        ),
+        (
+            "gzip, compress",
+            "refused",
+            "Content-Encoding 'gzip, compress': the content coding 'compress' is not one this tool decodes (gzip, deflate)",
+        ),
         ("identity", "ok", "HTTP 200"),
         ("Identity, , identity", "ok", "HTTP 200"),
     ],
 )
-def test_fetch_unknown_coding_refused_identity_ignored(loopback: LoopbackServer, header: str, outcome: str, reason: str) -> None:
+def test_fetch_unknown_coding_refused_identity_ignored(
+    loopback: LoopbackServer, header: str, outcome: str, reason: str
+) -> None:
     loopback.route("/coded", headers={"Content-Type": "text/plain", "Content-Encoding": header}, body=b"plain bytes")
     result = fetch_one(loopback.url("/coded"))
     assert (result.outcome, result.reason) == (outcome, reason)
@@ -542,7 +598,12 @@ def test_fetch_dripped_body_hits_the_deadline_and_is_never_ok(loopback: Loopback
     result = fetch_one(url, Sleeps(), deadline=1.0)
     elapsed = time.monotonic() - started
     assert result == Fetched(
-        url=url, outcome="unreachable", final_url=None, status=None, content_type=None, body=None,
+        url=url,
+        outcome="unreachable",
+        final_url=None,
+        status=None,
+        content_type=None,
+        body=None,
         reason="timed out: not finished within the 1 s deadline",
     )
     assert 0.9 < elapsed < 4.0, elapsed
@@ -552,7 +613,11 @@ def test_fetch_dripped_body_hits_the_deadline_and_is_never_ok(loopback: Loopback
 def test_fetch_dripped_headers_hit_the_deadline(loopback: LoopbackServer) -> None:
     started = time.monotonic()
     result = fetch_one(loopback.url("/drip-headers?lines=100&every=0.1"), Sleeps(), deadline=1.0)
-    assert (result.outcome, result.reason, result.status) == ("unreachable", "timed out: not finished within the 1 s deadline", None)
+    assert (result.outcome, result.reason, result.status) == (
+        "unreachable",
+        "timed out: not finished within the 1 s deadline",
+        None,
+    )
     assert time.monotonic() - started < 4.0
 
 
@@ -585,7 +650,9 @@ def test_fetch_retry_after_waits_share_one_budget_per_run(loopback: LoopbackServ
 def test_fetch_retry_after_budget_bounds_real_waiting(loopback: LoopbackServer) -> None:
     loopback.route("/busy", status=429, headers={"Retry-After": "1"})
     started = time.monotonic()
-    results = fetch_all([loopback.url(f"/busy?i={i}") for i in range(4)], FetchSettings(retry_after_budget=1.0, per_host=2))
+    results = fetch_all(
+        [loopback.url(f"/busy?i={i}") for i in range(4)], FetchSettings(retry_after_budget=1.0, per_host=2)
+    )
     elapsed = time.monotonic() - started
     assert {r.outcome for r in results.values()} == {"unreachable"}
     assert elapsed < 5.0, elapsed
@@ -594,7 +661,10 @@ def test_fetch_retry_after_budget_bounds_real_waiting(loopback: LoopbackServer) 
 def test_fetch_retry_after_past_the_deadline_is_not_waited(loopback: LoopbackServer) -> None:
     loopback.route("/busy", status=503, headers={"Retry-After": "30"})
     result = fetch_one(loopback.url("/busy"), no_sleep, deadline=5.0)
-    assert (result.outcome, result.reason) == ("unreachable", "HTTP 503; not retried: waiting 30 s would pass the 5 s deadline")
+    assert (result.outcome, result.reason) == (
+        "unreachable",
+        "HTTP 503; not retried: waiting 30 s would pass the 5 s deadline",
+    )
 
 
 @pytest.fixture
@@ -605,13 +675,21 @@ def other_service() -> Iterator[LoopbackServer]:
         yield server
 
 
-def test_fetch_redirect_to_another_loopback_port_is_refused(loopback: LoopbackServer, other_service: LoopbackServer) -> None:
+def test_fetch_redirect_to_another_loopback_port_is_refused(
+    loopback: LoopbackServer, other_service: LoopbackServer
+) -> None:
     url = loopback.url(f"/to-port?port={other_service.port}")
     target = other_service.url("/stable")
     result = fetch_one(url)
     assert result == Fetched(
-        url=url, outcome="refused", final_url=target, status=None, content_type=None, body=None,
-        reason=f"redirected to {target}, a non-public address (127.0.0.1): not followed", redirects=(url,),
+        url=url,
+        outcome="refused",
+        final_url=target,
+        status=None,
+        content_type=None,
+        body=None,
+        reason=f"redirected to {target}, a non-public address (127.0.0.1): not followed",
+        redirects=(url,),
     )
     assert other_service.requests == []  # connected to, never asked
     allowed = fetch_one(url, allow_private=True)
@@ -621,7 +699,10 @@ def test_fetch_redirect_to_another_loopback_port_is_refused(loopback: LoopbackSe
 def test_fetch_redirect_to_a_name_resolving_to_loopback_is_refused(loopback: LoopbackServer) -> None:
     url = loopback.url("/to-other-host")
     result = fetch_one(url)
-    assert (result.outcome, result.reason) == ("refused", f"redirected to {loopback.url('/stable', host='localhost')}, a non-public address (127.0.0.1): not followed")
+    assert (result.outcome, result.reason) == (
+        "refused",
+        f"redirected to {loopback.url('/stable', host='localhost')}, a non-public address (127.0.0.1): not followed",
+    )
     assert [r.path for r in loopback.requests] == ["/to-other-host"]
 
 

@@ -4,6 +4,7 @@ An existing file keeps its mode. Every writer goes through ``_atomic.atomic_writ
 here as a user runs it, under umask 022 (the usual one) and 027 (a stricter one), and every file it
 created is checked.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -71,7 +72,17 @@ def _report(run: Any, tmp_path: Path) -> Path:
     out = tmp_path / "out"
     out.mkdir()
     for fmt in ("html", "json", "csv"):
-        code, _, err = run("report", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-01", "--format", fmt, "--out", str(out / f"report.{fmt}"))
+        code, _, err = run(
+            "report",
+            "--config",
+            str(site / "claim-evidence.toml"),
+            "--today",
+            "2026-12-01",
+            "--format",
+            fmt,
+            "--out",
+            str(out / f"report.{fmt}"),
+        )
         assert code in (0, 1), err
     return out
 
@@ -80,7 +91,16 @@ def _kb(run: Any, tmp_path: Path) -> Path:
     site = example_site_copy(tmp_path / "site")
     out = tmp_path / "out"
     out.mkdir()
-    code, _, err = run("kb", "build", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-01", "--out", str(out / "kb.json"))
+    code, _, err = run(
+        "kb",
+        "build",
+        "--config",
+        str(site / "claim-evidence.toml"),
+        "--today",
+        "2026-12-01",
+        "--out",
+        str(out / "kb.json"),
+    )
     assert code == 0, err
     return out
 
@@ -88,13 +108,27 @@ def _kb(run: Any, tmp_path: Path) -> Path:
 def _snapshot(run: Any, tmp_path: Path) -> Path:
     bundle = {
         "schema_version": "1.0",
-        "sources": [{"id": "s", "url": "https://example.com/report", "publisher": "P", "title": "T", "source_type": "official"}],
+        "sources": [
+            {"id": "s", "url": "https://example.com/report", "publisher": "P", "title": "T", "source_type": "official"}
+        ],
         "claims": [],
     }
     path = tmp_path / "b.json"
     path.write_text(json.dumps(bundle), encoding="utf-8")
     copy = ROOT / "tests" / "data" / "snapshots" / "page.pdf"
-    code, _, err = run("sources", "snapshot", str(path), "--source", "s", "--file", str(copy), "--snapshot-dir", str(tmp_path / "snaps"), "--retrieved-at", "2026-10-02")
+    code, _, err = run(
+        "sources",
+        "snapshot",
+        str(path),
+        "--source",
+        "s",
+        "--file",
+        str(copy),
+        "--snapshot-dir",
+        str(tmp_path / "snaps"),
+        "--retrieved-at",
+        "2026-10-02",
+    )
     assert code in (0, 1), err
     return tmp_path / "snaps"
 
@@ -102,7 +136,17 @@ def _snapshot(run: Any, tmp_path: Path) -> Path:
 def _claim_add(run: Any, tmp_path: Path) -> Path:
     out = tmp_path / "out"
     out.mkdir()
-    code, _, err = run("claim", "add", str(out / "new.json"), "--id", "c1", "--statement", "ミナト量子は30億円を調達した。", "--basis", "official_spec")
+    code, _, err = run(
+        "claim",
+        "add",
+        str(out / "new.json"),
+        "--id",
+        "c1",
+        "--statement",
+        "ミナト量子は30億円を調達した。",
+        "--basis",
+        "official_spec",
+    )
     assert code in (0, 1), err
     assert (out / "new.json").is_file(), err
     return out
@@ -129,7 +173,9 @@ WRITERS: dict[str, Callable[[Any, Path], Path]] = {
 
 
 @pytest.mark.parametrize("writer", sorted(WRITERS))
-def test_file_mode_every_writer_creates_readable_files(writer: str, run: Any, tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str]) -> None:
+def test_file_mode_every_writer_creates_readable_files(
+    writer: str, run: Any, tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = _files(tmp_path)
     folder = WRITERS[writer](run, tmp_path)
     capsys.readouterr()

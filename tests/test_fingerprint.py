@@ -94,14 +94,22 @@ def test_fingerprint_non_list_refs_and_sources_tolerated() -> None:
 
 @pytest.mark.parametrize(
     "value, expected",
-    [(None, ""), ("", ""), (0, ""), (" a\u3000\tb\n", "a b"), (12, "12"), ("a\u2028\u2029b", "a b"), ("x\u00a0y", "x y")],
+    [
+        (None, ""),
+        ("", ""),
+        (0, ""),
+        (" a\u3000\tb\n", "a b"),
+        (12, "12"),
+        ("a\u2028\u2029b", "a b"),
+        ("x\u00a0y", "x y"),
+    ],
 )
 def test_normalized_text_folds_unicode_whitespace(value: object, expected: str) -> None:
     assert normalized_text(value) == expected
 
 
 def test_canonical_exact_bytes() -> None:
-    assert canonical({"b": [1, 2.5], "a": "é<"}) == '{"a":"é<","b":[1,2.5]}'.encode("utf-8")
+    assert canonical({"b": [1, 2.5], "a": "é<"}) == '{"a":"é<","b":[1,2.5]}'.encode()
 
 
 def test_fingerprint_ignores_malformed_source_entries(bundle: dict) -> None:

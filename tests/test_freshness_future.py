@@ -2,6 +2,7 @@
 check (static-helper), prepublish, validate, the news registry, the plugins — on the same path as the
 review ages (CE601): the dated ``[freshness]`` policy, or, on a site without one, the build date alone
 (``Freshness.aging`` False). A library call given no build date says nothing and reads no clock."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,7 +35,9 @@ def test_freshness_future_review_is_an_error_not_an_age(bundle: dict[str, Any]) 
     assert freshness_diagnostics(bundle, _dated("2026-12-01")) == [expected]
     assert freshness_diagnostics(bundle, _dated("2026-12-01", expired="warning")) == [expected]  # never a mere warning
     assert reviews_after_build(bundle, "2026-12-01", "--today") == [expected]  # a build date is all it needs
-    bundle["claims"][0]["status"] = "unverified"  # a review record that cannot have happened is wrong whatever the status
+    bundle["claims"][0]["status"] = (
+        "unverified"  # a review record that cannot have happened is wrong whatever the status
+    )
     assert [d.code for d in freshness_diagnostics(bundle, _dated("2026-12-01"))] == ["CE406"]
 
 
@@ -49,7 +52,9 @@ def test_freshness_future_a_utc_build_date_allows_one_day(bundle: dict[str, Any]
     )
 
 
-def test_freshness_future_without_a_build_date_nothing_and_no_clock(bundle: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_freshness_future_without_a_build_date_nothing_and_no_clock(
+    bundle: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Validation alone knows no build date: deterministic, the clock is never read (as for review ages)."""
 
     def no_clock() -> date:
@@ -66,7 +71,10 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The example site (``[freshness]`` with markers) with one review dated 2099-01-01, run from its folder."""
     folder = example_site_copy(tmp_path / "site")
     page = folder / PAGE
-    page.write_text(page.read_text(encoding="utf-8").replace('"checked_at": "2026-07-02"', '"checked_at": "2099-01-01"', 1), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace('"checked_at": "2026-07-02"', '"checked_at": "2099-01-01"', 1),
+        encoding="utf-8",
+    )
     monkeypatch.chdir(folder)
     return folder
 
@@ -78,7 +86,9 @@ def _line(site: Path) -> str:
     return f"{text.count(chr(10), 0, offset) + 1}:{offset - text.rfind(chr(10), 0, offset)}"
 
 
-def test_freshness_future_static_helper_and_prepublish_fail(site: Path, run: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_freshness_future_static_helper_and_prepublish_fail(
+    site: Path, run: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     from static_helper.cli import main
 
     expected = f"{PAGE}:{_line(site)}: CE406 [ABOUT-AI] {FUTURE}"
@@ -93,11 +103,15 @@ def test_freshness_future_validate_fails_with_and_without_a_config(site: Path, r
     expected = f"{PAGE}:{_line(site)}: CE406 [ABOUT-AI] {FUTURE}"
     code, out, _ = run("validate", "--config", "claim-evidence.toml", "--today", "2026-12-01", PAGE)
     assert (code, expected in out.splitlines()) == (1, True), out
-    code, out, err = run("validate", "--today", "2026-12-01", PAGE)  # no ages without a policy, but the build date holds
+    code, out, err = run(
+        "validate", "--today", "2026-12-01", PAGE
+    )  # no ages without a policy, but the build date holds
     assert (code, expected in out.splitlines(), err) == (1, True, ""), out
 
 
-def test_freshness_future_site_without_freshness_table_fails(site: Path, run: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_freshness_future_site_without_freshness_table_fails(
+    site: Path, run: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A site that ages no review still has a build date: a review dated after it fails every gate."""
     from static_helper.cli import main
 

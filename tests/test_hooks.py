@@ -1,4 +1,5 @@
 """The pre-commit hook manifest (``.pre-commit-hooks.yaml``): what it publishes and what it matches."""
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,14 @@ def test_hooks_publish_page_check_write_and_validation():
     found = hooks()
     assert sorted(found) == ["claim-evidence-validate", "static-helper", "static-helper-write"]
     assert (found["static-helper"]["entry"], found["static-helper"]["types"]) == ("static-helper", ["html"])
-    assert (found["static-helper-write"]["entry"], found["static-helper-write"]["types"]) == ("static-helper --write --exit-non-zero-on-write", ["html"])
-    assert (found["claim-evidence-validate"]["entry"], found["claim-evidence-validate"]["types"]) == ("claim-evidence validate", ["json"])
+    assert (found["static-helper-write"]["entry"], found["static-helper-write"]["types"]) == (
+        "static-helper --write --exit-non-zero-on-write",
+        ["html"],
+    )
+    assert (found["claim-evidence-validate"]["entry"], found["claim-evidence-validate"]["types"]) == (
+        "claim-evidence validate",
+        ["json"],
+    )
     assert all(hook["language"] == "python" for hook in found.values())
 
 

@@ -7,6 +7,7 @@ elements to the reference reader (lexbor is quadratic in both). Timings are asse
 under a generous bound, and doubling the size at most about triples the time (before the change 25,000
 and 50,000 nested ``<div>`` took 9 s and 34 s, 100,000 attributes 13 s inside lexbor).
 """
+
 from __future__ import annotations
 
 import random
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._core.jsonio import dumps_for_script
+from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._html.locate import Located, _locate
 from claim_evidence._html.tokens import Handler, TreeBuilder, index_keys, scan
 from static_helper import check_text

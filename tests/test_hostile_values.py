@@ -1,6 +1,7 @@
 """Values JSON can carry and the toolkit cannot (issue #31, item 8): a lone surrogate ("\\ud800") and a
 number past a float (a 401-digit integer, 1e400). Each is a finding (CE007, CE008) at every entry
 point, never CE999 or a traceback."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,15 @@ from typing import Any
 
 import pytest
 
-from claim_evidence import EvidenceValidationError, InputError
-from claim_evidence import article_fingerprint, claim_fingerprint, iter_diagnostics, render_evidence, validate_bundle
+from claim_evidence import (
+    EvidenceValidationError,
+    InputError,
+    article_fingerprint,
+    claim_fingerprint,
+    iter_diagnostics,
+    render_evidence,
+    validate_bundle,
+)
 from claim_evidence._core.jsonio import loads
 from static_helper.cli import main as static_main
 
@@ -45,14 +53,22 @@ def test_loads_lone_surrogate_is_ce007_with_position(bundle: dict[str, Any]) -> 
         loads(text, "b.json")
     d = caught.value.diagnostic
     line = text[: text.index('"statement"')].count("\n") + 1
-    assert (d.code, d.message, d.file, d.line, caught.value.exit_code) == ("CE007", SURROGATE_MESSAGE, "b.json", line, 1)
+    assert (d.code, d.message, d.file, d.line, caught.value.exit_code) == (
+        "CE007",
+        SURROGATE_MESSAGE,
+        "b.json",
+        line,
+        1,
+    )
 
 
 def test_loads_surrogate_in_a_key_names_the_key() -> None:
     with pytest.raises(InputError) as caught:
         loads('{"claims": [], "\\udc00x": 1}')
     assert caught.value.diagnostic.code == "CE007"
-    assert caught.value.diagnostic.message.startswith('text is not valid Unicode: a lone surrogate \\udc00 in the key of $["\\udc00x"]')
+    assert caught.value.diagnostic.message.startswith(
+        'text is not valid Unicode: a lone surrogate \\udc00 in the key of $["\\udc00x"]'
+    )
     assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (1, 16)
 
 
@@ -163,8 +179,19 @@ def test_cli_bundle_file_every_command_reports_the_finding(
         ["validate", str(path)],
         ["render", str(path)],
         ["fingerprint", str(path), "--claim", claim_id],
-        ["review", "record", str(path), "--claim", claim_id, "--method", "human_document_review",
-         "--checked-at", "2026-09-05", "--today", "2026-12-01"],
+        [
+            "review",
+            "record",
+            str(path),
+            "--claim",
+            claim_id,
+            "--method",
+            "human_document_review",
+            "--checked-at",
+            "2026-09-05",
+            "--today",
+            "2026-12-01",
+        ],
     ]
     for argv in commands:
         status, out, err = run(*argv)
@@ -194,7 +221,11 @@ def test_static_helper_lone_surrogate_is_a_finding(
     status = static_main(["about.html", "--today", "2026-12-01", "--jobs", "1", *(["--write"] if write else [])])
     out, err = capsys.readouterr()
     assert status == 1, out + err
-    assert re.search(r"^about\.html:\d+:\d+: CE007 text is not valid Unicode: a lone surrogate \\ud800 in \$\.claims\[0\]\.statement", out, re.M), out
+    assert re.search(
+        r"^about\.html:\d+:\d+: CE007 text is not valid Unicode: a lone surrogate \\ud800 in \$\.claims\[0\]\.statement",
+        out,
+        re.M,
+    ), out
     assert "CE999" not in out + err and "Traceback" not in out + err
     assert page.read_text(encoding="utf-8") == text
 
@@ -206,8 +237,19 @@ def test_cli_page_every_command_reports_the_surrogate(tmp_path: Path, run: Any) 
         ["validate", str(page)],
         ["render", str(page)],
         ["fingerprint", str(page), "--claim", claim_id],
-        ["review", "record", str(page), "--claim", claim_id, "--method", "human_document_review",
-         "--checked-at", "2026-09-05", "--today", "2026-12-01"],
+        [
+            "review",
+            "record",
+            str(page),
+            "--claim",
+            claim_id,
+            "--method",
+            "human_document_review",
+            "--checked-at",
+            "2026-09-05",
+            "--today",
+            "2026-12-01",
+        ],
     ):
         status, out, err = run(*argv)
         assert status == 1, argv

@@ -1,4 +1,5 @@
 """A block as an HTML minifier leaves it is not stale; any real change still is."""
+
 from __future__ import annotations
 
 import json
@@ -6,9 +7,8 @@ import json
 import pytest
 
 from claim_evidence import dumps_for_script, render_evidence
-from claim_evidence._html.equivalence import equivalent
 from claim_evidence._check.page import PageOptions, check_text
-
+from claim_evidence._html.equivalence import equivalent
 from claim_evidence._site.config import at_build_date, load_config
 
 from .conftest import ROOT
@@ -21,7 +21,7 @@ BLOCK = '<aside class="claim-evidence" id="evidence-a" data-evidence-id="a"><p c
 @pytest.mark.parametrize(
     "variant",
     [
-        '<aside class=claim-evidence id=evidence-a data-evidence-id=a><p class=x>A &amp; B</p><ul><li>one</li><li>two</li></ul></aside>',
+        "<aside class=claim-evidence id=evidence-a data-evidence-id=a><p class=x>A &amp; B</p><ul><li>one</li><li>two</li></ul></aside>",
         '<aside data-evidence-id="a" id="evidence-a" class="claim-evidence"><p class="x">A &amp; B</p><ul><li>one</li><li>two</li></ul></aside>',
         "<aside class='claim-evidence' id='evidence-a' data-evidence-id='a'><p class='x'>A &#38; B</p><ul><li>one</li><li>two</li></ul></aside>",
         '<aside class="claim-evidence" id="evidence-a" data-evidence-id="a"><p class="x">A &amp; B<ul><li>one<li>two</ul></aside>',

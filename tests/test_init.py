@@ -1,4 +1,5 @@
 """``claim-evidence init``: a starter config guessed from the pages on disk, never overwriting anything."""
+
 from __future__ import annotations
 
 import os
@@ -56,18 +57,26 @@ FOUND_COMMENT = (
 )
 
 
-
 def _page(path: Path, lang: str | None = "ja", body: str = "本文です。") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     attr = "" if lang is None else f' lang="{lang}"'
-    path.write_text(f"<!DOCTYPE html>\n<html{attr}>\n<head><title>t</title></head>\n<body><p>{body}</p></body>\n</html>\n", encoding="utf-8")
+    path.write_text(
+        f"<!DOCTYPE html>\n<html{attr}>\n<head><title>t</title></head>\n<body><p>{body}</p></body>\n</html>\n",
+        encoding="utf-8",
+    )
     return path
 
 
 def _config(pages: str, n: str, lang: str, reason: str) -> str:
     return (
-        HEADER + FOUND_COMMENT.format(n=n) + pages + "\n" + STYLESHEET_AND_REST
-        + f"# Guessed: {reason}.\n" + f'lang = "{lang}"\n' + QUOTES_AND_NEWS
+        HEADER
+        + FOUND_COMMENT.format(n=n)
+        + pages
+        + "\n"
+        + STYLESHEET_AND_REST
+        + f"# Guessed: {reason}.\n"
+        + f'lang = "{lang}"\n'
+        + QUOTES_AND_NEWS
     )
 
 
@@ -96,7 +105,10 @@ def test_init_fresh_site_writes_config_and_stylesheet(run: Any, tmp_path: Path) 
         f"{site}/assets/claim-evidence.css: written\n" + NEXT
     )
     assert (site / "claim-evidence.toml").read_text(encoding="utf-8") == _config(
-        'pages = ["*.html", "articles/*.html", "articles/deep/*.html"]', "4 HTML pages", "ja", "ja from <html lang> of 4 pages"
+        'pages = ["*.html", "articles/*.html", "articles/deep/*.html"]',
+        "4 HTML pages",
+        "ja",
+        "ja from <html lang> of 4 pages",
     )
     assert (site / "assets" / "claim-evidence.css").read_bytes() == PACKAGED_CSS
 
@@ -124,13 +136,19 @@ def test_init_default_folder_is_here(run: Any, tmp_path: Path, monkeypatch: pyte
     assert (tmp_path / "claim-evidence.toml").is_file()
 
 
-def test_init_config_loads_and_the_gates_run(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_config_loads_and_the_gates_run(
+    run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = _site(tmp_path / "site")
     _page(site / "legacy" / "old.htm", "en")
     assert run("init", os.fspath(site))[0] == 0
     config = load_config(site / "claim-evidence.toml")
     assert config.pages == ("*.html", "articles/*.html", "articles/deep/*.html", "legacy/*.htm")
-    assert (config.options.lang, config.options.stylesheet, config.options.policy.require_quotes) == ("ja", "/assets/claim-evidence.css", False)
+    assert (config.options.lang, config.options.stylesheet, config.options.policy.require_quotes) == (
+        "ja",
+        "/assets/claim-evidence.css",
+        False,
+    )
     monkeypatch.chdir(site)
     # Every page passes on its own; a site without any evidence markup yet does not pass the gate (SH007).
     code, out, err = run("prepublish", "--config", "claim-evidence.toml", "--jobs", "1")
@@ -143,7 +161,9 @@ def test_init_config_loads_and_the_gates_run(run: Any, tmp_path: Path, monkeypat
         "PASS legacy/old.htm: no evidence markup",
         "ERROR claim-evidence.toml",
     ]
-    assert out.splitlines()[6].startswith("claim-evidence.toml: SH007 the registered pages carry no evidence markup at all (5 pages checked;")
+    assert out.splitlines()[6].startswith(
+        "claim-evidence.toml: SH007 the registered pages carry no evidence markup at all (5 pages checked;"
+    )
     assert out.splitlines()[7:] == ["6 targets: 5 passed, 1 failed"]
     assert static_helper_main(["--no-cache", "--jobs", "1"]) == 1
     assert capsys.readouterr().out.splitlines()[-2:][0].startswith("claim-evidence.toml: SH007 ")
@@ -154,7 +174,9 @@ def test_init_refuses_existing_config_and_changes_nothing(run: Any, tmp_path: Pa
     (site / "claim-evidence.toml").write_text('pages = ["*.html"]\n', encoding="utf-8")
     before = _snapshot(site)
     assert run("init", os.fspath(site)) == (
-        2, "", f"claim-evidence: error: {site}/claim-evidence.toml exists; edit it instead (init never overwrites)\n"
+        2,
+        "",
+        f"claim-evidence: error: {site}/claim-evidence.toml exists; edit it instead (init never overwrites)\n",
     )
     assert _snapshot(site) == before
     assert not (site / "assets").exists()
@@ -179,20 +201,29 @@ def test_init_no_html_files(run: Any, tmp_path: Path, monkeypatch: pytest.Monkey
     code, out, err = run("init")
     assert (code, err) == (0, "")
     lines = NEXT.splitlines()
-    assert out == "\n".join([
-        "claim-evidence.toml: written (pages: none found, so pages = []; lang: ja (default: no pages yet))",
-        "assets/claim-evidence.css: written",
-        "Next:",
-        '  1. list your pages in claim-evidence.toml, e.g. pages = ["*.html"]; until then static-helper and prepublish '
-        "stop with SH006 (registers nothing)",
-        *(f"  {n + 1}.{line.partition('.')[2]}" for n, line in enumerate(lines[1:], 1)),
-    ]) + "\n"
+    assert (
+        out
+        == "\n".join(
+            [
+                "claim-evidence.toml: written (pages: none found, so pages = []; lang: ja (default: no pages yet))",
+                "assets/claim-evidence.css: written",
+                "Next:",
+                '  1. list your pages in claim-evidence.toml, e.g. pages = ["*.html"]; until then static-helper and prepublish '
+                "stop with SH006 (registers nothing)",
+                *(f"  {n + 1}.{line.partition('.')[2]}" for n, line in enumerate(lines[1:], 1)),
+            ]
+        )
+        + "\n"
+    )
     assert (tmp_path / "claim-evidence.toml").read_text(encoding="utf-8") == (
-        HEADER
-        + "# No HTML page was found when this file was written: list your pages here,\n"
+        HEADER + "# No HTML page was found when this file was written: list your pages here,\n"
         '# e.g. pages = ["*.html", "articles/*.html"]. Until then static-helper and\n'
         "# claim-evidence prepublish stop with SH006 (registers nothing).\n"
-        "pages = []\n" + STYLESHEET_AND_REST + "# Guessed: ja (default: no pages yet).\n" + 'lang = "ja"\n' + QUOTES_AND_NEWS
+        "pages = []\n"
+        + STYLESHEET_AND_REST
+        + "# Guessed: ja (default: no pages yet).\n"
+        + 'lang = "ja"\n'
+        + QUOTES_AND_NEWS
     )
     assert load_config(tmp_path / "claim-evidence.toml").pages == ()
     code, _, err = run("prepublish", "--jobs", "1")
@@ -207,7 +238,10 @@ def test_init_skips_hidden_cache_and_tool_folders(run: Any, tmp_path: Path) -> N
     _page(tmp_path / "docs" / "guide.html")
     code, out, _ = run("init", os.fspath(tmp_path))
     assert code == 0
-    assert out.splitlines()[0] == f"{tmp_path}/claim-evidence.toml: written (pages: docs/*.html; lang: ja from <html lang> of 1 page)"
+    assert (
+        out.splitlines()[0]
+        == f"{tmp_path}/claim-evidence.toml: written (pages: docs/*.html; lang: ja from <html lang> of 1 page)"
+    )
 
 
 def test_init_more_than_eight_folders_uses_double_star(run: Any, tmp_path: Path) -> None:
@@ -236,9 +270,13 @@ def test_init_more_than_eight_folders_keeps_skipped_folders_out(run: Any, tmp_pa
     )
     text = (tmp_path / "claim-evidence.toml").read_text(encoding="utf-8")
     assert text == _config(
-        "pages = [\n" + "".join(f'    "{g}",\n' for g in globs) + "]", "9 HTML pages", "ja", "ja from <html lang> of 9 pages"
+        "pages = [\n" + "".join(f'    "{g}",\n' for g in globs) + "]",
+        "9 HTML pages",
+        "ja",
+        "ja from <html lang> of 9 pages",
     ).replace(
-        "(SH004).\n", '(SH004).\n# One glob per folder: "**/*.html" would also take pages under hidden folders or node_modules.\n'
+        "(SH004).\n",
+        '(SH004).\n# One glob per folder: "**/*.html" would also take pages under hidden folders or node_modules.\n',
     )
     assert load_config(tmp_path / "claim-evidence.toml").pages == tuple(globs)
 
@@ -278,7 +316,11 @@ def test_init_folder_names_with_glob_characters(run: Any, tmp_path: Path) -> Non
         (["en-US", "en-GB", "ja"], "en", "en from <html lang> of 2 of 3 pages"),
         (["en", "ja"], "ja", "ja from <html lang> of 1 of 2 pages (tied with en; ties go to ja, then en)"),
         (["fr", "en"], "en", "en from <html lang> of 1 of 2 pages (tied with fr; ties go to ja, then en)"),
-        (["fr", "fr-CA", "en"], "ja", "ja (default: labels exist only in ja and en, and <html lang> of 2 of 3 pages says fr)"),
+        (
+            ["fr", "fr-CA", "en"],
+            "ja",
+            "ja (default: labels exist only in ja and en, and <html lang> of 2 of 3 pages says fr)",
+        ),
         (["fr"], "ja", "ja (default: labels exist only in ja and en, and <html lang> of 1 page says fr)"),
         ([None, None], "ja", "ja (default: no <html lang> on 2 pages)"),
         (["en_US", None, ""], "en", "en from <html lang> of 1 of 3 pages"),
@@ -291,7 +333,7 @@ def test_init_lang_guess(run: Any, tmp_path: Path, langs: list[str | None], lang
     assert code == 0
     assert out.splitlines()[0] == f"{tmp_path}/claim-evidence.toml: written (pages: *.html; lang: {reason})"
     text = (tmp_path / "claim-evidence.toml").read_text(encoding="utf-8")
-    assert f"# Guessed: {reason}.\nlang = \"{lang}\"\n" in text
+    assert f'# Guessed: {reason}.\nlang = "{lang}"\n' in text
     assert load_config(tmp_path / "claim-evidence.toml").options.lang == lang
 
 
@@ -359,7 +401,9 @@ def test_init_assets_file_in_the_way_writes_nothing(run: Any, tmp_path: Path, mo
     monkeypatch.chdir(tmp_path)
     before = _snapshot(tmp_path)
     assert run("init") == (
-        2, "", "claim-evidence: error: assets is a file, so the stylesheet cannot go there; move it, then run init again; nothing written\n"
+        2,
+        "",
+        "claim-evidence: error: assets is a file, so the stylesheet cannot go there; move it, then run init again; nothing written\n",
     )
     assert _snapshot(tmp_path) == before
 

@@ -4,6 +4,7 @@ with a sealed claim, an English page without evidence) through their own command
 Each build runs in a subprocess: the generators' logging set-up (Pelican's fatal logger class above all)
 must not leak into this test session, nor the session's into the build.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,8 +63,13 @@ def _site(tmp_path: Path, generator: str, *, edited: bool = False) -> tuple[Path
 def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         # NO_COLOR: generators colour their logs when they think a CI log can show it (Sphinx does under CI=true)
-        [sys.executable, "-m", *args], cwd=cwd, env={**os.environ, "NO_COLOR": "1", **(env or {})}, capture_output=True, text=True,
-        check=False, timeout=120
+        [sys.executable, "-m", *args],
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
 
 
@@ -80,7 +86,9 @@ def _filled(plain: str, bundle: dict[str, Any]) -> str:
 # --- MkDocs ---------------------------------------------------------------------------------------
 
 
-def _mkdocs(site: Path, plugin: str | None, *, strict: bool = False, out: str = "site") -> subprocess.CompletedProcess[str]:
+def _mkdocs(
+    site: Path, plugin: str | None, *, strict: bool = False, out: str = "site"
+) -> subprocess.CompletedProcess[str]:
     plugins = "plugins: []" if plugin is None else f"plugins:\n  - {plugin}"
     (site / "mkdocs.yml").write_text(
         "site_name: Engines\n"
@@ -116,7 +124,10 @@ def test_mkdocs_broken_seal_fails_the_strict_build_naming_the_markdown_line(tmp_
     done = _mkdocs(site, "claim-evidence", strict=True)
     assert done.returncode == 1
     line = _line_of(site / "docs" / "kumo.md", f'data-claim-id="{CLAIM}"')
-    assert f"WARNING -  claim-evidence: docs/kumo.md:{line}: CE403 [{CLAIM}] review fingerprint does not match" in done.stderr
+    assert (
+        f"WARNING -  claim-evidence: docs/kumo.md:{line}: CE403 [{CLAIM}] review fingerprint does not match"
+        in done.stderr
+    )
     bundle_line = _line_of(site / "docs" / "kumo.md", "claim-evidence-data")
     assert f"claim-evidence: docs/kumo.md:{bundle_line}: SH150 not rewritten: fix CE403" in done.stderr
     assert len(_warnings(done)) == 3  # SH140, CE403, SH150
@@ -139,7 +150,9 @@ def test_mkdocs_write_false_leaves_the_slot_empty_and_reports_it_stale(tmp_path:
 def test_mkdocs_broken_site_config_stops_the_build_before_it_starts(tmp_path: Path) -> None:
     _needs("mkdocs", "mkdocs")
     site, _ = _site(tmp_path, "mkdocs")
-    (site / "claim-evidence.toml").write_text('stylesheet = "/assets/claim-evidence.css"\nlangs = "ja"\n', encoding="utf-8")
+    (site / "claim-evidence.toml").write_text(
+        'stylesheet = "/assets/claim-evidence.css"\nlangs = "ja"\n', encoding="utf-8"
+    )
     done = _mkdocs(site, "claim-evidence")
     assert done.returncode == 1
     assert "claim-evidence: " in done.stderr and "SH002 unknown key 'langs' (did you mean 'lang'?)" in done.stderr
@@ -149,7 +162,9 @@ def test_mkdocs_broken_site_config_stops_the_build_before_it_starts(tmp_path: Pa
 # --- Sphinx ---------------------------------------------------------------------------------------
 
 
-def _sphinx(site: Path, extension: bool, *, strict: bool = False, out: str = "_build", write: bool = True) -> subprocess.CompletedProcess[str]:
+def _sphinx(
+    site: Path, extension: bool, *, strict: bool = False, out: str = "_build", write: bool = True
+) -> subprocess.CompletedProcess[str]:
     conf = [
         'project = "Engines"',
         'language = "ja"',
@@ -187,7 +202,10 @@ def test_sphinx_broken_seal_fails_the_W_build_at_the_rest_line(tmp_path: Path) -
     line = _line_of(source, f'data-claim-id="{CLAIM}"')
     expected = f"{source}:{line}: WARNING: claim-evidence: CE403 [{CLAIM}] review fingerprint does not match current statement/conditions/sources [claim_evidence.CE403]"
     assert expected in done.stderr.splitlines()
-    assert f"{source}:{_line_of(source, 'claim-evidence-data')}: WARNING: claim-evidence: SH150 not rewritten: fix CE403" in done.stderr
+    assert (
+        f"{source}:{_line_of(source, 'claim-evidence-data')}: WARNING: claim-evidence: SH150 not rewritten: fix CE403"
+        in done.stderr
+    )
     assert EMPTY_SLOT in (site / "_build" / "kumo.html").read_text(encoding="utf-8")
 
 
@@ -207,7 +225,9 @@ def test_sphinx_write_false_leaves_the_slot_empty_and_reports_it_stale(tmp_path:
 # --- Pelican --------------------------------------------------------------------------------------
 
 
-def _pelican(site: Path, plugin: bool, *, fatal: bool = False, out: str = "output", write: bool = True) -> subprocess.CompletedProcess[str]:
+def _pelican(
+    site: Path, plugin: bool, *, fatal: bool = False, out: str = "output", write: bool = True
+) -> subprocess.CompletedProcess[str]:
     conf = [
         'SITENAME = "Engines"',
         'SITEURL = ""',
@@ -215,7 +235,16 @@ def _pelican(site: Path, plugin: bool, *, fatal: bool = False, out: str = "outpu
         'TIMEZONE = "UTC"',
         'DEFAULT_LANG = "en"',
         'THEME_TEMPLATES_OVERRIDES = ["templates"]',
-        *(f"{feed} = None" for feed in ("FEED_ALL_ATOM", "CATEGORY_FEED_ATOM", "TRANSLATION_FEED_ATOM", "AUTHOR_FEED_ATOM", "AUTHOR_FEED_RSS")),
+        *(
+            f"{feed} = None"
+            for feed in (
+                "FEED_ALL_ATOM",
+                "CATEGORY_FEED_ATOM",
+                "TRANSLATION_FEED_ATOM",
+                "AUTHOR_FEED_ATOM",
+                "AUTHOR_FEED_RSS",
+            )
+        ),
     ]
     if plugin:
         conf += ['PLUGINS = ["claim_evidence.integrations.pelican"]', f"CLAIM_EVIDENCE_WRITE = {write!r}"]
@@ -271,7 +300,9 @@ def test_pelican_setting_of_the_wrong_type_stops_the_build_before_it_writes(tmp_
     site, _ = _site(tmp_path, "pelican")
     done = _pelican(site, True, write="yes")  # type: ignore[arg-type]
     assert done.returncode == 1
-    assert "claim-evidence: CLAIM_EVIDENCE_WRITE must be True or False (found 'yes')" in " ".join(done.stdout.split() + done.stderr.split())
+    assert "claim-evidence: CLAIM_EVIDENCE_WRITE must be True or False (found 'yes')" in " ".join(
+        done.stdout.split() + done.stderr.split()
+    )
     assert not (site / "output").exists()
 
 

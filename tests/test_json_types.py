@@ -4,6 +4,7 @@ through the library, the page check and both command lines.
 A rule or view that assumes a type the schema has not vouched for (``status in SET`` with
 ``status == []``) raises ``TypeError: unhashable type``; these tests catch the whole class.
 """
+
 from __future__ import annotations
 
 import copy
@@ -30,8 +31,20 @@ STYLESHEET = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 def _full_bundle() -> dict[str, Any]:
     """A valid, sealed bundle that uses every field of the contract (two claims, two sources)."""
     sources = [
-        {"id": "src-a", "publisher": "架空社", "title": "架空の発表", "url": "https://example.com/a", "published_at": "2026-09-01"},
-        {"id": "src-b", "publisher": "Fictional Lab", "title": "Report", "url": "https://example.com/b", "published_at": "2026-09-02"},
+        {
+            "id": "src-a",
+            "publisher": "架空社",
+            "title": "架空の発表",
+            "url": "https://example.com/a",
+            "published_at": "2026-09-01",
+        },
+        {
+            "id": "src-b",
+            "publisher": "Fictional Lab",
+            "title": "Report",
+            "url": "https://example.com/b",
+            "published_at": "2026-09-02",
+        },
     ]
     claims: list[dict[str, Any]] = [
         {
@@ -45,10 +58,19 @@ def _full_bundle() -> dict[str, Any]:
             "as_of": "2026-09-01",
             "uncertainty": "再測定は未実施",
             "source_refs": [
-                {"source_id": "src-a", "section": "結果", "supports": "達成率", "quote": {"exact": "達成率は72.6%", "prefix": "結果:", "suffix": "。"}},
+                {
+                    "source_id": "src-a",
+                    "section": "結果",
+                    "supports": "達成率",
+                    "quote": {"exact": "達成率は72.6%", "prefix": "結果:", "suffix": "。"},
+                },
                 {"source_id": "src-b", "section": "Table 2", "supports": "the rate"},
             ],
-            "measurement": {"environment": "2 cores", "method": "fixed script", "results_url": "https://example.com/results"},
+            "measurement": {
+                "environment": "2 cores",
+                "method": "fixed script",
+                "results_url": "https://example.com/results",
+            },
         },
         {
             "id": "other",
@@ -108,7 +130,7 @@ def _page(bundle: Any) -> str:
     )
     data = json.dumps(bundle, ensure_ascii=False).replace("<", "\\u003c")
     return (
-        f"<!DOCTYPE html>\n<html lang=\"ja\"><head>{STYLESHEET}</head><body>\n{body}"
+        f'<!DOCTYPE html>\n<html lang="ja"><head>{STYLESHEET}</head><body>\n{body}'
         f'<script type="application/json" id="claim-evidence-data">{data}</script>\n</body></html>\n'
     )
 
@@ -166,19 +188,31 @@ def _json_type(value: Any) -> str:
 
 def _optional_null(path: tuple[str | int, ...], value: Any) -> bool:
     """Optional fields the contract allows to be null (SCHEMA.md's field tables)."""
-    return value is None and path[-1] in ("label", "as_of", "uncertainty", "published_at", "measurement", "note", "subject_fingerprint")
+    return value is None and path[-1] in (
+        "label",
+        "as_of",
+        "uncertainty",
+        "published_at",
+        "measurement",
+        "note",
+        "subject_fingerprint",
+    )
 
 
 @pytest.mark.parametrize("value", VALUES, ids=json.dumps)
 def test_json_types_statuses_and_source_ids_are_ordinary_findings(value: Any) -> None:
     """The two fields that used to crash (unhashable status / source_id) give their own codes."""
     codes_status = {d.code for d in iter_diagnostics(_replaced(BASE, ("claims", 0, "status"), value))}
-    codes_source = {d.code for d in iter_diagnostics(_replaced(BASE, ("claims", 0, "source_refs", 0, "source_id"), value))}
+    codes_source = {
+        d.code for d in iter_diagnostics(_replaced(BASE, ("claims", 0, "source_refs", 0, "source_id"), value))
+    }
     assert "CE305" in codes_status
     assert "CE309" in codes_source
 
 
-def test_json_types_cli_validate_reports_every_case_on_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_types_cli_validate_reports_every_case_on_its_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     files = []
     for number, (path, value) in enumerate(CASES):
         target = tmp_path / f"case-{number:04d}.json"
@@ -196,7 +230,9 @@ def test_json_types_cli_validate_reports_every_case_on_its_file(tmp_path: Path, 
     assert "internal error" not in out and "CE999" not in out
 
 
-def test_json_types_static_helper_run_over_a_folder_of_cases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_types_static_helper_run_over_a_folder_of_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """One page per case beside good pages: every case page is reported on itself, the good ones pass."""
     site = tmp_path / "site"
     site.mkdir()
@@ -238,6 +274,9 @@ def test_json_types_arbitrary_json_as_the_whole_bundle_never_crashes(value: Any)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["status", "source_refs", "verification", "basis", "conditions", "measurement", "id"]), value=JSON)
+@given(
+    key=st.sampled_from(["status", "source_refs", "verification", "basis", "conditions", "measurement", "id"]),
+    value=JSON,
+)
 def test_json_types_arbitrary_json_in_risky_claim_fields_never_crashes(key: str, value: Any) -> None:
     _assert_survives(_replaced(BASE, ("claims", 0, key), value))

@@ -52,7 +52,9 @@ def test_loads_lists_duplicate_key_paths() -> None:
 
 DEEP_JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\[]{}ab \u3042\n', max_size=6),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(alphabet='"\\[]{}k', max_size=4), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(alphabet='"\\[]{}k', max_size=4), children, max_size=3)
+    ),
     max_leaves=25,
 )
 
@@ -76,7 +78,7 @@ def test_loads_enforces_the_depth_limit_from_the_text() -> None:
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_loads_counts_lines_the_same_for_every_line_ending(newline: str) -> None:
-    text = newline.join(['{', '  "a": 1,', '  "b": ]', '}'])
+    text = newline.join(["{", '  "a": 1,', '  "b": ]', "}"])
     with pytest.raises(InputError) as caught:
         loads(text, "x.json")
     assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (3, 8)

@@ -1,4 +1,5 @@
 """The caches' SQLite store (``claim_evidence/_core/kvstore.py``): entries, pruning, damage, processes."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -13,7 +14,9 @@ from claim_evidence._core.kvstore import IGNORE_NOTE, KeyValueStore
 
 def test_kvstore_put_get_keys_and_a_new_folder_ignores_itself(tmp_path: Path) -> None:
     store = KeyValueStore(tmp_path / "cache" / "x.sqlite3")
-    assert store.get("a") is None and store.keys() == [] and not (tmp_path / "cache").exists()  # reading creates nothing
+    assert (
+        store.get("a") is None and store.keys() == [] and not (tmp_path / "cache").exists()
+    )  # reading creates nothing
     store.put("b", b"\x00two")
     store.put("a", b"one")
     store.put("a", b"one again")

@@ -1,4 +1,5 @@
 """One-way layering: ``static_helper`` builds on ``claim_evidence``, never the other way round."""
+
 from __future__ import annotations
 
 import ast
@@ -32,7 +33,9 @@ def test_layering_claim_evidence_never_imports_the_chat_endpoint() -> None:
     """The chat endpoint (an optional extra) builds on the library; no other module of it imports the endpoint."""
     chat = ROOT / "claim_evidence" / "chat"
     offenders = {
-        str(path.relative_to(ROOT)): sorted(m for m in _imported_modules(path) if m == "claim_evidence.chat" or m.startswith("claim_evidence.chat."))
+        str(path.relative_to(ROOT)): sorted(
+            m for m in _imported_modules(path) if m == "claim_evidence.chat" or m.startswith("claim_evidence.chat.")
+        )
         for path in sorted((ROOT / "claim_evidence").rglob("*.py"))
         if chat not in path.parents
     }
@@ -70,7 +73,10 @@ def test_layering_examples_use_only_the_public_api() -> None:
     """The examples are what users copy: no ``_``-module of either package."""
     private = {
         str(path.relative_to(ROOT)): sorted(
-            m for m in _imported_modules(path) if m.split(".")[0] in ("claim_evidence", "static_helper") and any(p.startswith("_") for p in m.split(".")[1:])
+            m
+            for m in _imported_modules(path)
+            if m.split(".")[0] in ("claim_evidence", "static_helper")
+            and any(p.startswith("_") for p in m.split(".")[1:])
         )
         for path in sorted((ROOT / "examples").rglob("*.py"))
     }
@@ -121,5 +127,9 @@ def test_layering_the_readme_build_hook_runs_on_the_public_api(tmp_path: Path) -
     (tmp_path / "claim-evidence.toml").write_text('pages = ["public/*.html"]\nsnapshots = "snaps"\n', encoding="utf-8")
     shutil.copytree(ROOT / "examples" / "site" / "evidence-snapshots", tmp_path / "snaps")
     done = subprocess.run([sys.executable, "-c", snippet], cwd=tmp_path, capture_output=True, text=True, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "PASS public/index.html\n1 page: 1 passed, 0 failed\n", "")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "PASS public/index.html\n1 page: 1 passed, 0 failed\n",
+        "",
+    )
     assert (tmp_path / "public" / "index.html").read_text(encoding="utf-8") == page

@@ -50,7 +50,10 @@ def test_load_corrections_invalid_bundle_names_url_and_json_path(tmp_path: Path)
     assert first.code == "CE302"
     assert first.path == '$["https://example.com/news/nornbay-compute-funding"].claim_evidence.claims[1].statement'
     assert first.file == str(tmp_path / "corrections.json")
-    assert first.text == f"article {URL}, claim nornbay-raise: statement required: statement must be a non-blank string (the key is missing)"
+    assert (
+        first.text
+        == f"article {URL}, claim nornbay-raise: statement required: statement must be a non-blank string (the key is missing)"
+    )
 
 
 def test_load_corrections_subject_mismatch_is_an_error(tmp_path: Path) -> None:
@@ -70,7 +73,9 @@ def test_load_corrections_bundle_without_subject_fields_is_an_error(tmp_path: Pa
     with pytest.raises(CorrectionRegistryError) as caught:
         load_corrections(write_registry(tmp_path, value))
     assert [d.code for d in caught.value.diagnostics] == ["NW103"]
-    assert caught.value.diagnostics[0].message == "a correction with claim_evidence must give the reviewed tldr as strings"
+    assert (
+        caught.value.diagnostics[0].message == "a correction with claim_evidence must give the reviewed tldr as strings"
+    )
 
 
 @pytest.mark.parametrize(

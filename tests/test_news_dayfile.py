@@ -27,7 +27,29 @@ from .news_support import CORRECTIONS, DATE, GOLDEN, URL, canonical_bundle, exam
 
 # Text that is hard to carry through a text file: markup, quotes, escapes, line
 # separators JSON leaves raw, astral emoji, Japanese, and control characters.
-HARD = st.sampled_from(["<", ">", "</script>", '"', "\\", "\u2028", "\u2029", "\x85", "\x00", "\x1f", "\t", "🔎", "😀", "日本語", "■ ", "・", "URL: ", "\u3000", "\n"])
+HARD = st.sampled_from(
+    [
+        "<",
+        ">",
+        "</script>",
+        '"',
+        "\\",
+        "\u2028",
+        "\u2029",
+        "\x85",
+        "\x00",
+        "\x1f",
+        "\t",
+        "🔎",
+        "😀",
+        "日本語",
+        "■ ",
+        "・",
+        "URL: ",
+        "\u3000",
+        "\n",
+    ]
+)
 TEXT = st.lists(st.one_of(HARD, st.text(max_size=5)), max_size=6).map("".join)
 ONE_LINE = TEXT.map(lambda s: s.replace("\n", " ").replace("\r", " "))
 JSON = st.recursive(
@@ -77,11 +99,28 @@ def test_parse_dayfile_round_trips_the_example(tmp_path: Path) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(bundle=BUNDLES, title=ONE_LINE, tldr=ONE_LINE, summary=TEXT.map(lambda s: s.replace("\r", "")), point=ONE_LINE, score=st.integers() | st.floats(allow_nan=False, allow_infinity=False))
-def test_parse_dayfile_text_round_trips_random_bundles(bundle: dict[str, Any], title: str, tldr: str, summary: str, point: str, score: float) -> None:
+@given(
+    bundle=BUNDLES,
+    title=ONE_LINE,
+    tldr=ONE_LINE,
+    summary=TEXT.map(lambda s: s.replace("\r", "")),
+    point=ONE_LINE,
+    score=st.integers() | st.floats(allow_nan=False, allow_infinity=False),
+)
+def test_parse_dayfile_text_round_trips_random_bundles(
+    bundle: dict[str, Any], title: str, tldr: str, summary: str, point: str, score: float
+) -> None:
     item = {
-        "title": title, "tldr": tldr, "summary": summary, "points": [point], "category": title, "source": tldr,
-        "evidence_label": point, "score": score, "url": tldr, "claim_evidence": bundle,
+        "title": title,
+        "tldr": tldr,
+        "summary": summary,
+        "points": [point],
+        "category": title,
+        "source": tldr,
+        "evidence_label": point,
+        "score": score,
+        "url": tldr,
+        "claim_evidence": bundle,
     }
     text = format_dayfile([item, {"title": "legacy", "summary": "s", "url": "u"}], DATE)
     parsed = parse_dayfile_text(text, "day.txt")
@@ -92,7 +131,9 @@ def test_parse_dayfile_text_round_trips_random_bundles(bundle: dict[str, Any], t
     assert len(meta) == 1 and meta[0].splitlines() == meta  # readers using splitlines() see one line too
     legacy = dict(item)
     del legacy["claim_evidence"]
-    assert extract_dayfile_text(text) == extract_dayfile_text(format_dayfile([legacy, {"title": "legacy", "summary": "s", "url": "u"}], DATE))
+    assert extract_dayfile_text(text) == extract_dayfile_text(
+        format_dayfile([legacy, {"title": "legacy", "summary": "s", "url": "u"}], DATE)
+    )
 
 
 QUOTE = st.fixed_dictionaries({"exact": TEXT}, optional={"prefix": TEXT, "suffix": TEXT})
@@ -112,7 +153,7 @@ def test_parse_dayfile_text_carries_quotes_unchanged(quotes: list[Any]) -> None:
 
 
 def test_metadata_line_escapes_line_separators_only() -> None:
-    text = format_dayfile([{"title": "t", "claim_evidence": {"s": "a\u2028b<\"\\😀"}}], DATE)
+    text = format_dayfile([{"title": "t", "claim_evidence": {"s": 'a\u2028b<"\\😀'}}], DATE)
     assert text.split("\n")[3] == '🔎 Claim Evidence: {"s":"a\\u2028b<\\"\\\\😀"}'
 
 
@@ -127,7 +168,11 @@ def test_extract_dayfile_text_same_with_and_without_metadata_lines(tmp_path: Pat
 
 
 def test_format_dayfile_escapes_summary_lines_that_look_like_markup() -> None:
-    item = {"title": "t", "summary": "URL: not a url\n\n・not a point\n\\back\n🔎 Claim Evidence: {}\n■ not an item", "url": "https://example.com/a"}
+    item = {
+        "title": "t",
+        "summary": "URL: not a url\n\n・not a point\n\\back\n🔎 Claim Evidence: {}\n■ not an item",
+        "url": "https://example.com/a",
+    }
     text = format_dayfile([item], DATE)
     assert text == (
         "# 2026-09-04\n\n■ t\n\\URL: not a url\n\\\n\\・not a point\n\\\\back\n\\🔎 Claim Evidence: {}\n\\■ not an item\n"
@@ -164,9 +209,21 @@ def test_parse_dayfile_malformed_metadata_lines_are_diagnostics_with_line_number
     parsed = parse_dayfile(path)
     found = [(d.code, d.file, d.line, d.column, d.message) for d in parsed["diagnostics"]]
     assert found == [
-        ("NW201", str(path), 5, 33, "claim evidence line is not valid JSON (Expecting property name enclosed in double quotes); the item is kept without evidence"),
+        (
+            "NW201",
+            str(path),
+            5,
+            33,
+            "claim evidence line is not valid JSON (Expecting property name enclosed in double quotes); the item is kept without evidence",
+        ),
         ("NW202", str(path), 9, 19, "claim evidence line must hold a JSON object; the item is kept without evidence"),
-        ("NW203", str(path), 14, None, "second claim evidence line for one item (first on line 13); the item is kept without evidence"),
+        (
+            "NW203",
+            str(path),
+            14,
+            None,
+            "second claim evidence line for one item (first on line 13); the item is kept without evidence",
+        ),
     ]
     assert all(d.is_error for d in parsed["diagnostics"])
     # every item is kept, none with a badge
@@ -178,8 +235,12 @@ def test_parse_dayfile_text_header_and_stray_lines() -> None:
     text = "2026-09-04\nstray\n🔎 Claim Evidence: {}\n■ t\nURL: a\nURL: b\nScore: high\n"
     parsed = parse_dayfile_text(text, "d.txt")
     assert [(d.code, d.line, d.severity) for d in parsed["diagnostics"]] == [
-        ("NW200", 1, "error"), ("NW207", 1, "warning"), ("NW207", 2, "warning"), ("NW204", 3, "error"),
-        ("NW206", 6, "error"), ("NW208", 7, "error"),
+        ("NW200", 1, "error"),
+        ("NW207", 1, "warning"),
+        ("NW207", 2, "warning"),
+        ("NW204", 3, "error"),
+        ("NW206", 6, "error"),
+        ("NW208", 7, "error"),
     ]
     assert parsed["date"] is None
     assert parsed["headlines"] == [{"title": "t", "summary": "", "url": "a"}]
@@ -265,12 +326,27 @@ def existing_form(items: list[dict[str, Any]], date: str, *, evidence: bool = Tr
     """Items as the existing system's writer laid them out; ``evidence``: with its (indented,
     key-sorted) evidence line, which it added later, so without it this is an older day-file."""
     year, month, day = date.split("-")
-    lines = [f"{year}年{month}月{day}日のAIニュース速報 - {items[0]['title']}", "", "=" * 50, f"📰 ヘッドライン速報（{len(items)}件）", "=" * 50, ""]
+    lines = [
+        f"{year}年{month}月{day}日のAIニュース速報 - {items[0]['title']}",
+        "",
+        "=" * 50,
+        f"📰 ヘッドライン速報（{len(items)}件）",
+        "=" * 50,
+        "",
+    ]
     for item in items:
         score = item.get("score", 0)  # the writer's default for an unscored item
-        lines += [f"■ {item['title']}（{item['category']} / スコア: {score}）", f"  ソース: {item['source']}", f"  🎯 TL;DR: {item['tldr']}", f"  {item['summary']}"]
+        lines += [
+            f"■ {item['title']}（{item['category']} / スコア: {score}）",
+            f"  ソース: {item['source']}",
+            f"  🎯 TL;DR: {item['tldr']}",
+            f"  {item['summary']}",
+        ]
         if evidence and item.get("claim_evidence"):
-            lines.append("  🔎 Claim Evidence: " + json.dumps(item["claim_evidence"], ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+            lines.append(
+                "  🔎 Claim Evidence: "
+                + json.dumps(item["claim_evidence"], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            )
         lines += [f"  ・{point}" for point in item.get("points", [])]
         lines += ["  📊 数値: 架空の数値", f"  🏷️ Label: {item['evidence_label']}", f"  URL: {item['url']}", ""]
     return "\n".join(lines)
@@ -283,17 +359,29 @@ def test_parse_dayfile_text_existing_form_older_file() -> None:
     assert parsed["lines"] == [7, 21, 31]
     assert parsed["headlines"] == [
         {
-            "title": "架空のオルカ衛星、シリーズBで1億ドルを調達", "category": "Hardware", "score": 85,
-            "source": "架空テック（速報）", "tldr": "架空の衛星企業が資金を調達した。",
+            "title": "架空のオルカ衛星、シリーズBで1億ドルを調達",
+            "category": "Hardware",
+            "score": 85,
+            "source": "架空テック（速報）",
+            "tldr": "架空の衛星企業が資金を調達した。",
             "summary": "架空のオルカ衛星は観測網の拡大に充てると発表した。",
-            "points": ["調達額は1億ドル（シリーズB）", "提携先は未公表"], "evidence_label": "Fact-B",
+            "points": ["調達額は1億ドル（シリーズB）", "提携先は未公表"],
+            "evidence_label": "Fact-B",
             "url": "https://example.com/news/orca-series-b",
         },
         {
-            "title": "架空ファンド（小型）が初号ファンドを組成 ", "category": "Business", "score": 70.5,
-            "source": "架空ベンチャー通信", "summary": "First fund of a fictional venture firm.", "url": "https://example.com/news/fund",
+            "title": "架空ファンド（小型）が初号ファンドを組成 ",
+            "category": "Business",
+            "score": 70.5,
+            "source": "架空ベンチャー通信",
+            "summary": "First fund of a fictional venture firm.",
+            "url": "https://example.com/news/fund",
         },
-        {"title": "example/fictional-repo", "summary": "A fictional repository for tests.", "url": "https://example.com/example/fictional-repo"},
+        {
+            "title": "example/fictional-repo",
+            "summary": "A fictional repository for tests.",
+            "url": "https://example.com/example/fictional-repo",
+        },
     ]
 
 
@@ -302,7 +390,15 @@ def test_parse_dayfile_text_existing_sites_own_fixture() -> None:
     text = "2026年09月05日 AIニュース\nヘッドライン速報\n■ Legacy（Business / スコア: 85）\nsummary\nURL: https://example.test/legacy\n"
     parsed = parse_dayfile_text(text, "0905.txt")
     assert (parsed["date"], parsed["diagnostics"]) == ("2026-09-05", [])
-    assert parsed["headlines"] == [{"title": "Legacy", "category": "Business", "score": 85, "summary": "summary", "url": "https://example.test/legacy"}]
+    assert parsed["headlines"] == [
+        {
+            "title": "Legacy",
+            "category": "Business",
+            "score": 85,
+            "summary": "summary",
+            "url": "https://example.test/legacy",
+        }
+    ]
 
 
 def scored(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -327,7 +423,9 @@ def test_parse_dayfile_existing_older_form_reports_the_dropped_bundle(tmp_path: 
     path = tmp_path / "0904.txt"
     path.write_text(existing_form(corrected_items(), DATE, evidence=False), encoding="utf-8")
     results = check_derived_outputs(load_corrections(CORRECTIONS), dayfiles=[path])
-    assert [(r.path, r.outcome(), [(d.code, d.line) for d in r.diagnostics]) for r in results] == [(URL, "fail", [("NW401", 7)])]
+    assert [(r.path, r.outcome(), [(d.code, d.line) for d in r.diagnostics]) for r in results] == [
+        (URL, "fail", [("NW401", 7)])
+    ]
 
 
 def test_parse_dayfile_existing_form_converts_by_writing_it_again(tmp_path: Path) -> None:
@@ -342,13 +440,17 @@ def test_parse_dayfile_existing_form_converts_by_writing_it_again(tmp_path: Path
 def test_parse_dayfile_text_existing_form_malformed_lines_are_diagnostics() -> None:
     text = (
         "2026年09月04日のAIニュース速報 - t\n  🔎 Claim Evidence: {}\nstray text\n"
-        "■ a（Business / スコア: 80）\n  🔎 Claim Evidence: {\"version\": 1,\n  URL: https://example.com/a\n  URL: https://example.com/b\n"
+        '■ a（Business / スコア: 80）\n  🔎 Claim Evidence: {"version": 1,\n  URL: https://example.com/a\n  URL: https://example.com/b\n'
         "■ b\n  🔎 Claim Evidence:[1]\n"
     )
     found = [(d.code, d.line, d.column, d.severity) for d in parse_dayfile_text(text, "0904.txt")["diagnostics"]]
     assert found == [
-        ("NW204", 2, None, "error"), ("NW207", 3, None, "warning"), ("NW201", 5, 35, "error"),
-        ("NW206", 7, None, "error"), ("NW205", 8, None, "warning"), ("NW202", 9, 20, "error"),
+        ("NW204", 2, None, "error"),
+        ("NW207", 3, None, "warning"),
+        ("NW201", 5, 35, "error"),
+        ("NW206", 7, None, "error"),
+        ("NW205", 8, None, "warning"),
+        ("NW202", 9, 20, "error"),
     ]
 
 
@@ -356,13 +458,22 @@ def test_parse_dayfile_text_existing_form_impossible_date() -> None:
     parsed = parse_dayfile_text("2026年02月30日のAIニュース速報 - t\n■ a\nURL: u\n", "0230.txt")
     assert parsed["date"] is None
     assert [(d.code, d.line, d.message) for d in parsed["diagnostics"]] == [
-        ("NW200", 1, "the date that starts line 1 (YYYY年MM月DD日) is not a real date: '2026年02月30日のAIニュース速報 - t'")
+        (
+            "NW200",
+            1,
+            "the date that starts line 1 (YYYY年MM月DD日) is not a real date: '2026年02月30日のAIニュース速報 - t'",
+        )
     ]
 
 
 @pytest.mark.parametrize(
     ("name", "date"),
-    [("news_2026-09-04.txt", "2026-09-04"), ("archive/2026_09_04.txt", "2026-09-04"), ("20260904.txt", "2026-09-04"), ("20260904-extra.txt", "2026-09-04")],
+    [
+        ("news_2026-09-04.txt", "2026-09-04"),
+        ("archive/2026_09_04.txt", "2026-09-04"),
+        ("20260904.txt", "2026-09-04"),
+        ("20260904-extra.txt", "2026-09-04"),
+    ],
 )
 def test_parse_dayfile_text_date_from_the_file_name(name: str, date: str) -> None:
     """Without a date on line 1, the file name gives it, as the existing system's archive read names."""
@@ -374,10 +485,19 @@ def test_parse_dayfile_text_date_from_the_file_name(name: str, date: str) -> Non
     ("name", "message"),
     [
         (None, "date header '# YYYY-MM-DD' missing on line 1"),
-        ("day.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)"),
-        ("2026-02-30.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)"),
-        ("input/day/0904.txt", "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD); "
-         "an MMDD name has no year (the existing system guessed it from the clock)"),
+        (
+            "day.txt",
+            "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)",
+        ),
+        (
+            "2026-02-30.txt",
+            "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD)",
+        ),
+        (
+            "input/day/0904.txt",
+            "date header '# YYYY-MM-DD' missing on line 1, and the file name holds no date (YYYY-MM-DD, YYYY_MM_DD or YYYYMMDD); "
+            "an MMDD name has no year (the existing system guessed it from the clock)",
+        ),
     ],
 )
 def test_parse_dayfile_text_no_date_anywhere(name: str | None, message: str) -> None:

@@ -67,7 +67,12 @@ def test_homepage_projection_does_not_mutate_items() -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["/daily/latest.html#evidence-{claim_id}", "/daily/{yyyy}_{mm}.html#evidence-{claim_id}", "/d/{date}.html", "/d/{when}#{claim_id}"],
+    [
+        "/daily/latest.html#evidence-{claim_id}",
+        "/daily/{yyyy}_{mm}.html#evidence-{claim_id}",
+        "/d/{date}.html",
+        "/d/{when}#{claim_id}",
+    ],
 )
 def test_evidence_url_pattern_must_be_dated_and_anchored(pattern: str) -> None:
     with pytest.raises(ValueError, match="evidence URL pattern"):
@@ -151,7 +156,9 @@ def test_parse_evidence_url_configured_pattern_is_exact() -> None:
     assert parse_evidence_url("https://news.example.org/" + SITE_LINK, site) is None
     assert parse_evidence_url("/daily-news/auto_daily_report_2026_09_05.html#evidence-valuation", site) is None
     other = "https://news.example.org/{date}/report.html#evidence-{claim_id}"
-    assert parse_evidence_url("https://news.example.org/2026-09-05/report.html#evidence-valuation", other) == EvidenceLink("2026-09-05", "valuation")
+    assert parse_evidence_url(
+        "https://news.example.org/2026-09-05/report.html#evidence-valuation", other
+    ) == EvidenceLink("2026-09-05", "valuation")
     assert parse_evidence_url("/2026-09-05/report.html#evidence-valuation", other) is None
     assert parse_evidence_url(SITE_LINK, other) is None
 
@@ -177,9 +184,14 @@ def existing_record() -> dict[str, Any]:
     URL is ``source.url``, next to the source's display name."""
     item = top_items()[0]
     return {
-        "title": item["title"], "blurb": item["tldr"], "category": "business", "date": DATE, "stars": 5,
+        "title": item["title"],
+        "blurb": item["tldr"],
+        "category": "business",
+        "date": DATE,
+        "stars": 5,
         "source": {"name": "ハーバーライン・テック", "url": URL},
-        "claim_evidence": canonical_bundle(), "evidence_url": EXISTING_LINK,
+        "claim_evidence": canonical_bundle(),
+        "evidence_url": EXISTING_LINK,
     }
 
 
@@ -193,10 +205,13 @@ def test_compare_homepage_evidence_existing_record_is_compared_on_source_url() -
     assert compare_homepage_evidence(record, canonical_bundle(), reviewed_item(), date=DATE, index=0) == []
     record["source"]["url"] = "https://example.com/news/another-article"
     found = list(iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item(), index=0))
-    assert [(d.code, d.path, d.text) for d in found] == [(
-        "NW417", "$.source.url",
-        f'homepage item 0 ("{record["title"]}"): source.url "https://example.com/news/another-article" is not the reviewed article\'s',
-    )]
+    assert [(d.code, d.path, d.text) for d in found] == [
+        (
+            "NW417",
+            "$.source.url",
+            f'homepage item 0 ("{record["title"]}"): source.url "https://example.com/news/another-article" is not the reviewed article\'s',
+        )
+    ]
 
 
 @pytest.mark.parametrize("source", [{"name": "n"}, "ハーバーライン・テック", None])
@@ -214,21 +229,29 @@ def test_compare_homepage_evidence_url_and_source_url_must_agree() -> None:
     assert compare_homepage_evidence(record, canonical_bundle(), reviewed_item()) == []
     record["source"]["url"] = "https://example.com/news/another-article"
     found = list(iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item()))
-    assert [(d.code, d.path, d.text) for d in found] == [(
-        "NW419", "$.source.url",
-        f'homepage {URL}: url "{URL}" and source.url "https://example.com/news/another-article" name different articles',
-    )]
+    assert [(d.code, d.path, d.text) for d in found] == [
+        (
+            "NW419",
+            "$.source.url",
+            f'homepage {URL}: url "{URL}" and source.url "https://example.com/news/another-article" name different articles',
+        )
+    ]
     # no reviewed item to compare with: the entry still names two articles
     assert [d.code for d in iter_homepage_diagnostics(record, canonical_bundle())] == ["NW419"]
     record["url"] = "https://example.com/news/third"
-    assert [d.code for d in iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item())] == ["NW419", "NW417"]
+    assert [d.code for d in iter_homepage_diagnostics(record, canonical_bundle(), reviewed_item())] == [
+        "NW419",
+        "NW417",
+    ]
 
 
 def test_check_derived_outputs_finds_existing_records_by_source_url(tmp_path: Path) -> None:
     registry = load_corrections(CORRECTIONS)
     path = tmp_path / "latest.json"
     path.write_text(json.dumps({"date": DATE, "items": [existing_record()]}, ensure_ascii=False), encoding="utf-8")
-    assert [(r.path, r.outcome(), r.diagnostics) for r in check_derived_outputs(registry, homepage_json=path)] == [(URL, "pass", [])]
+    assert [(r.path, r.outcome(), r.diagnostics) for r in check_derived_outputs(registry, homepage_json=path)] == [
+        (URL, "pass", [])
+    ]
     record = existing_record()
     record["url"] = URL
     record["source"]["url"] = "https://example.com/news/another-article"

@@ -62,12 +62,16 @@ def test_render_daily_page_legacy_items_unchanged_beside_evidence_items() -> Non
 def test_render_daily_page_evidence_block_follows_the_summary() -> None:
     fragment = articles(render_daily_page(corrected_items(), date=DATE))[URL]
     summary_end = fragment.index("クレスト金融ニュースの元の報道は直接確認していない。</p>")
-    anchors = [fragment.index(f'id="evidence-{cid}"') for cid in ("nornbay-valuation", "nornbay-raise", "nornbay-contract")]
+    anchors = [
+        fragment.index(f'id="evidence-{cid}"') for cid in ("nornbay-valuation", "nornbay-raise", "nornbay-contract")
+    ]
     assert summary_end < anchors[0] < anchors[1] < anchors[2] < fragment.index('<ul class="news-points">')
 
 
 def test_render_top_page_stylesheet_is_configurable() -> None:
-    assert '<link rel="stylesheet" href="/css/ce.css">\n' in render_top_page(corrected_items(), date=DATE, stylesheet="/css/ce.css")
+    assert '<link rel="stylesheet" href="/css/ce.css">\n' in render_top_page(
+        corrected_items(), date=DATE, stylesheet="/css/ce.css"
+    )
     assert "<link" not in render_top_page(corrected_items(), date=DATE, stylesheet=None)
 
 
@@ -80,7 +84,9 @@ def test_render_top_page_edited_summary_shows_unverified_warning() -> None:
 
 
 def test_render_top_page_template_override(tmp_path: Path) -> None:
-    (tmp_path / "news_item.html.j2").write_text("<p>{{ i.title }}{% if i.evidence %} [evidence]{% endif %}</p>\n", encoding="utf-8")
+    (tmp_path / "news_item.html.j2").write_text(
+        "<p>{{ i.title }}{% if i.evidence %} [evidence]{% endif %}</p>\n", encoding="utf-8"
+    )
     html = render_top_page(corrected_items()[:2], date=DATE, template_dir=tmp_path)
     assert "<li>\n<p>ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道 [evidence]</p>\n</li>" in html
     assert "<li>\n<p>ケストレル研究所、端末向け小型モデルを公開</p>\n</li>" in html
@@ -96,14 +102,24 @@ def test_render_pages_do_not_mutate_items() -> None:
 
 
 def test_rank_items_highest_score_first_ties_stable_unscored_last() -> None:
-    items: list[dict[str, Any]] = [{"url": "a", "score": 1}, {"url": "b"}, {"url": "c", "score": 5}, {"url": "d", "score": 1.0}, {"url": "e", "score": True}]
+    items: list[dict[str, Any]] = [
+        {"url": "a", "score": 1},
+        {"url": "b"},
+        {"url": "c", "score": 5},
+        {"url": "d", "score": 1.0},
+        {"url": "e", "score": True},
+    ]
     assert [i["url"] for i in rank_items(items, None)] == ["c", "a", "d", "b", "e"]
     assert [i["url"] for i in rank_items(items, 2)] == ["c", "a"]
 
 
 def test_top_page_data_holds_ranked_items_with_evidence_verbatim(tmp_path: Path) -> None:
     data = top_page_data(corrected_items(), date=DATE, limit=3)
-    assert [i["url"] for i in data["items"]] == [URL, "https://example.com/news/kestrel-lab-small-model", "https://example.com/news/orchard-ai-policy"]
+    assert [i["url"] for i in data["items"]] == [
+        URL,
+        "https://example.com/news/kestrel-lab-small-model",
+        "https://example.com/news/orchard-ai-policy",
+    ]
     assert data["items"][0]["claim_evidence"] == canonical_bundle()
     assert "claim_evidence" not in data["items"][1]
     write_json(tmp_path / "data.json", data)

@@ -23,7 +23,9 @@ def pipeline() -> ModuleType:
     return module
 
 
-def test_pipeline_writes_golden_outputs_and_passes(pipeline: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pipeline_writes_golden_outputs_and_passes(
+    pipeline: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert pipeline.main([str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"PASS {URL}: 6 derived copies match the registry\n1 target: 1 passed, 0 failed\n"
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
@@ -41,7 +43,9 @@ def test_pipeline_is_deterministic_and_leaves_inputs_alone(pipeline: ModuleType,
     assert {p: p.read_bytes() for p in inputs} == inputs
 
 
-def test_pipeline_bad_registry_stops_before_any_output(pipeline: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pipeline_bad_registry_stops_before_any_output(
+    pipeline: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     value = registry_value()
     value[URL]["claim_evidence"]["claims"][0]["statement"] = "ノルンベイ計算機の企業価値は30億ドル。"
     registry = write_registry(tmp_path, value)
@@ -62,4 +66,7 @@ def test_pipeline_runs_as_a_script(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"PASS {URL}")
     homepage = json.loads((tmp_path / "homepage.json").read_text(encoding="utf-8"))
-    assert homepage["items"][0]["evidence_url"] == "/daily-news/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+    assert (
+        homepage["items"][0]["evidence_url"]
+        == "/daily-news/auto_daily_report_2026_09_04.html#evidence-nornbay-valuation"
+    )

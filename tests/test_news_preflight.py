@@ -59,7 +59,9 @@ def test_compare_article_evidence_changed_evidence_label_in_bundle(item: dict[st
     ]
 
 
-def test_compare_article_evidence_changed_item_evidence_label(item: dict[str, Any], registry: CorrectionRegistry) -> None:
+def test_compare_article_evidence_changed_item_evidence_label(
+    item: dict[str, Any], registry: CorrectionRegistry
+) -> None:
     item["evidence_label"] = "Fact-A"
     assert compare_article_evidence(item, canonical_bundle(), expected_fields=registry.corrections[URL].fields) == [
         f'{A}: evidence_label is "Fact-A", the correction registry has "Fact-B"'
@@ -75,7 +77,9 @@ def test_compare_article_evidence_dropped_bundle(item: dict[str, Any]) -> None:
 
 def test_compare_article_evidence_edited_summary_cannot_reuse_review(item: dict[str, Any]) -> None:
     item["summary"] = "ノルンベイ計算機は企業価値30億ドルと評価された。"
-    assert compare_article_evidence(item, canonical_bundle()) == [f"{A}: article text differs from the reviewed subject"]
+    assert compare_article_evidence(item, canonical_bundle()) == [
+        f"{A}: article text differs from the reviewed subject"
+    ]
 
 
 def test_compare_article_evidence_int_and_float_differ(item: dict[str, Any]) -> None:
@@ -90,7 +94,9 @@ def test_iter_article_diagnostics_typed_paths(item: dict[str, Any]) -> None:
 
 
 def test_compare_article_evidence_unexpected_bundle(item: dict[str, Any]) -> None:
-    assert compare_article_evidence(item, None) == [f"{A}: carries claim_evidence the correction registry does not have for this URL"]
+    assert compare_article_evidence(item, None) == [
+        f"{A}: carries claim_evidence the correction registry does not have for this URL"
+    ]
 
 
 def test_compare_homepage_evidence_clean_entry_passes(item: dict[str, Any], reviewed: dict[str, Any]) -> None:
@@ -101,21 +107,35 @@ def test_compare_homepage_evidence_clean_entry_passes(item: dict[str, Any], revi
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("evidence_url", "/daily-news/latest.html#evidence-nornbay-valuation",
-         'evidence_url "/daily-news/latest.html#evidence-nornbay-valuation" is not a link to a dated detail page '
-         "(expected auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id} in any folder)"),
-        ("evidence_url", "/daily-news/auto_daily_report_2026_09_04.html#evidence-other",
-         "evidence_url anchor evidence-other is not a claim of the bundle"),
-        ("blurb", "ノルンベイ計算機が300億ドル評価で調達。",
-         'blurb differs at character 1: "ノルンベイ計算機が300億ドル評価で調達…", the reviewed tldr has "ハーバーライン・テックがクレスト金融ニュ…": '
-         "changed wording needs a new review"),
-        ("title", "ノルンベイ計算機、300億ドル評価",
-         'title is "ノルンベイ計算機、300億ドル評価", the reviewed title has "ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道": '
-         "changed wording needs a new review"),
+        (
+            "evidence_url",
+            "/daily-news/latest.html#evidence-nornbay-valuation",
+            'evidence_url "/daily-news/latest.html#evidence-nornbay-valuation" is not a link to a dated detail page '
+            "(expected auto_daily_report_{yyyy}_{mm}_{dd}.html#evidence-{claim_id} in any folder)",
+        ),
+        (
+            "evidence_url",
+            "/daily-news/auto_daily_report_2026_09_04.html#evidence-other",
+            "evidence_url anchor evidence-other is not a claim of the bundle",
+        ),
+        (
+            "blurb",
+            "ノルンベイ計算機が300億ドル評価で調達。",
+            'blurb differs at character 1: "ノルンベイ計算機が300億ドル評価で調達…", the reviewed tldr has "ハーバーライン・テックがクレスト金融ニュ…": '
+            "changed wording needs a new review",
+        ),
+        (
+            "title",
+            "ノルンベイ計算機、300億ドル評価",
+            'title is "ノルンベイ計算機、300億ドル評価", the reviewed title has "ノルンベイ計算機、企業価値約300億米ドルで約30億米ドルを調達と報道": '
+            "changed wording needs a new review",
+        ),
         ("claim_evidence", None, "claim_evidence dropped from the homepage entry"),
     ],
 )
-def test_compare_homepage_evidence_drift(item: dict[str, Any], reviewed: dict[str, Any], key: str, value: Any, message: str) -> None:
+def test_compare_homepage_evidence_drift(
+    item: dict[str, Any], reviewed: dict[str, Any], key: str, value: Any, message: str
+) -> None:
     entry = homepage_projection([item], date=DATE)["items"][0]
     entry[key] = value
     assert compare_homepage_evidence(entry, canonical_bundle(), reviewed) == [f"{H}: {message}"]
@@ -153,7 +173,9 @@ def test_compare_homepage_evidence_site_link_in_another_folder_passes(item: dict
 
 def test_compare_homepage_evidence_site_link_wrong_day(item: dict[str, Any]) -> None:
     record = site_record(item)
-    record["evidence_url"] = "https://news.example.org/presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-nornbay-raise"
+    record["evidence_url"] = (
+        "https://news.example.org/presentations/daily_reports/auto_daily_report_2026_09_05.html#evidence-nornbay-raise"
+    )
     assert compare_homepage_evidence(record, canonical_bundle(), date=DATE, index=0) == [
         f'homepage item 0 ("{item["title"]}"): evidence_url points to the page of 2026-09-05, expected 2026-09-04'
     ]
@@ -235,7 +257,10 @@ def summary(results: list) -> list[tuple[str, str, list[tuple[str, str | None, i
 def test_check_derived_outputs_clean_example_passes(registry: CorrectionRegistry, site: Path) -> None:
     results = check(registry, site)
     assert summary(results) == [(URL, "pass", [])]
-    assert text_report(results, False, "target") == f"PASS {URL}: 6 derived copies match the registry\n1 target: 1 passed, 0 failed\n"
+    assert (
+        text_report(results, False, "target")
+        == f"PASS {URL}: 6 derived copies match the registry\n1 target: 1 passed, 0 failed\n"
+    )
 
 
 def test_check_derived_outputs_changed_review_date_in_dayfile(registry: CorrectionRegistry, site: Path) -> None:
@@ -247,22 +272,30 @@ def test_check_derived_outputs_changed_review_date_in_dayfile(registry: Correcti
 
 def test_check_derived_outputs_changed_label_in_top_data(registry: CorrectionRegistry, site: Path) -> None:
     edit_json(site / "top15" / "data.json", lambda v: v["items"][0].update(evidence_label="Fact"))
-    assert summary(check(registry, site)) == [(URL, "fail", [("NW403", "data.json", None, "$.items[0].evidence_label")])]
+    assert summary(check(registry, site)) == [
+        (URL, "fail", [("NW403", "data.json", None, "$.items[0].evidence_label")])
+    ]
 
 
 def test_check_derived_outputs_dropped_bundle_in_daily_data(registry: CorrectionRegistry, site: Path) -> None:
     edit_json(site / "daily-news" / "data.json", lambda v: v["items"][0].pop("claim_evidence"))
-    assert summary(check(registry, site)) == [(URL, "fail", [("NW401", "data.json", None, "$.items[0].claim_evidence")])]
+    assert summary(check(registry, site)) == [
+        (URL, "fail", [("NW401", "data.json", None, "$.items[0].claim_evidence")])
+    ]
 
 
 def test_check_derived_outputs_changed_summary_in_dayfile(registry: CorrectionRegistry, site: Path) -> None:
     edit_text(site / "news_2026-09-04.txt", "クレスト金融ニュースの元の報道は直接確認していない。\n", "")
     results = check(registry, site)
     assert summary(results) == [
-        (URL, "fail", [
-            ("CE106", "news_2026-09-04.txt", 3, "$.claim_evidence.subject_fingerprint"),
-            ("NW403", "news_2026-09-04.txt", 3, "$.summary"),
-        ])
+        (
+            URL,
+            "fail",
+            [
+                ("CE106", "news_2026-09-04.txt", 3, "$.claim_evidence.subject_fingerprint"),
+                ("NW403", "news_2026-09-04.txt", 3, "$.summary"),
+            ],
+        )
     ]
     assert results[0].diagnostics[1].message == (
         'summary differs at character 150: "…達額・契約額と企業価値は別の数字である。", the correction registry has '
@@ -271,8 +304,13 @@ def test_check_derived_outputs_changed_summary_in_dayfile(registry: CorrectionRe
 
 
 def test_check_derived_outputs_undated_homepage_link(registry: CorrectionRegistry, site: Path) -> None:
-    edit_json(site / "homepage.json", lambda v: v["items"][0].update(evidence_url="/daily-news/latest.html#evidence-nornbay-valuation"))
-    assert summary(check(registry, site)) == [(URL, "fail", [("NW413", "homepage.json", None, "$.items[0].evidence_url")])]
+    edit_json(
+        site / "homepage.json",
+        lambda v: v["items"][0].update(evidence_url="/daily-news/latest.html#evidence-nornbay-valuation"),
+    )
+    assert summary(check(registry, site)) == [
+        (URL, "fail", [("NW413", "homepage.json", None, "$.items[0].evidence_url")])
+    ]
 
 
 def test_check_derived_outputs_homepage_link_in_another_folder_passes(registry: CorrectionRegistry, site: Path) -> None:
@@ -302,27 +340,42 @@ def test_check_derived_outputs_malformed_metadata_line(registry: CorrectionRegis
     edit_text(site / "news_2026-09-04.txt", '🔎 Claim Evidence: {"version":1,', '🔎 Claim Evidence: {"version":1,,')
     results = check(registry, site)
     assert summary(results) == [
-        (URL, "fail", [
-            ("NW201", "news_2026-09-04.txt", 14, "$"),
-            ("NW401", "news_2026-09-04.txt", 3, "$.claim_evidence"),
-        ])
+        (
+            URL,
+            "fail",
+            [
+                ("NW201", "news_2026-09-04.txt", 14, "$"),
+                ("NW401", "news_2026-09-04.txt", 3, "$.claim_evidence"),
+            ],
+        )
     ]
     assert results[0].diagnostics[0].column == 32
 
 
-def test_check_derived_outputs_unregistered_evidence_is_listed_not_passed(registry: CorrectionRegistry, site: Path) -> None:
+def test_check_derived_outputs_unregistered_evidence_is_listed_not_passed(
+    registry: CorrectionRegistry, site: Path
+) -> None:
     edit_json(site / "top15" / "data.json", lambda v: v["items"][1].update(claim_evidence=canonical_bundle()))
     results = check(registry, site)
     assert summary(results) == [
         (URL, "pass", []),
         ("https://example.com/news/kestrel-lab-small-model", "unregistered", []),
     ]
-    assert results[1].detail == f"carries claim_evidence in {site / 'top15' / 'data.json'}:$.items[1] but is not in the correction registry"
+    assert (
+        results[1].detail
+        == f"carries claim_evidence in {site / 'top15' / 'data.json'}:$.items[1] but is not in the correction registry"
+    )
     assert text_report(results, False, "target").endswith("2 targets: 1 passed, 0 failed, 1 unregistered\n")
 
 
-def test_check_derived_outputs_malformed_line_on_unregistered_item_fails(registry: CorrectionRegistry, site: Path) -> None:
-    edit_text(site / "news_2026-09-04.txt", "URL: https://example.com/news/orchard-ai-policy\n", "URL: https://example.com/news/orchard-ai-policy\n🔎 Claim Evidence: [1]\n")
+def test_check_derived_outputs_malformed_line_on_unregistered_item_fails(
+    registry: CorrectionRegistry, site: Path
+) -> None:
+    edit_text(
+        site / "news_2026-09-04.txt",
+        "URL: https://example.com/news/orchard-ai-policy\n",
+        "URL: https://example.com/news/orchard-ai-policy\n🔎 Claim Evidence: [1]\n",
+    )
     results = check(registry, site)
     assert summary(results) == [
         (URL, "pass", []),
@@ -339,7 +392,9 @@ def test_check_derived_outputs_list_page_without_evidence_block(registry: Correc
     page = site / "daily-news" / "auto_daily_report_2026_09_04.html"
     text = page.read_text(encoding="utf-8")
     page.write_text("\n".join(line for line in text.split("\n") if "<aside" not in line), encoding="utf-8")
-    assert summary(check(registry, site)) == [(URL, "fail", [("NW421", "auto_daily_report_2026_09_04.html", None, "$")])]
+    assert summary(check(registry, site)) == [
+        (URL, "fail", [("NW421", "auto_daily_report_2026_09_04.html", None, "$")])
+    ]
 
 
 def test_check_derived_outputs_unregistered_block_on_list_page(registry: CorrectionRegistry, site: Path) -> None:
@@ -348,12 +403,16 @@ def test_check_derived_outputs_unregistered_block_on_list_page(registry: Correct
     assert summary(check(registry, site)) == [(URL, "pass", []), (str(page), "unregistered", [])]
 
 
-def test_check_derived_outputs_registered_article_missing_everywhere(registry: CorrectionRegistry, tmp_path: Path) -> None:
+def test_check_derived_outputs_registered_article_missing_everywhere(
+    registry: CorrectionRegistry, tmp_path: Path
+) -> None:
     results = check_derived_outputs(registry)
     assert summary(results) == [(URL, "fail", [("NW409", "corrections.json", None, "$")])]
 
 
-def test_check_derived_outputs_unreadable_and_misshapen_files(registry: CorrectionRegistry, site: Path, tmp_path: Path) -> None:
+def test_check_derived_outputs_unreadable_and_misshapen_files(
+    registry: CorrectionRegistry, site: Path, tmp_path: Path
+) -> None:
     (tmp_path / "list.json").write_text("[]", encoding="utf-8")
     results = check_derived_outputs(
         registry,

@@ -1,5 +1,6 @@
 """Numbers read from Japanese and English prose: a table of written forms, spans,
 and properties that round-trip every supported way of writing a value."""
+
 from __future__ import annotations
 
 import re
@@ -318,7 +319,12 @@ def test_numerals_canonical_refuses_non_finite(value: Decimal) -> None:
 WIDE = str.maketrans("0123456789.,", "０１２３４５６７８９．，")
 KANJI = "〇一二三四五六七八九"
 # Japanese that cannot form, extend, mark or qualify a number.
-SURROUNDING = st.text(st.sampled_from("あいうかきくさしすたちつなにぬはひふまみむよらりるわをんアイウカキクサシスタチツ会社売上高利益率前期比年度報告。、「」（）："), max_size=4)
+SURROUNDING = st.text(
+    st.sampled_from(
+        "あいうかきくさしすたちつなにぬはひふまみむよらりるわをんアイウカキクサシスタチツ会社売上高利益率前期比年度報告。、「」（）："
+    ),
+    max_size=4,
+)
 PREFIXES = ["", "$", "US$", "¥", "￥", "€ ", "£", "USD "]
 SUFFIXES = ["", "円", "%", "％", "倍", " USD", "ドル", "米ドル", "パーセント", " percent"]
 
@@ -413,7 +419,11 @@ def unit_groups(draw: Any) -> tuple[str, Decimal, bool]:
 def digits_and_unit(draw: Any) -> tuple[str, Decimal, bool]:
     """1.5兆, -3,000万, 5千万, ３百万."""
     coefficient = draw(_decimals(6))
-    unit, power = draw(st.sampled_from([("万", 4), ("億", 8), ("兆", 12), ("千", 3), ("千万", 7), ("百", 2), ("百万", 6), ("千億", 11)]))
+    unit, power = draw(
+        st.sampled_from(
+            [("万", 4), ("億", 8), ("兆", 12), ("千", 3), ("千万", 7), ("百", 2), ("百万", 6), ("千億", 11)]
+        )
+    )
     large = any(char in "万億兆" for char in unit)
     return draw(_arabic(coefficient)) + unit, coefficient.scaleb(power), large
 
@@ -427,7 +437,9 @@ def english_scale(draw: Any) -> tuple[str, Decimal, bool]:
     return draw(_arabic(coefficient)) + space + word, coefficient.scaleb(power), power >= 6
 
 
-WRITTEN = st.one_of(plain_numbers(), kanji_positional(), kanji_digits(), unit_groups(), digits_and_unit(), english_scale())
+WRITTEN = st.one_of(
+    plain_numbers(), kanji_positional(), kanji_digits(), unit_groups(), digits_and_unit(), english_scale()
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -465,7 +477,8 @@ def test_numerals_never_raise_on_any_text(text: str) -> None:
 
 
 NUMERIC_ALPHABET = st.sampled_from(
-    list("0１,，.．-−－+＋ 〇零一二三四五六七八九十百千万億兆数何第円元倍%％$¥ABxyz語\u0301") + ["\U0001f600", "million", "USD", "9" * 120]
+    list("0１,，.．-−－+＋ 〇零一二三四五六七八九十百千万億兆数何第円元倍%％$¥ABxyz語\u0301")
+    + ["\U0001f600", "million", "USD", "9" * 120]
 )
 
 

@@ -1,5 +1,6 @@
 """The wheel must carry the schema, templates and stylesheet: an installed copy,
 run from another folder, must not depend on this checkout."""
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         pytest.fail(f"building the wheel failed:\n{done.stderr[-2000:]}")
@@ -60,7 +63,13 @@ def test_packaging_installed_copy_finds_schema_from_another_folder(wheel: Path, 
 
     env = dict(os.environ, PYTHONPATH=str(site))
     done = subprocess.run(
-        [sys.executable, "-c", code], input=json.dumps(bundle), cwd=elsewhere, env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-c", code],
+        input=json.dumps(bundle),
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -95,7 +104,9 @@ def test_packaging_runtime_dependencies_are_exactly_what_the_packages_import() -
                 imported.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 imported.add(node.module.split(".")[0])
-        modules = {m for m in imported if m not in sys.stdlib_module_names and m not in ("claim_evidence", "static_helper")}
+        modules = {
+            m for m in imported if m not in sys.stdlib_module_names and m not in ("claim_evidence", "static_helper")
+        }
         return {distributions[m][0].lower() for m in modules}
 
     integrations = ROOT / "claim_evidence" / "integrations"

@@ -1,4 +1,5 @@
 """PDF text under a bound: a hostile PDF costs at most the deadline and the memory cap, and says so."""
+
 from __future__ import annotations
 
 import functools
@@ -11,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from claim_evidence._snapshots.store import SnapshotStore
 from claim_evidence._sources import pdftext as _pdftext
 from claim_evidence._sources.extract import Extracted, extract_text
-from claim_evidence._snapshots.store import SnapshotStore
 
 from .conftest import ROOT
 from .test_extract import _make_fixtures
@@ -50,7 +51,9 @@ def _large() -> bytes:
 
 
 def _too_costly(seconds: str, memory: str) -> Extracted:
-    return Extracted("", "pdf", None, f"the PDF was not extracted: too costly (over {seconds} s or {memory} MiB); {OTHER}")
+    return Extracted(
+        "", "pdf", None, f"the PDF was not extracted: too costly (over {seconds} s or {memory} MiB); {OTHER}"
+    )
 
 
 def test_pdftext_over_the_deadline_is_too_costly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +65,9 @@ def test_pdftext_over_the_deadline_is_too_costly(monkeypatch: pytest.MonkeyPatch
     assert elapsed < 30, elapsed
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux; elsewhere the deadline alone bounds")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux; elsewhere the deadline alone bounds"
+)
 def test_pdftext_over_the_memory_cap_is_too_costly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_pdftext, "PDF_MEMORY", 96 * 2**20)
     monkeypatch.setattr(_pdftext, "PDF_SECONDS", 60.0)  # the memory cap, not the deadline, must stop it
@@ -85,7 +90,9 @@ def test_pdftext_child_reads_the_same_text_as_the_reader_in_process() -> None:
 
 def test_pdftext_text_outside_utf8_survives_the_pipe() -> None:
     """A lone surrogate (a broken ToUnicode map can give one) comes back as pypdf gave it, not mangled."""
-    reply = json.dumps({"text": "a\udc80b", "warning": None, "logs": []}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    reply = json.dumps({"text": "a\udc80b", "warning": None, "logs": []}, ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"
+    )
     assert _pdftext._parse_reply(reply) == {"text": "a\udc80b", "warning": None, "logs": []}
 
 
@@ -104,7 +111,9 @@ def test_pdftext_child_out_of_memory_outside_pypdf_is_too_costly(monkeypatch: py
 def test_pdftext_child_reply_garbled_is_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_pdftext, "_CHILD", "import sys; sys.stdout.write('[1]')")
     got = _pdftext.pdf_text(b"%PDF-1.4\n")
-    assert got == Extracted("", "pdf", None, f"the PDF could not be read (the reading process gave no usable reply): {OTHER}")
+    assert got == Extracted(
+        "", "pdf", None, f"the PDF could not be read (the reading process gave no usable reply): {OTHER}"
+    )
 
 
 def test_pdftext_without_an_interpreter_reads_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,17 +122,32 @@ def test_pdftext_without_an_interpreter_reads_in_process(monkeypatch: pytest.Mon
     assert _pdftext.pdf_text(data) == Extracted(PDF_TEXT, "pdf", None, None)
 
 
-def test_pdftext_snapshot_of_a_costly_pdf_is_stored_without_text(monkeypatch: pytest.MonkeyPatch, run: Any, tmp_path: Path) -> None:
+def test_pdftext_snapshot_of_a_costly_pdf_is_stored_without_text(
+    monkeypatch: pytest.MonkeyPatch, run: Any, tmp_path: Path
+) -> None:
     """The bytes are what the reviewer read, so they are stored; the output says why there is no text."""
     monkeypatch.setattr(_pdftext, "PDF_SECONDS", 2.0)
     copy = tmp_path / "report.pdf"
     copy.write_bytes(_slow())
-    bundle = {"version": 1, "sources": [{"id": "s", "publisher": "架空社", "title": "s", "url": "https://example.com/report"}], "claims": []}
+    bundle = {
+        "version": 1,
+        "sources": [{"id": "s", "publisher": "架空社", "title": "s", "url": "https://example.com/report"}],
+        "claims": [],
+    }
     path = tmp_path / "b.json"
     path.write_text(json.dumps(bundle), encoding="utf-8")
     code, out, err = run(
-        "sources", "snapshot", str(path), "--source", "s", "--file", str(copy), "--snapshot-dir", str(tmp_path / "snaps"),
-        "--retrieved-at", "2026-10-02",
+        "sources",
+        "snapshot",
+        str(path),
+        "--source",
+        "s",
+        "--file",
+        str(copy),
+        "--snapshot-dir",
+        str(tmp_path / "snaps"),
+        "--retrieved-at",
+        "2026-10-02",
     )
     assert (code, err) == (0, "")
     snapshot = json.loads(path.read_text(encoding="utf-8"))["sources"][0]["snapshot"]

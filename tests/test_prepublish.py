@@ -1,5 +1,6 @@
 """``claim-evidence prepublish`` over the example news pipeline and the example
 site: passes clean, and fails with a clear message on each injected drift."""
+
 from __future__ import annotations
 
 import json
@@ -12,11 +13,9 @@ from typing import Any
 
 import pytest
 
-
 from .conftest import ROOT
 
 URL = "https://example.com/news/nornbay-compute-funding"
-
 
 
 @pytest.fixture
@@ -24,7 +23,9 @@ def news(tmp_path: Path) -> Path:
     """A copy of examples/news with a fresh pipeline run in ``out/``."""
     site = tmp_path / "news"
     shutil.copytree(ROOT / "examples" / "news", site, ignore=shutil.ignore_patterns("out"))
-    done = subprocess.run([sys.executable, str(site / "pipeline.py"), str(site / "out")], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(site / "pipeline.py"), str(site / "out")], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return site
 
@@ -61,17 +62,30 @@ DRIFTS: list[tuple[str, str, Callable[[Path], None], str]] = [
     (
         "review date in day-file",
         "out/news_2026-09-04.txt",
-        lambda p: p.write_text(p.read_text(encoding="utf-8").replace('"checked_at":"2026-09-04"', '"checked_at":"2026-09-05"', 1), encoding="utf-8"),
+        lambda p: p.write_text(
+            p.read_text(encoding="utf-8").replace('"checked_at":"2026-09-04"', '"checked_at":"2026-09-05"', 1),
+            encoding="utf-8",
+        ),
         'NW402 claim_evidence differs from the correction registry: $.claims[0].verification.checked_at is "2026-09-05", the registry has "2026-09-04"',
     ),
-    ("review date in data.json", "out/top15/data.json", lambda p: _edit_json(p, _set_checked_at), "NW402 claim_evidence differs from the correction registry"),
+    (
+        "review date in data.json",
+        "out/top15/data.json",
+        lambda p: _edit_json(p, _set_checked_at),
+        "NW402 claim_evidence differs from the correction registry",
+    ),
     (
         "evidence label",
         "out/daily-news/data.json",
         lambda p: _edit_json(p, lambda d: _item(d)["claim_evidence"]["claims"][0].update(evidence_label="Fact")),
         "NW402 claim_evidence differs from the correction registry: $.claims[0].evidence_label",
     ),
-    ("dropped bundle", "out/top15/data.json", lambda p: _edit_json(p, lambda d: _item(d).pop("claim_evidence")), "NW401"),
+    (
+        "dropped bundle",
+        "out/top15/data.json",
+        lambda p: _edit_json(p, lambda d: _item(d).pop("claim_evidence")),
+        "NW401",
+    ),
     (
         "changed summary",
         "out/daily-news/data.json",
@@ -81,21 +95,32 @@ DRIFTS: list[tuple[str, str, Callable[[Path], None], str]] = [
     (
         "undated homepage link",
         "out/homepage.json",
-        lambda p: _edit_json(p, lambda d: _item(d).update(evidence_url="/daily-news/latest.html#evidence-nornbay-valuation")),
+        lambda p: _edit_json(
+            p, lambda d: _item(d).update(evidence_url="/daily-news/latest.html#evidence-nornbay-valuation")
+        ),
         "NW41",
     ),
-    ("changed blurb", "out/homepage.json", lambda p: _edit_json(p, lambda d: _item(d).update(blurb="別の要約。")), "NW41"),
+    (
+        "changed blurb",
+        "out/homepage.json",
+        lambda p: _edit_json(p, lambda d: _item(d).update(blurb="別の要約。")),
+        "NW41",
+    ),
     (
         "malformed metadata line",
         "out/news_2026-09-04.txt",
-        lambda p: p.write_text(p.read_text(encoding="utf-8").replace("🔎 Claim Evidence: {", "🔎 Claim Evidence: {,", 1), encoding="utf-8"),
+        lambda p: p.write_text(
+            p.read_text(encoding="utf-8").replace("🔎 Claim Evidence: {", "🔎 Claim Evidence: {,", 1), encoding="utf-8"
+        ),
         "NW201",
     ),
 ]
 
 
 @pytest.mark.parametrize("name, target, inject, expected", DRIFTS, ids=[d[0] for d in DRIFTS])
-def test_prepublish_fails_on_injected_drift(run: Any, news: Path, name: str, target: str, inject: Callable[[Path], None], expected: str) -> None:
+def test_prepublish_fails_on_injected_drift(
+    run: Any, news: Path, name: str, target: str, inject: Callable[[Path], None], expected: str
+) -> None:
     inject(news / target)
     code, out, _ = run("prepublish", "--config", str(news / "claim-evidence.toml"))
     assert code == 1, out
@@ -126,7 +151,10 @@ def test_prepublish_unregistered_page_never_passes(run: Any, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     "content, expected",
     [
-        ('lang = "ja"\n[news]\ncorections = "x.json"\n', "SH002 unknown key news.'corections' (did you mean 'corrections'?)"),
+        (
+            'lang = "ja"\n[news]\ncorections = "x.json"\n',
+            "SH002 unknown key news.'corections' (did you mean 'corrections'?)",
+        ),
         ('pagez = ["a.html"]\n', "SH002 unknown key 'pagez' (did you mean 'pages'?)"),
         ("[news]\ndayfiles = []\n", "SH003 news.corrections must name the correction registry JSON"),
         ('[news]\ncorrections = "c.json"\nevidence_url = "/x.html"\n', "SH003 news.evidence_url must be a pattern"),

@@ -1,5 +1,6 @@
 """Property tests over random bundles: a covered edit is always caught, and a
 bundle with any error is never displayed as 資料との照合済み."""
+
 from __future__ import annotations
 
 import copy
@@ -17,14 +18,24 @@ IDS = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,12}", fullmatch=True)
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(lambda s: s.strip())
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 DATES = st.dates().map(lambda d: d.isoformat()).filter(lambda s: len(s) == 10)
-URLS = st.builds(lambda host, path: f"https://{host}.example/{path}", st.from_regex(r"[a-z]{1,10}", fullmatch=True), st.from_regex(r"[a-z0-9/]{0,10}", fullmatch=True))
+URLS = st.builds(
+    lambda host, path: f"https://{host}.example/{path}",
+    st.from_regex(r"[a-z]{1,10}", fullmatch=True),
+    st.from_regex(r"[a-z0-9/]{0,10}", fullmatch=True),
+)
 
 
 @st.composite
 def sealed_bundles(draw: Any) -> dict[str, Any]:
     source_ids = draw(st.lists(IDS, min_size=1, max_size=3, unique=True))
     sources = [
-        {"id": sid, "publisher": draw(TEXT), "title": draw(TEXT), "url": draw(URLS), "published_at": draw(st.none() | DATES)}
+        {
+            "id": sid,
+            "publisher": draw(TEXT),
+            "title": draw(TEXT),
+            "url": draw(URLS),
+            "published_at": draw(st.none() | DATES),
+        }
         for sid in source_ids
     ]
     claims = []
@@ -32,7 +43,9 @@ def sealed_bundles(draw: Any) -> dict[str, Any]:
         status = draw(st.sampled_from(STATUSES))
         refs = [
             {"source_id": sid, "section": draw(TEXT), "supports": draw(TEXT)}
-            for sid in draw(st.lists(st.sampled_from(source_ids), min_size=1 if status != "unverified" else 0, max_size=2))
+            for sid in draw(
+                st.lists(st.sampled_from(source_ids), min_size=1 if status != "unverified" else 0, max_size=2)
+            )
         ]
         claim = {
             "id": cid,
@@ -97,14 +110,18 @@ def test_property_cited_source_edit_is_rejected(bundle: dict[str, Any], data: An
 @settings(max_examples=150)
 @given(sealed_bundles(), st.data())
 def test_property_invalid_never_renders_matched(bundle: dict[str, Any], data: Any) -> None:
-    path = data.draw(st.sampled_from(["version", "claims.statement", "sources.url", "claims.verification", "claims.basis"]))
+    path = data.draw(
+        st.sampled_from(["version", "claims.statement", "sources.url", "claims.verification", "claims.basis"])
+    )
     claim = bundle["claims"][0]
     if path == "version":
         bundle["version"] = data.draw(st.integers().filter(lambda v: v != 1))
     elif path == "claims.statement":
         claim["statement"] = claim["statement"] + "!"
     elif path == "sources.url":
-        bundle["sources"][0]["url"] = data.draw(st.sampled_from(["javascript:alert(1)", "//evil", "data:,x", "https://u:p@h/"]))
+        bundle["sources"][0]["url"] = data.draw(
+            st.sampled_from(["javascript:alert(1)", "//evil", "data:,x", "https://u:p@h/"])
+        )
     elif path == "claims.verification":
         claim["verification"] = data.draw(st.none() | st.just("x") | st.just({}))
         assume(claim["status"] != "unverified" or claim["verification"] != None)  # noqa: E711

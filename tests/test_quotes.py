@@ -3,6 +3,7 @@
 The unit of the number rule is the pair (statement, quoted passages); the
 parsing of written numbers is tested on its own in tests/test_numerals.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -81,22 +82,76 @@ def test_quotes_valid_shapes_have_no_shape_finding(bundle: dict, quote: Any) -> 
         ("達成率72.6%", REF + ".quote", "quote must be an object (found the string '達成率72.6%'): " + SHAPE),
         (["達成率72.6%"], REF + ".quote", "quote must be an object (found an array): " + SHAPE),
         (7, REF + ".quote", "quote must be an object (found the number 7): " + SHAPE),
-        ({}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE),
-        ({"prefix": "a"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE),
-        ({"exact": ""}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found ''): " + SHAPE),
-        ({"exact": " \u3000\n"}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found ' \\u3000\\n'): " + SHAPE),
-        ({"exact": "72.6" + "x" * 1997}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found 2001 characters): " + SHAPE),
-        ({"exact": None}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found null): " + SHAPE),
-        ({"exact": ["a"]}, REF + ".quote.exact", "quote.exact must be a non-blank string of at most 2000 characters (found an array): " + SHAPE),
-        ({"exact": "72.6", "prefix": 1}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters (found the number 1): " + SHAPE),
-        ({"exact": "72.6", "prefix": "p" * 201}, REF + ".quote.prefix", "quote.prefix must be a string of at most 200 characters (found 201 characters): " + SHAPE),
-        ({"exact": "72.6", "suffix": None}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters (found null): " + SHAPE),
-        ({"exact": "72.6", "suffix": "s" * 201}, REF + ".quote.suffix", "quote.suffix must be a string of at most 200 characters (found 201 characters): " + SHAPE),
-        ({"exact": "72.6", "text": "b"}, REF + ".quote.text", "unexpected key 'text' (did you mean 'exact'?); quote must be an object: " + SHAPE),
-        ({"exact": "72.6", "type": "TextQuoteSelector"}, REF + ".quote.type", "unexpected key 'type'; quote must be an object: " + SHAPE),
+        (
+            {},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE,
+        ),
+        (
+            {"prefix": "a"},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (the key is missing): " + SHAPE,
+        ),
+        (
+            {"exact": ""},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (found ''): " + SHAPE,
+        ),
+        (
+            {"exact": " \u3000\n"},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (found ' \\u3000\\n'): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6" + "x" * 1997},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (found 2001 characters): " + SHAPE,
+        ),
+        (
+            {"exact": None},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (found null): " + SHAPE,
+        ),
+        (
+            {"exact": ["a"]},
+            REF + ".quote.exact",
+            "quote.exact must be a non-blank string of at most 2000 characters (found an array): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "prefix": 1},
+            REF + ".quote.prefix",
+            "quote.prefix must be a string of at most 200 characters (found the number 1): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "prefix": "p" * 201},
+            REF + ".quote.prefix",
+            "quote.prefix must be a string of at most 200 characters (found 201 characters): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "suffix": None},
+            REF + ".quote.suffix",
+            "quote.suffix must be a string of at most 200 characters (found null): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "suffix": "s" * 201},
+            REF + ".quote.suffix",
+            "quote.suffix must be a string of at most 200 characters (found 201 characters): " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "text": "b"},
+            REF + ".quote.text",
+            "unexpected key 'text' (did you mean 'exact'?); quote must be an object: " + SHAPE,
+        ),
+        (
+            {"exact": "72.6", "type": "TextQuoteSelector"},
+            REF + ".quote.type",
+            "unexpected key 'type'; quote must be an object: " + SHAPE,
+        ),
     ],
 )
-def test_quotes_wrong_shapes_are_ce316_with_the_expected_shape(bundle: dict, quote: Any, path: str, message: str) -> None:
+def test_quotes_wrong_shapes_are_ce316_with_the_expected_shape(
+    bundle: dict, quote: Any, path: str, message: str
+) -> None:
     found = findings(sealed(bundle, quote=quote))
     assert ("CE316", path, "error", message) in found
     assert [f for f in found if f[2] == "error"] == [("CE316", path, "error", message)]  # no CE905 on top of it
@@ -124,7 +179,11 @@ def test_quotes_existing_site_seals_all_still_match(shared: Path) -> None:
     number error, and the numbers in them are warnings (CE905) only."""
     seals = 0
     for page in sorted((shared / "corpora" / "ai-news-site").rglob("*.html")):
-        match = re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.S)
+        match = re.search(
+            r'<script type="application/json" id="claim-evidence-data">(.*?)</script>',
+            page.read_text(encoding="utf-8"),
+            re.S,
+        )
         if not match:
             continue
         bundle = json.loads(match.group(1))
@@ -166,18 +225,26 @@ QUOTED_REF_EN = (
 
 
 def test_quotes_rendered_after_their_source_ja_and_en(bundle: dict) -> None:
-    quoted = sealed(bundle, quote={"exact": "固定条件での達成率は72.6%でした", "prefix": "結果として、", "suffix": "。"})
+    quoted = sealed(
+        bundle, quote={"exact": "固定条件での達成率は72.6%でした", "prefix": "結果として、", "suffix": "。"}
+    )
     ja, en = render_evidence(quoted), render_evidence(quoted, lang="en")
     assert QUOTED_REF_JA in ja and QUOTED_REF_EN in en
     assert "結果として" not in ja and "結果として" not in en  # prefix/suffix are context, never shown
     without = render_evidence(bundle)
-    assert ja == without.replace(QUOTED_REF_JA.replace('<span class="claim-evidence-quote">引用「固定条件での達成率は72.6%でした」</span>', ""), QUOTED_REF_JA)
+    assert ja == without.replace(
+        QUOTED_REF_JA.replace('<span class="claim-evidence-quote">引用「固定条件での達成率は72.6%でした」</span>', ""),
+        QUOTED_REF_JA,
+    )
 
 
 def test_quotes_rendered_escaped(bundle: dict) -> None:
-    quoted = sealed(bundle, quote={"exact": '<script>alert("72.6%")</script> & \'x\''})
+    quoted = sealed(bundle, quote={"exact": "<script>alert(\"72.6%\")</script> & 'x'"})
     html = render_evidence(quoted)
-    assert '<span class="claim-evidence-quote">引用「&lt;script&gt;alert(&quot;72.6%&quot;)&lt;/script&gt; &amp; &#x27;x&#x27;」</span>' in html
+    assert (
+        '<span class="claim-evidence-quote">引用「&lt;script&gt;alert(&quot;72.6%&quot;)&lt;/script&gt; &amp; &#x27;x&#x27;」</span>'
+        in html
+    )
     assert "<script>" not in html
 
 
@@ -199,7 +266,9 @@ RAISED = "架空ミナト量子は、シリーズBラウンドで{}を調達し�
 
 
 def test_quotes_300_oku_against_30_oku_is_an_error_with_both_values(bundle: dict) -> None:
-    misquoted = sealed(bundle, RAISED.format("300億円"), {"exact": "シリーズBラウンドにおいて総額30億円の資金調達を完了しました"})
+    misquoted = sealed(
+        bundle, RAISED.format("300億円"), {"exact": "シリーズBラウンドにおいて総額30億円の資金調達を完了しました"}
+    )
     assert findings(misquoted) == [("CE317", "$.claims[0].statement", "error", MISQUOTED)]
     assert validate_bundle(misquoted) == [f"claim fictional-rate: {MISQUOTED}"]
     html = render_evidence(misquoted)
@@ -226,7 +295,14 @@ def test_quotes_same_value_written_differently_is_found(bundle: dict, statement:
 def test_quotes_bare_number_missing_is_a_warning(bundle: dict) -> None:
     statement = "架空ベンダーは2026年版の固定条件で達成率72.6%と公表した。"
     found = findings(sealed(bundle, statement, {"exact": "達成率は72.6%"}))
-    assert found == [("CE904", "$.claims[0].statement", "warning", "statement has 2026 but no quoted passage has that value; quotes have 72.6")]
+    assert found == [
+        (
+            "CE904",
+            "$.claims[0].statement",
+            "warning",
+            "statement has 2026 but no quoted passage has that value; quotes have 72.6",
+        )
+    ]
     assert validate_bundle(sealed(bundle, statement, {"exact": "達成率は72.6%"})) == []
 
 
@@ -235,16 +311,26 @@ def test_quotes_several_missing_values_and_long_quote_lists(bundle: dict) -> Non
     exact = "売上30億円、利益1.2%増、1年2月3日4時5分6秒7"
     found = findings(sealed(bundle, statement, {"exact": exact}))
     assert found == [
-        ("CE317", "$.claims[0].statement", "error",
-         "statement has 300億 (30000000000), 12 but no quoted passage has those values; quotes have 30億 (3000000000), 1.2"),
-        ("CE904", "$.claims[0].statement", "warning",
-         "statement has 1,200 (1200) but no quoted passage has that value; quotes have 30億 (3000000000), 1.2, 1, 2, 3, 4, …"),
+        (
+            "CE317",
+            "$.claims[0].statement",
+            "error",
+            "statement has 300億 (30000000000), 12 but no quoted passage has those values; quotes have 30億 (3000000000), 1.2",
+        ),
+        (
+            "CE904",
+            "$.claims[0].statement",
+            "warning",
+            "statement has 1,200 (1200) but no quoted passage has that value; quotes have 30億 (3000000000), 1.2, 1, 2, 3, 4, …",
+        ),
     ]
 
 
 def test_quotes_numbers_are_looked_up_in_every_ref_and_never_in_prefix_or_suffix(bundle: dict) -> None:
     two = copy.deepcopy(bundle)
-    two["claims"][0]["source_refs"].append({"source_id": "fictional-vendor-doc", "section": "付録", "supports": "数字", "quote": {"exact": "72.6%"}})
+    two["claims"][0]["source_refs"].append(
+        {"source_id": "fictional-vendor-doc", "section": "付録", "supports": "数字", "quote": {"exact": "72.6%"}}
+    )
     assert findings(sealed(two, quote={"exact": "固定条件"})) == []
     context_only = sealed(bundle, quote={"exact": "達成率は次の通り", "prefix": "72.6%", "suffix": "72.6%"})
     assert [f[:3] for f in findings(context_only)] == [("CE317", "$.claims[0].statement", "error")]
@@ -260,7 +346,9 @@ def test_quotes_only_supporting_statuses_are_number_checked(bundle: dict, status
     claim: dict[str, Any] = {"status": status}
     if status == "unverified":
         claim["verification"] = None
-    misquoted = sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}, **claim) if status != "unverified" else None
+    misquoted = (
+        sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}, **claim) if status != "unverified" else None
+    )
     if misquoted is None:
         misquoted = copy.deepcopy(bundle)
         misquoted.pop("subject_fingerprint")
@@ -308,11 +396,28 @@ def test_quotes_review_record_refuses_a_number_error(bundle: dict) -> None:
     assert [(d.code, d.message) for d in caught.value.diagnostics] == [("CE317", MISQUOTED)]
 
 
-def test_quotes_review_record_cli_refuses_and_leaves_the_file(bundle: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quotes_review_record_cli_refuses_and_leaves_the_file(
+    bundle: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bundle.json"
-    path.write_text(json.dumps(sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}), ensure_ascii=False, indent=2), encoding="utf-8")
+    path.write_text(
+        json.dumps(sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}), ensure_ascii=False, indent=2),
+        encoding="utf-8",
+    )
     before = path.read_bytes()
-    code = ce_main(["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-09-06"])
+    code = ce_main(
+        [
+            "review",
+            "record",
+            str(path),
+            "--claim",
+            "fictional-rate",
+            "--method",
+            "human_document_review",
+            "--checked-at",
+            "2026-09-06",
+        ]
+    )
     assert code == 1
     assert capsys.readouterr().err == (
         f"claim-evidence: {path}:$.claims[0].statement: CE317 [fictional-rate] {MISQUOTED}\n"
@@ -324,7 +429,17 @@ def test_quotes_review_record_cli_refuses_and_leaves_the_file(bundle: dict, tmp_
 def test_quotes_review_record_require_quotes(bundle: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bundle.json"
     path.write_text(json.dumps(sealed(bundle), ensure_ascii=False), encoding="utf-8")
-    args = ["review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-09-06"]
+    args = [
+        "review",
+        "record",
+        str(path),
+        "--claim",
+        "fictional-rate",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-09-06",
+    ]
     assert ce_main([*args, "--require-quotes"]) == 1
     assert "CE905 [fictional-rate] " + UNQUOTED in capsys.readouterr().err
     assert ce_main(args) == 0
@@ -333,9 +448,14 @@ def test_quotes_review_record_require_quotes(bundle: dict, tmp_path: Path, capsy
 # --- validate, static-helper, prepublish -----------------------------------------------------------------
 
 
-def test_quotes_validate_cli_positions_and_require_quotes(bundle: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quotes_validate_cli_positions_and_require_quotes(
+    bundle: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     misquoted, unquoted = tmp_path / "misquoted.json", tmp_path / "unquoted.json"
-    misquoted.write_text(json.dumps(sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}), ensure_ascii=False, indent=2), encoding="utf-8")
+    misquoted.write_text(
+        json.dumps(sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"}), ensure_ascii=False, indent=2),
+        encoding="utf-8",
+    )
     unquoted.write_text(json.dumps(sealed(bundle), ensure_ascii=False, indent=2), encoding="utf-8")
     assert ce_main(["validate", str(misquoted)]) == 1
     line, column = position(misquoted, '"statement"')
@@ -372,17 +492,24 @@ def static_helper(*args: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-def test_quotes_static_page_reports_the_number_error_at_the_bundle(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quotes_static_page_reports_the_number_error_at_the_bundle(
+    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     misquoted = sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"})
     Path("bad.html").write_text(page(misquoted), encoding="utf-8")
     code, out = static_helper("bad.html")
     line, column = position(Path("bad.html"), '"statement"')
-    assert (code, out) == (1, f"bad.html:{line}:{column}: CE317 [fictional-rate] {MISQUOTED}\n1 page: 0 passed, 1 failed\n")
+    assert (code, out) == (
+        1,
+        f"bad.html:{line}:{column}: CE317 [fictional-rate] {MISQUOTED}\n1 page: 0 passed, 1 failed\n",
+    )
     assert UNVERIFIED in render_evidence(misquoted) and MATCHED not in render_evidence(misquoted)
 
 
-def test_quotes_static_page_require_quotes_from_config(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quotes_static_page_require_quotes_from_config(
+    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("page.html").write_text(page(sealed(bundle)), encoding="utf-8")
     Path("claim-evidence.toml").write_text('pages = ["page.html"]\n', encoding="utf-8")
@@ -411,7 +538,11 @@ def test_quotes_news_example_caught_by_prepublish(tmp_path: Path) -> None:
     config = ROOT / "examples" / "news" / "caught" / "claim-evidence.toml"
     done = subprocess.run(
         [sys.executable, "-m", "claim_evidence", "prepublish", "--config", str(config), "--jobs", "1"],
-        capture_output=True, text=True, check=False, cwd=tmp_path, timeout=120,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"CE317 [nornbay-raise] {MISQUOTED}" in done.stdout, done.stdout
@@ -419,14 +550,31 @@ def test_quotes_news_example_caught_by_prepublish(tmp_path: Path) -> None:
 
 def test_quotes_news_example_quotes_carried_into_every_copy(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "news" / "pipeline.py"), str(out)], capture_output=True, text=True, check=False, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "news" / "pipeline.py"), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     registry = json.loads((ROOT / "examples" / "news" / "corrections.json").read_text(encoding="utf-8"))
-    quotes = [ref["quote"] for entry in registry.values() for claim in entry["claim_evidence"]["claims"] for ref in claim["source_refs"]]
+    quotes = [
+        ref["quote"]
+        for entry in registry.values()
+        for claim in entry["claim_evidence"]["claims"]
+        for ref in claim["source_refs"]
+    ]
     assert len(quotes) == 3
     for path in (out / "top15" / "data.json", out / "daily-news" / "data.json"):
         items = json.loads(path.read_text(encoding="utf-8"))["items"]
-        carried = [ref["quote"] for i in items if i.get("claim_evidence") for c in i["claim_evidence"]["claims"] for ref in c["source_refs"]]
+        carried = [
+            ref["quote"]
+            for i in items
+            if i.get("claim_evidence")
+            for c in i["claim_evidence"]["claims"]
+            for ref in c["source_refs"]
+        ]
         assert carried == quotes
     daily = next((out / "daily-news").glob("*.html")).read_text(encoding="utf-8")
     for quote in quotes:

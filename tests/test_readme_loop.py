@@ -1,4 +1,5 @@
 """README "Your own site in ten minutes", run exactly as written on a fresh folder of plain pages."""
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,10 @@ PLAIN = """<!DOCTYPE html>
 </body>
 </html>
 """
-TOOLS = {"claim-evidence": [sys.executable, "-m", "claim_evidence"], "static-helper": [sys.executable, "-m", "static_helper"]}
+TOOLS = {
+    "claim-evidence": [sys.executable, "-m", "claim_evidence"],
+    "static-helper": [sys.executable, "-m", "static_helper"],
+}
 
 
 def readme_block() -> list[str]:
@@ -43,18 +47,27 @@ def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(tmp_path: Path
         if line.startswith("#   <") and line.strip("# ").strip() == sentence:
             # the editor's hand edit the block describes, applied as written
             text = page.read_text(encoding="utf-8")
-            text = text.replace("</head>", f"  {link}\n</head>").replace(f"<p>{re.sub('<[^>]+>', '', sentence)}</p>", sentence)
+            text = text.replace("</head>", f"  {link}\n</head>").replace(
+                f"<p>{re.sub('<[^>]+>', '', sentence)}</p>", sentence
+            )
             assert sentence in text and link in text
             page.write_text(text, encoding="utf-8")
         if not line or line.startswith("#"):
             continue
         argv = shlex.split(line, comments=True)
-        done = subprocess.run([*TOOLS[argv[0]], *argv[1:]], cwd=site, capture_output=True, text=True, timeout=120, check=False)
+        done = subprocess.run(
+            [*TOOLS[argv[0]], *argv[1:]], cwd=site, capture_output=True, text=True, timeout=120, check=False
+        )
         results.append((argv[:3], done.returncode, done.stdout, done.stderr))
     codes = [(argv[0], argv[1], code) for argv, code, _, _ in results]
     assert codes == [
-        ("claim-evidence", "init", 0), ("claim-evidence", "claim", 0), ("claim-evidence", "source", 0), ("claim-evidence", "ref", 0),
-        ("claim-evidence", "review", 0), ("static-helper", "--write", 0), ("claim-evidence", "prepublish", 0),
+        ("claim-evidence", "init", 0),
+        ("claim-evidence", "claim", 0),
+        ("claim-evidence", "source", 0),
+        ("claim-evidence", "ref", 0),
+        ("claim-evidence", "review", 0),
+        ("static-helper", "--write", 0),
+        ("claim-evidence", "prepublish", 0),
     ], results
     gate = results[-1][2]
     assert gate == "PASS index.html: 1 claim bound\n1 target: 1 passed, 0 failed\n", gate

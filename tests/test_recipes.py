@@ -13,6 +13,7 @@ generator's tests skip with a one-line reason when its binary is missing
 ``static-helper --write``'s own exit status is never asserted (it changes from
 "1: a file changed" to "0: nothing left to report"); the check after it is.
 """
+
 from __future__ import annotations
 
 import os
@@ -43,9 +44,19 @@ EDITED = STATEMENT.replace("記録", "計測")  # the sentence as edited after t
 
 # What each recipe's page shows of its site verbatim, and the commands it names.
 DOC_FILES = {
-    "hugo": ["hugo.toml", "layouts/shortcodes/claim-evidence-data.html", "content/about.md", "static/claim-evidence.toml"],
+    "hugo": [
+        "hugo.toml",
+        "layouts/shortcodes/claim-evidence-data.html",
+        "content/about.md",
+        "static/claim-evidence.toml",
+    ],
     "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml"],
-    "jekyll": ["_plugins/claim_evidence_data.rb", "_plugins/claim_evidence_write.rb", "about.md", "claim-evidence.toml"],
+    "jekyll": [
+        "_plugins/claim_evidence_data.rb",
+        "_plugins/claim_evidence_write.rb",
+        "about.md",
+        "claim-evidence.toml",
+    ],
 }
 # Where a shown file starts (hugo.toml: after the test site's own settings).
 DOC_FROM = {("hugo", "hugo.toml"): "# Raw HTML"}
@@ -167,7 +178,7 @@ def test_recipes_doc_shows_the_tested_files_and_commands(name: str) -> None:
 # --- Hugo ---------------------------------------------------------------------------------------
 
 HUGO_PAGE = "about/index.html"
-JSONIFY_SHORTCODE = f'{SCRIPT}{{{{ index site.Data.evidence (.Get 0) | jsonify | safeJS }}}}</script>\n'
+JSONIFY_SHORTCODE = f"{SCRIPT}{{{{ index site.Data.evidence (.Get 0) | jsonify | safeJS }}}}</script>\n"
 
 
 @pytest.fixture
@@ -220,8 +231,9 @@ def test_recipes_hugo_jsonify_breaks_the_seal(hugo_site: Path) -> None:
     page = hugo_build(hugo_site)
     assert '"median_ms":12' in page and '"median_ms":12.0' not in page
     assert f'<div data-evidence-for="{CLAIM}"></div>' in page
-    assert f"CE403 [latency] review fingerprint does not match current statement/conditions/sources, {NUMBERS_REWRITTEN}" in (
-        assert_fails(hugo_site, "public", "CE403 [latency]")
+    assert (
+        f"CE403 [latency] review fingerprint does not match current statement/conditions/sources, {NUMBERS_REWRITTEN}"
+        in (assert_fails(hugo_site, "public", "CE403 [latency]"))
     )
 
 
@@ -248,16 +260,28 @@ def test_recipes_hugo_finding_names_the_markdown_line_it_is_written_on(hugo_site
     hugo_build(hugo_site)
     helper, gate = check(hugo_site, "public")
     for report in (helper.stdout, gate.stdout):
-        assert placed(report, "SH120 [latency] ") == (f"public/{HUGO_PAGE}:10:1", "    written at content/about.md:4"), report
-    github = run([TOOLS / "static-helper", "--no-cache", "--format", "github", "--config", "public/claim-evidence.toml"], hugo_site)
-    assert github.stdout.startswith("::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs")
+        assert placed(report, "SH120 [latency] ") == (
+            f"public/{HUGO_PAGE}:10:1",
+            "    written at content/about.md:4",
+        ), report
+    github = run(
+        [TOOLS / "static-helper", "--no-cache", "--format", "github", "--config", "public/claim-evidence.toml"],
+        hugo_site,
+    )
+    assert github.stdout.startswith(
+        "::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs"
+    )
     assert f"(built page public/{HUGO_PAGE}:10:1)\n" in github.stdout
 
 
 def test_recipes_hugo_finding_about_the_page_names_the_bundle_line(hugo_site: Path) -> None:
     """A finding about the whole page (no stylesheet link: SH130) goes to the one source holding the
     page's claims, at the line that puts the bundle script in (the shortcode)."""
-    edit(hugo_site / "layouts" / "_default" / "single.html", '<link rel="stylesheet" href="/assets/claim-evidence.css">\n', "")
+    edit(
+        hugo_site / "layouts" / "_default" / "single.html",
+        '<link rel="stylesheet" href="/assets/claim-evidence.css">\n',
+        "",
+    )
     hugo_build(hugo_site)
     assert placed(assert_fails(hugo_site, "public", "SH130"), "SH130 ")[1] == "    written at content/about.md:7"
 
@@ -268,7 +292,10 @@ def test_recipes_hugo_claim_written_in_two_sources_is_placed_in_neither(hugo_sit
     (hugo_site / "content" / "again.md").write_text(about.replace(STATEMENT, EDITED), encoding="utf-8")
     hugo_build(hugo_site)
     report = assert_fails(hugo_site, "public", "SH120 [latency]")
-    assert placed(report, "SH120 [latency] ") == ("public/again/index.html:10:1", "    written in 2 sources: content/about.md:4, content/again.md:4")
+    assert placed(report, "SH120 [latency] ") == (
+        "public/again/index.html:10:1",
+        "    written in 2 sources: content/about.md:4, content/again.md:4",
+    )
     assert "written at" not in report
 
 
@@ -304,7 +331,11 @@ def test_recipes_eleventy_build_fills_the_slot_and_keeps_the_bundle_as_written(e
 
 
 def test_recipes_eleventy_json_filter_breaks_the_seal_and_the_build(eleventy_site: Path) -> None:
-    edit(eleventy_site / "about.md", '{% claimEvidenceData "about" %}', f"{SCRIPT}{{{{ evidence.about | json }}}}</script>")
+    edit(
+        eleventy_site / "about.md",
+        '{% claimEvidenceData "about" %}',
+        f"{SCRIPT}{{{{ evidence.about | json }}}}</script>",
+    )
     built = run([ELEVENTY], eleventy_site)
     assert built.returncode == 1
     assert "Command failed: static-helper --no-cache ." in built.stderr

@@ -1,5 +1,6 @@
 """The record cache (``claim_evidence/_check/recordcache.py``): a rebuilt page whose records did not change is
 checked without validating or rendering them again; a corrupt, foreign or stale entry is a miss."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from claim_evidence._check import page as _page
-from claim_evidence._render import evidence as _render
-from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._check.recordcache import RecordCache, Stored
+from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
+from claim_evidence._render import evidence as _render
 from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
 from static_helper.cli import command
 
@@ -57,7 +58,6 @@ def entry(site: Path, key: str) -> dict[str, Any]:
     return json.loads(raw)
 
 
-
 @pytest.fixture(autouse=True)
 def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The cache's key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
@@ -80,7 +80,9 @@ def _forbid_checking_records(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(_page, name, forbidden)
 
 
-def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, first, stats = run()
     assert code == 0 and stats["checked"] == stats["pages"] and entries(site)
     rebuild(site, "2")
@@ -138,9 +140,19 @@ def test_recordcache_corrupt_and_foreign_entries_are_misses(site: Path) -> None:
 def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) -> None:
     cache = RecordCache(tmp_path / "cache" / "records.sqlite3", "toolkit-1")
     key = cache.key("{}", "ja", (False, None))
-    assert len({key, cache.key("{}", "en", (False, None)), cache.key("{}", "ja", (True, None)),
-                cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))), cache.key("{ }", "ja", (False, None)),
-                RecordCache(tmp_path, "toolkit-2").key("{}", "ja", (False, None))}) == 6
+    assert (
+        len(
+            {
+                key,
+                cache.key("{}", "en", (False, None)),
+                cache.key("{}", "ja", (True, None)),
+                cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))),
+                cache.key("{ }", "ja", (False, None)),
+                RecordCache(tmp_path, "toolkit-2").key("{}", "ja", (False, None)),
+            }
+        )
+        == 6
+    )
     d = Diagnostic("CE101", "statement required", "$.claims[0].statement", "error", "claim c", hint="add one")
     cache.put(key, Stored(((7, d),), {"c": "<aside>…</aside>"}))
     assert cache.get(key) == Stored(((7, d),), {"c": "<aside>…</aside>"})
@@ -152,8 +164,44 @@ def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) ->
     "entry",
     [
         {"findings": [["7", {}]], "blocks": None},
-        {"findings": [[7, {"code": "X", "message": "m", "path": "$", "severity": "fatal", "subject": "s", "file": None, "line": None, "column": None, "hint": None}]], "blocks": None},
-        {"findings": [[7, {"code": 1, "message": "m", "path": "$", "severity": "error", "subject": "s", "file": None, "line": None, "column": None, "hint": None}]], "blocks": None},
+        {
+            "findings": [
+                [
+                    7,
+                    {
+                        "code": "X",
+                        "message": "m",
+                        "path": "$",
+                        "severity": "fatal",
+                        "subject": "s",
+                        "file": None,
+                        "line": None,
+                        "column": None,
+                        "hint": None,
+                    },
+                ]
+            ],
+            "blocks": None,
+        },
+        {
+            "findings": [
+                [
+                    7,
+                    {
+                        "code": 1,
+                        "message": "m",
+                        "path": "$",
+                        "severity": "error",
+                        "subject": "s",
+                        "file": None,
+                        "line": None,
+                        "column": None,
+                        "hint": None,
+                    },
+                ]
+            ],
+            "blocks": None,
+        },
         {"findings": [], "blocks": {"c": 3}},
         {"findings": [], "blocks": ["c"]},
         {"findings": {}, "blocks": None},
@@ -181,7 +229,13 @@ def test_recordcache_concurrent_runs_agree(site: Path) -> None:
     run()
     rebuild(site, "2")
     procs = [
-        subprocess.Popen([sys.executable, "-m", "static_helper", "--jobs", "1"], cwd=site, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "static_helper", "--jobs", "1"],
+            cwd=site,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
     outputs = [proc.communicate(timeout=120) for proc in procs]
@@ -227,7 +281,10 @@ def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_
     assert entries(site) == first  # used again by the rebuild (and a day short of the limit anyway)
     _age(site, days=RECORDS_KEEP_DAYS + 1)
     page = site / "notes" / "ame-free-tier.html"
-    page.write_text(page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1, "x-note": "edited"', 1), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1, "x-note": "edited"', 1),
+        encoding="utf-8",
+    )
     run("notes/ame-free-tier.html")
     assert len(entries(site)) == len(first) + 1  # named pages: nothing pruned
     run()

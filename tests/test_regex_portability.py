@@ -8,6 +8,7 @@ The fix in CPython compiles such a repeat as a greedy repeat inside an atomic gr
 the patterns here are written that way, and possessive quantifiers stay on single
 characters and character classes, which the bug never touched.
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,8 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence._html import fastpath as _fastpath, fastscan as _fastscan, tokens as _tokens
 from claim_evidence._core import jsonio as _jsonio
+from claim_evidence._html import fastpath as _fastpath
+from claim_evidence._html import fastscan as _fastscan
+from claim_evidence._html import tokens as _tokens
 
 from .conftest import ROOT
 
@@ -173,11 +176,19 @@ def test_regex_same_tags_on_the_system_python() -> None:
     assert pages
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # -S: the system Python's own site-packages stay out; the tokenizer needs only the standard library.
-    done = subprocess.run([system, "-S", "-c", _TOKEN_DUMP, *pages], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [system, "-S", "-c", _TOKEN_DUMP, *pages], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     here = [
-        [[list(m.span()), list(m.groups())] for m in _tokens.START_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))]
-        + [[list(m.span()), list(m.groups())] for m in _tokens.END_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))]
+        [
+            [list(m.span()), list(m.groups())]
+            for m in _tokens.START_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
+        ]
+        + [
+            [list(m.span()), list(m.groups())]
+            for m in _tokens.END_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
+        ]
         for p in pages
     ]
     assert json.loads(done.stdout) == here

@@ -40,7 +40,9 @@ def test_render_legacy_is_empty(legacy: Any) -> None:
 
 @pytest.mark.parametrize("bad", [[1], "x", {"version": 1, "claims": "x"}])
 def test_render_malformed_is_short_warning(bad: Any) -> None:
-    assert render_evidence(bad) == '<p class="claim-evidence-warning">根拠情報の形式を再確認してください（未確認）。</p>'
+    assert (
+        render_evidence(bad) == '<p class="claim-evidence-warning">根拠情報の形式を再確認してください（未確認）。</p>'
+    )
 
 
 def test_render_invalid_bundle_never_shows_matched(bundle: dict) -> None:
@@ -133,8 +135,13 @@ def test_render_english_locale(bundle: dict) -> None:
 
 
 def test_render_site_template_override(bundle: dict, tmp_path: Path) -> None:
-    (tmp_path / "evidence.html.j2").write_text('<div class="mine">\n  {{ c.statement }}|{{ c.status_label }}\n</div>', encoding="utf-8")
-    assert render_evidence(bundle, template_dir=tmp_path) == '<div class="mine">架空ベンダーは固定条件で達成率72.6%と公表した。|資料との照合済み</div>'
+    (tmp_path / "evidence.html.j2").write_text(
+        '<div class="mine">\n  {{ c.statement }}|{{ c.status_label }}\n</div>', encoding="utf-8"
+    )
+    assert (
+        render_evidence(bundle, template_dir=tmp_path)
+        == '<div class="mine">架空ベンダーは固定条件で達成率72.6%と公表した。|資料との照合済み</div>'
+    )
     (tmp_path / "evidence.html.j2").write_text("{{ c.label }}", encoding="utf-8")
     bundle["claims"][0]["label"] = "<b>"
     assert render_evidence(bundle, template_dir=tmp_path) == "&lt;b&gt;"  # autoescape still applies
@@ -295,12 +302,16 @@ def test_render_blocks_equals_render_evidence_per_id(bundle: dict) -> None:
 def test_render_search_ignore_marks_the_block_for_site_search(bundle: dict) -> None:
     marked = render_evidence(bundle, search_ignore=True)
     assert marked == SEED_BLOCK.replace(
-        'data-evidence-id="fictional-rate">', 'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>', 1
+        'data-evidence-id="fictional-rate">',
+        'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>',
+        1,
     )
     assert render_evidence(bundle) == SEED_BLOCK  # off by default: existing pages stay byte-identical
 
 
-def test_render_search_ignore_from_the_site_config(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_render_search_ignore_from_the_site_config(
+    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from click.testing import CliRunner
 
     from claim_evidence import dumps_for_script
@@ -327,7 +338,9 @@ def test_render_search_ignore_from_the_site_config(bundle: dict, tmp_path: Path,
     code, out = check()
     assert code == 1 and "SH140" in out
     assert check("--write")[0] == 0
-    assert 'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>' in page.read_text(encoding="utf-8")
+    assert 'data-evidence-id="fictional-rate" data-pagefind-ignore data-search-exclude>' in page.read_text(
+        encoding="utf-8"
+    )
     assert check()[0] == 0
     config.write_text('pages = ["p.html"]\nsearch_ignore = "yes"\n', encoding="utf-8")
     assert check()[0] == 2
@@ -364,13 +377,15 @@ def test_render_falsy_non_string_fields_print_nothing(bundle: dict) -> None:
     ref["section"], ref["supports"] = False, 0.0
     # still invalid: validation names each wrong type (publisher, title, statement, evidence_label, section/supports)
     assert {"CE202", "CE203", "CE302", "CE304", "CE310"} <= {d.code for d in iter_diagnostics(bundle) if d.is_error}
-    assert render_evidence(bundle) == unverified_seed(**{
-        "照合対象: 架空ベンダーは固定条件で達成率72.6%と公表した。": "照合対象: ",
-        "<p>情報区分: Claim</p>": "<p>情報区分: 未登録</p>",
-        "<span>架空ベンダー — ": "<span> — ",
-        "noreferrer\">架空の固定条件レポート</a>": "noreferrer\"></a>",
-        "該当箇所: 結果。裏付ける内容: 架空ベンダーが達成率を公表したという主張 /": "該当箇所: 。裏付ける内容:  /",
-    })
+    assert render_evidence(bundle) == unverified_seed(
+        **{
+            "照合対象: 架空ベンダーは固定条件で達成率72.6%と公表した。": "照合対象: ",
+            "<p>情報区分: Claim</p>": "<p>情報区分: 未登録</p>",
+            "<span>架空ベンダー — ": "<span> — ",
+            'noreferrer">架空の固定条件レポート</a>': 'noreferrer"></a>',
+            "該当箇所: 結果。裏付ける内容: 架空ベンダーが達成率を公表したという主張 /": "該当箇所: 。裏付ける内容:  /",
+        }
+    )
 
 
 @pytest.mark.parametrize("value", [0, 0.0, False, [], {}, ""])
@@ -378,7 +393,9 @@ def test_render_falsy_label_and_id_show_the_defaults(bundle: dict, value: Any) -
     bundle["claims"][0]["label"] = value
     bundle["claims"][0]["id"] = value
     html = render_evidence(bundle)
-    assert html.startswith('<aside class="claim-evidence" data-evidence-id=""><p class="claim-evidence-line"><strong>この主張</strong> ')
+    assert html.startswith(
+        '<aside class="claim-evidence" data-evidence-id=""><p class="claim-evidence-line"><strong>この主張</strong> '
+    )
     assert "<summary>この主張の出典と照合範囲</summary>" in html
 
 
@@ -387,7 +404,7 @@ def test_render_truthy_non_string_fields_print_with_str(bundle: dict) -> None:
     bundle["sources"][0]["title"] = ["a", "<b>"]
     html = render_evidence(bundle)
     assert '<p class="claim-evidence-statement">照合対象: 1</p>' in html
-    assert "noreferrer\">[&#x27;a&#x27;, &#x27;&lt;b&gt;&#x27;]</a>" in html
+    assert 'noreferrer">[&#x27;a&#x27;, &#x27;&lt;b&gt;&#x27;]</a>' in html
 
 
 def test_render_conditions_are_joined_as_the_existing_renderer_joined_them(bundle: dict) -> None:
@@ -395,7 +412,9 @@ def test_render_conditions_are_joined_as_the_existing_renderer_joined_them(bundl
     was appended to their joined text, so a lone empty condition adds no separator."""
     claim = bundle["claims"][0]
     claim["conditions"] = [None, 0]
-    assert '<p class="claim-evidence-limits">適用・制限: None / 0 / 独立した再測定は未実施</p>' in render_evidence(bundle)
+    assert '<p class="claim-evidence-limits">適用・制限: None / 0 / 独立した再測定は未実施</p>' in render_evidence(
+        bundle
+    )
     claim["conditions"] = [""]
     assert '<p class="claim-evidence-limits">適用・制限: 独立した再測定は未実施</p>' in render_evidence(bundle)
     claim["conditions"], claim["uncertainty"] = ["", ""], 0
@@ -418,7 +437,9 @@ def test_render_conditions_are_joined_as_the_existing_renderer_joined_them(bundl
         ("\u0661\u0662", True),  # Arabic-Indic digits (AN)
     ],
 )
-def test_render_isolates_a_field_only_when_it_can_reorder_text_around_it(bundle: dict, text: str, isolated: bool) -> None:
+def test_render_isolates_a_field_only_when_it_can_reorder_text_around_it(
+    bundle: dict, text: str, isolated: bool
+) -> None:
     """Issue #31 item 12: every field a record supplies is a bidi isolate when it holds right-to-left
     text or a bidi control, and is escaped exactly as before otherwise (blocks of ordinary records stay
     byte-identical to the existing renderer's). Escaping is kept inside the isolate."""

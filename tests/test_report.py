@@ -1,5 +1,6 @@
 """Golden files for every output format; regenerate deliberately with
 ``UPDATE_GOLDEN=1 pytest tests/test_report.py`` and review the diff."""
+
 from __future__ import annotations
 
 import copy
@@ -26,12 +27,34 @@ def _results() -> list[FileResult]:
         FileResult(
             "site/a,b:c%.html",
             [
-                Diagnostic("SH103", "body text differs from reviewed statement\nline two", "$.claims[0]", "error", "claim x", line=12, column=5),
-                Diagnostic("CE900", "unknown key 'uncertanity'; did you mean 'uncertainty'?", "$.claims[0].uncertanity", "warning", "claim x"),
+                Diagnostic(
+                    "SH103",
+                    "body text differs from reviewed statement\nline two",
+                    "$.claims[0]",
+                    "error",
+                    "claim x",
+                    line=12,
+                    column=5,
+                ),
+                Diagnostic(
+                    "CE900",
+                    "unknown key 'uncertanity'; did you mean 'uncertainty'?",
+                    "$.claims[0].uncertanity",
+                    "warning",
+                    "claim x",
+                ),
             ],
         ),
-        FileResult("site/legacy.html", status="unregistered", detail="carries evidence markup but is not registered in claim-evidence.toml"),
-        FileResult("bundle.json", [Diagnostic("CE003", "invalid JSON: Expecting value", file="bundle.json", line=2, column=14)], status="unreadable"),
+        FileResult(
+            "site/legacy.html",
+            status="unregistered",
+            detail="carries evidence markup but is not registered in claim-evidence.toml",
+        ),
+        FileResult(
+            "bundle.json",
+            [Diagnostic("CE003", "invalid JSON: Expecting value", file="bundle.json", line=2, column=14)],
+            status="unreadable",
+        ),
     ]
 
 
@@ -48,7 +71,10 @@ def test_report_golden(name: str, strict: bool, monkeypatch: pytest.MonkeyPatch)
 
 def test_report_github_escapes_data_and_properties() -> None:
     out = REPORTERS["github"](_results(), False, "page")
-    assert "::error file=site/a%2Cb%3Ac%25.html,line=12,col=5,title=SH103::$.claims[0]: body text differs from reviewed statement%0Aline two" in out
+    assert (
+        "::error file=site/a%2Cb%3Ac%25.html,line=12,col=5,title=SH103::$.claims[0]: body text differs from reviewed statement%0Aline two"
+        in out
+    )
 
 
 def test_report_sarif_is_2_1_0_with_rules_and_relative_uris(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +89,9 @@ def test_report_sarif_is_2_1_0_with_rules_and_relative_uris(monkeypatch: pytest.
 
 
 def test_report_summary_counts_unregistered_separately() -> None:
-    assert REPORTERS["text"](_results(), False, "page").splitlines()[-1] == "4 pages: 1 passed, 2 failed, 1 unregistered"
+    assert (
+        REPORTERS["text"](_results(), False, "page").splitlines()[-1] == "4 pages: 1 passed, 2 failed, 1 unregistered"
+    )
 
 
 # --- SARIF 2.1.0 schema conformance, with format checking -------------------------------------
@@ -78,7 +106,9 @@ def _sarif_errors(log: dict[str, Any]) -> list[str]:
     checker = Draft7Validator.FORMAT_CHECKER
     # jsonschema checks these formats only when rfc3986-validator (or rfc3987) is importable, and
     # otherwise passes every string silently: fail here rather than validate nothing.
-    assert {"uri", "uri-reference"} <= set(checker.checkers), "uri formats unchecked: install the test extra (rfc3986-validator)"
+    assert {"uri", "uri-reference"} <= set(checker.checkers), (
+        "uri formats unchecked: install the test extra (rfc3986-validator)"
+    )
     validator = Draft7Validator(schema, format_checker=checker)
     return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(log)]
 
@@ -93,12 +123,38 @@ def _assert_covers_the_cases(log: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
-def test_report_sarif_validates_against_the_sarif_2_1_0_schema(strict: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_sarif_validates_against_the_sarif_2_1_0_schema(
+    strict: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)
     outside = tmp_path / "elsewhere.json"  # not under the working folder: an absolute file: URI
     results = _results() + [
-        FileResult("記事 1.json", [Diagnostic("CE403", "review fingerprint does not match current statement/conditions/sources", "$.claims[0].verification.fingerprint", "error", "claim x")]),
-        FileResult(str(outside), [Diagnostic("CE901", "duplicate key in the JSON text: only the last value is kept", "$.claims[0].status", "warning", "claim x", line=20, column=7)]),
+        FileResult(
+            "記事 1.json",
+            [
+                Diagnostic(
+                    "CE403",
+                    "review fingerprint does not match current statement/conditions/sources",
+                    "$.claims[0].verification.fingerprint",
+                    "error",
+                    "claim x",
+                )
+            ],
+        ),
+        FileResult(
+            str(outside),
+            [
+                Diagnostic(
+                    "CE901",
+                    "duplicate key in the JSON text: only the last value is kept",
+                    "$.claims[0].status",
+                    "warning",
+                    "claim x",
+                    line=20,
+                    column=7,
+                )
+            ],
+        ),
     ]
     log = json.loads(REPORTERS["sarif"](results, strict, "page"))
     if not strict:  # strict raises every warning to an error
@@ -138,13 +194,22 @@ def test_cli_validate_format_sarif_validates_against_the_schema(
     Path("syntax.json").write_text('{\n  "claims": [\n    1,\n  ]\n}\n', encoding="utf-8")  # CE003 at 4:3
     duplicate = elsewhere / "dup.json"  # CE901 warning, outside the working folder
     text = json.dumps(bundle, ensure_ascii=False, indent=2)
-    duplicate.write_text(text.replace('"status": "matched"', '"status": "unverified", "status": "matched"', 1), encoding="utf-8")
+    duplicate.write_text(
+        text.replace('"status": "matched"', '"status": "unverified", "status": "matched"', 1), encoding="utf-8"
+    )
 
     code = main(["validate", "--format", "sarif", "a,b:c%.json", "記事 1.json", "syntax.json", str(duplicate)])
     out, _ = capsys.readouterr()
     assert code != 0
     log = json.loads(out)
-    assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["CE003", "CE303", "CE403", "CE900", "CE901", "CE905"]
+    assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == [
+        "CE003",
+        "CE303",
+        "CE403",
+        "CE900",
+        "CE901",
+        "CE905",
+    ]
     _assert_covers_the_cases(log)
     assert _sarif_errors(log) == []
 
@@ -154,13 +219,17 @@ def test_report_public_entry_point_matches_each_reporter() -> None:
     from claim_evidence._core.report import REPORTERS, text_report
 
     results = [
-        claim_evidence.FileResult("a.json", [claim_evidence.Diagnostic("CE303", "unknown basis", "$.claims[0].basis", subject="claim x")]),
+        claim_evidence.FileResult(
+            "a.json", [claim_evidence.Diagnostic("CE303", "unknown basis", "$.claims[0].basis", subject="claim x")]
+        ),
         claim_evidence.FileResult("b.json"),
     ]
     assert claim_evidence.REPORT_FORMATS == ("text", "json", "github", "sarif")
     for fmt in claim_evidence.REPORT_FORMATS:
         assert claim_evidence.report(results, fmt, noun="file") == REPORTERS[fmt](results, False, "file")
-    assert claim_evidence.report(results, headers=True, noun="target") == text_report(results, False, "target", headers=True)
+    assert claim_evidence.report(results, headers=True, noun="target") == text_report(
+        results, False, "target", headers=True
+    )
     assert claim_evidence.report(results).splitlines()[0] == "a.json:$.claims[0].basis: CE303 [x] unknown basis"
     assert claim_evidence.exit_code(results) == 1
     with pytest.raises(ValueError, match="unknown report format 'xml'; expected one of text, json, github, sarif"):
@@ -181,10 +250,18 @@ def test_report_text_lists_a_files_findings_in_position_order() -> None:
     ]
     lines = REPORTERS["text"]([FileResult("a.json", here)], False, "file").splitlines()
     assert [line.split(": ", 1)[0] for line in lines[:-1]] == [
-        "a.json:2:1", "a.json:$.claims[0].x", "a.json:2:5", "a.json:2:5", "a.json:9:3", "registry.json:1:1",
+        "a.json:2:1",
+        "a.json:$.claims[0].x",
+        "a.json:2:5",
+        "a.json:2:5",
+        "a.json:9:3",
+        "registry.json:1:1",
     ]
     assert lines[3].endswith("tie keeps the checks' order")
-    json_order = [d["code"] for d in json.loads(REPORTERS["json"]([FileResult("a.json", here)], False, "file"))["files"][0]["diagnostics"]]
+    json_order = [
+        d["code"]
+        for d in json.loads(REPORTERS["json"]([FileResult("a.json", here)], False, "file"))["files"][0]["diagnostics"]
+    ]
     assert json_order == [d.code for d in here]  # JSON keeps the checks' order
 
 
@@ -199,11 +276,13 @@ def test_report_text_validate_bundle_file_in_line_order(tmp_path: Path, capsys: 
     path = tmp_path / "b.json"
     path.write_text(json.dumps({**_BUNDLE, "claims": [reordered]}, ensure_ascii=False, indent=2), encoding="utf-8")
     assert main(["validate", str(path)]) == 1
-    codes = [line.split(": ")[1].split(" ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith(str(path))]
+    codes = [
+        line.split(": ")[1].split(" ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith(str(path))
+    ]
     assert codes == ["CE402", "CE403", "CE303", "CE905"]  # by path it would be CE303, CE905, CE403, CE402
 
 
 def test_report_text_escapes_terminal_controls_in_messages() -> None:
-    found = [Diagnostic("SH120", "page \"\x1b]0;pwned\x07\u202e…\"\nnext line", line=1, column=1)]
+    found = [Diagnostic("SH120", 'page "\x1b]0;pwned\x07\u202e…"\nnext line', line=1, column=1)]
     text = REPORTERS["text"]([FileResult("p.html", found)], False, "page")
     assert text.splitlines()[:2] == ['p.html:1:1: SH120 page "\\x1b]0;pwned\\x07\\u202e…"', "    next line"]

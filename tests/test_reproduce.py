@@ -1,5 +1,6 @@
 """The walkthrough as a user runs it: exact output and exit code, and proof that
 it notices when the library loses a guarantee."""
+
 from __future__ import annotations
 
 import json
@@ -66,7 +67,9 @@ def test_reproduce_reports_fail_when_fingerprint_rule_is_removed(tmp_path: Path)
     assert lines[-1] == "RESULT unexpected failures: 4/13"
     failed = [line.split(":")[0] for line in lines if line.startswith("FAIL")]
     assert failed == [
-        "FAIL 03 statement_change_rejected", "FAIL 04 conditions_change_rejected", "FAIL 06 source_record_change_rejected",
+        "FAIL 03 statement_change_rejected",
+        "FAIL 04 conditions_change_rejected",
+        "FAIL 06 source_record_change_rejected",
         "FAIL 13 figure_not_in_quote_rejected",
     ]
     assert "expected 'review fingerprint does not match current statement/conditions/sources', got []" in done.stdout
@@ -88,7 +91,12 @@ def test_reproduce_fixtures_are_fictional_and_sealed_literals() -> None:
     assert "架空" in fixtures["fixture_note"]
     seal = fixtures["bundle"]["claims"][0]["verification"]["fingerprint"]
     assert seal == "bdcd18d508044eb8cbbd0149fa9c575f46befc71e7c6d4b40f32c7a115b537ea"
-    assert fixtures["bundle"]["subject_fingerprint"] == "5bc54777f00ff7bbeda5ed25af3c5d1efcfb1f9d3d4070f150ad3cb4ae2a55b9"
+    assert (
+        fixtures["bundle"]["subject_fingerprint"] == "5bc54777f00ff7bbeda5ed25af3c5d1efcfb1f9d3d4070f150ad3cb4ae2a55b9"
+    )
     misquoted = fixtures["misquoted_bundle"]
-    assert claim_evidence.claim_fingerprint(misquoted["claims"][0], misquoted["sources"]) == misquoted["claims"][0]["verification"]["fingerprint"]
+    assert (
+        claim_evidence.claim_fingerprint(misquoted["claims"][0], misquoted["sources"])
+        == misquoted["claims"][0]["verification"]["fingerprint"]
+    )
     assert "claim_fingerprint" not in SCRIPT.read_text(encoding="utf-8")  # the runner never recomputes a seal

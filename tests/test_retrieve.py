@@ -1,4 +1,5 @@
 """Retrieval: distinct shared bigrams after NFKC, case folding and whitespace removal, through an index built once."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,6 +1,7 @@
 """``review record`` refuses a review that could not have happened: dated after the build date (CE406),
 or due again on or before its own date (CE407). The build date is freshness's: --today, else
 SOURCE_DATE_EPOCH (2026-12-01 in every test, tests/conftest.py), else the clock."""
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,11 @@ def _record(run: Any, path: Path, *extra: str) -> tuple[int, str, str]:
 def test_review_dates_checked_at_after_the_build_date_is_refused(run: Any, path: Path) -> None:
     before = path.read_bytes()
     origin = "from SOURCE_DATE_EPOCH, a UTC date: reviews up to 2026-12-02 are accepted"
-    assert _record(run, path, "--checked-at", "2099-01-01") == (2, "", FUTURE.format(checked="2099-01-01", today="2026-12-01", origin=origin))
+    assert _record(run, path, "--checked-at", "2099-01-01") == (
+        2,
+        "",
+        FUTURE.format(checked="2099-01-01", today="2026-12-01", origin=origin),
+    )
     assert _record(run, path, "--checked-at", "2026-12-03")[0] == 2
     assert path.read_bytes() == before
 
@@ -48,18 +53,27 @@ def test_review_dates_a_utc_build_date_allows_the_next_day(run: Any, path: Path)
 
 def test_review_dates_today_is_exact_and_wins(run: Any, path: Path) -> None:
     assert _record(run, path, "--checked-at", "2026-12-02", "--today", "2026-12-01") == (
-        2, "", FUTURE.format(checked="2026-12-02", today="2026-12-01", origin="from --today")
+        2,
+        "",
+        FUTURE.format(checked="2026-12-02", today="2026-12-01", origin="from --today"),
     )
     assert _record(run, path, "--checked-at", "2027-05-01", "--today", "2027-05-01")[0] == 0
     code, _, err = _record(run, path, "--checked-at", "2026-10-01", "--today", "2026-02-30")
-    assert (code, err) == (2, "claim-evidence: error: <input>: CE600 --today must be an existing date as YYYY-MM-DD (found '2026-02-30')\n")
+    assert (code, err) == (
+        2,
+        "claim-evidence: error: <input>: CE600 --today must be an existing date as YYYY-MM-DD (found '2026-02-30')\n",
+    )
 
 
-def test_review_dates_the_clock_when_nothing_names_the_date(run: Any, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_review_dates_the_clock_when_nothing_names_the_date(
+    run: Any, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
     monkeypatch.setattr("claim_evidence._record.freshness.clock_date", lambda: date(2026, 10, 1))
     origin = "from clock, a UTC date: reviews up to 2026-10-02 are accepted"
-    assert _record(run, path, "--checked-at", "2026-10-03")[2] == FUTURE.format(checked="2026-10-03", today="2026-10-01", origin=origin)
+    assert _record(run, path, "--checked-at", "2026-10-03")[2] == FUTURE.format(
+        checked="2026-10-03", today="2026-10-01", origin=origin
+    )
     assert _record(run, path, "--checked-at", "2026-10-02")[0] == 0
 
 
@@ -80,7 +94,9 @@ def test_review_dates_the_library_checks_only_the_build_date_it_is_given(bundle:
     """record_review never reads the clock: without a build date, a date is only checked to exist."""
     request = ReviewRequest("fictional-rate", "human_document_review", "2099-01-01")
     assert record_review(bundle, request)["claims"][0]["verification"]["checked_at"] == "2099-01-01"
-    with pytest.raises(ReviewError, match=r"^CE406 --checked-at 2099-01-01 is after the build date 2026-12-01 \(from --today\)"):
+    with pytest.raises(
+        ReviewError, match=r"^CE406 --checked-at 2099-01-01 is after the build date 2026-12-01 \(from --today\)"
+    ):
         record_review(bundle, request, build_date=("2026-12-01", "--today"))
 
 

@@ -3,6 +3,7 @@
 Left to other reviews: what recording another claim's review (or the subject's) clears (CLEARED_BY_REVIEW
 outside the reviewed claim), so that two edited claims never wait for each other.
 """
+
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,8 @@ from typing import Any
 import pytest
 
 from claim_evidence import EvidenceValidationError, claim_fingerprint, iter_diagnostics
-from claim_evidence._core.diagnostics import CLEARED_BY_REVIEW
 from claim_evidence._check.review import ReviewRequest, record_review
+from claim_evidence._core.diagnostics import CLEARED_BY_REVIEW
 
 from .test_json_types import BASE, CASES, _case_id, _replaced
 
@@ -30,7 +31,17 @@ def test_review_refusals_a_source_error_stops_the_seal(run: Any, tmp_path: Path,
     bundle["sources"][0]["publisher"] = " "
     path = _write(tmp_path / "b.json", bundle)
     before = path.read_bytes()
-    code, out, err = run("review", "record", str(path), "--claim", "fictional-rate", "--method", "human_document_review", "--checked-at", "2026-10-01")
+    code, out, err = run(
+        "review",
+        "record",
+        str(path),
+        "--claim",
+        "fictional-rate",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-10-01",
+    )
     assert (code, out) == (1, "")
     assert err.splitlines() == [
         f"claim-evidence: {path}:$.sources[0].publisher: CE202 [source fictional-vendor-doc] publisher required: publisher must be a "
@@ -56,7 +67,9 @@ def test_review_refusals_another_claims_errors_stop_it_but_its_pending_review_do
     bundle["claims"][1]["statement"] = "c1 の文は書き換えられた。"  # CE403: c1 waits for its own review
     bundle["claims"][10]["statement"] = "c10 の文も書き換えられた。"  # and c10 for its own
     sealed = record_review(bundle, ReviewRequest("c1", "human_document_review", "2026-10-01"))
-    assert [(d.code, d.path) for d in iter_diagnostics(sealed) if d.is_error] == [("CE403", "$.claims[10].verification.fingerprint")]
+    assert [(d.code, d.path) for d in iter_diagnostics(sealed) if d.is_error] == [
+        ("CE403", "$.claims[10].verification.fingerprint")
+    ]
     sealed = record_review(sealed, ReviewRequest("c10", "human_document_review", "2026-10-01"))
     assert [d for d in iter_diagnostics(sealed) if d.is_error] == []
     bundle["claims"][10]["basis"] = "vibes"  # not cleared by any review: stops every seal of the bundle
@@ -73,13 +86,17 @@ def test_review_refusals_the_claims_own_cleared_codes_count_after_the_review(bun
     with pytest.raises(EvidenceValidationError) as caught:
         record_review(bundle, ReviewRequest("fictional-rate", "human_document_review", "2026-10-01"))
     assert [(d.code, d.path) for d in caught.value.diagnostics] == [("CE311", "$.claims[0]")]
-    assert record_review(bundle, ReviewRequest("fictional-rate", "human_document_review", "2026-10-01", status="unverified"))
+    assert record_review(
+        bundle, ReviewRequest("fictional-rate", "human_document_review", "2026-10-01", status="unverified")
+    )
 
 
 # The reviewed claim of the type matrix is "rate" (claims[0]); every case the review accepts must leave
 # validate with nothing but what other reviews clear.
 @pytest.mark.parametrize("path, value", CASES, ids=[_case_id(p, v) for p, v in CASES])
-def test_review_refusals_a_recorded_review_leaves_only_what_other_reviews_clear(path: tuple[str | int, ...], value: Any) -> None:
+def test_review_refusals_a_recorded_review_leaves_only_what_other_reviews_clear(
+    path: tuple[str | int, ...], value: Any
+) -> None:
     bundle = _replaced(BASE, path, value)
     try:
         sealed = record_review(bundle, REQUEST)
@@ -90,8 +107,11 @@ def test_review_refusals_a_recorded_review_leaves_only_what_other_reviews_clear(
         assert type(other).__name__ == "ReviewError", repr(other)
         return
     left = [d for d in iter_diagnostics(sealed) if d.is_error]
-    assert all(d.code in CLEARED_BY_REVIEW and not d.path.startswith(("$.claims[0].", "$.claims[0][")) and d.path != "$.claims[0]" for d in left), [
-        (d.code, d.path) for d in left
-    ]
+    assert all(
+        d.code in CLEARED_BY_REVIEW
+        and not d.path.startswith(("$.claims[0].", "$.claims[0]["))
+        and d.path != "$.claims[0]"
+        for d in left
+    ), [(d.code, d.path) for d in left]
     rate = sealed["claims"][0]
     assert rate["verification"]["fingerprint"] == claim_fingerprint(rate, sealed["sources"])

@@ -1,5 +1,6 @@
 """One page's failure is that page's: a bug met while checking one file is reported on that file,
 every other file is still checked and reported, and the run exits 2 at the end."""
+
 from __future__ import annotations
 
 import json
@@ -11,10 +12,10 @@ from typing import Any
 import pytest
 
 import static_helper.cli
-from claim_evidence._check import documents as _documents
-from claim_evidence._site import runner as _runner
 from claim_evidence import claim_fingerprint
+from claim_evidence._check import documents as _documents
 from claim_evidence._check.page import check_text
+from claim_evidence._site import runner as _runner
 from claim_evidence.cli import main as claim_evidence_main
 
 from .conftest import ROOT, example_page_without_markers
@@ -55,7 +56,9 @@ def _run_helper(site: Path, jobs: int, capsys: pytest.CaptureFixture[str]) -> tu
     return code, [line for line in out.splitlines() if not line.endswith("(note)")], err
 
 
-def test_runner_bug_on_one_page_is_that_page_s_result_jobs_1(tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_runner_bug_on_one_page_is_that_page_s_result_jobs_1(
+    tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = _site(tmp_path, 3)
     code, lines, err = _run_helper(site, 1, capsys)
     assert (code, err) == (2, "")
@@ -66,8 +69,12 @@ def test_runner_bug_on_one_page_is_that_page_s_result_jobs_1(tmp_path: Path, bro
     ]
 
 
-@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the injected bug reaches workers only when they are forked")
-def test_runner_bug_on_one_page_is_that_page_s_result_jobs_2(tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork", reason="the injected bug reaches workers only when they are forked"
+)
+def test_runner_bug_on_one_page_is_that_page_s_result_jobs_2(
+    tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     """With worker processes (enough pages to start a pool): the pool survives, every page is reported."""
     copies = _runner.MIN_PARALLEL + 6
     site = _site(tmp_path, copies)
@@ -78,7 +85,9 @@ def test_runner_bug_on_one_page_is_that_page_s_result_jobs_2(tmp_path: Path, bro
     assert lines[-1] == f"{copies + 1} pages: {copies} passed, 1 failed"
 
 
-def test_runner_debug_shows_the_traceback_and_still_goes_on(tmp_path: Path, broken_check: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_runner_debug_shows_the_traceback_and_still_goes_on(
+    tmp_path: Path, broken_check: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("CLAIM_EVIDENCE_DEBUG", "1")
     site = _site(tmp_path, 1)
     code, lines, _ = _run_helper(site, 1, capsys)
@@ -88,10 +97,14 @@ def test_runner_debug_shows_the_traceback_and_still_goes_on(tmp_path: Path, brok
     assert lines[-2:] == [f"PASS {site / 'page-000.html'}: 2 claims bound", "2 pages: 1 passed, 1 failed"]
 
 
-def test_runner_prepublish_names_the_failing_target(tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_runner_prepublish_names_the_failing_target(
+    tmp_path: Path, broken_check: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = _site(tmp_path, 2)
     (site / "claim-evidence.toml").write_text('pages = ["*.html"]\n', encoding="utf-8")
-    code = claim_evidence_main(["prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1", "--format", "json"])
+    code = claim_evidence_main(
+        ["prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1", "--format", "json"]
+    )
     report = json.loads(capsys.readouterr().out)
     assert code == 2
     assert [(Path(f["path"]).name, f["status"]) for f in report["files"]] == [

@@ -5,6 +5,7 @@ so a single wrong True would let an invalid bundle through. These tests compare
 the two on sealed bundles edited at random places with random JSON values, and
 on the type and equality corners where Python and JSON Schema disagree.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,17 +19,40 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import validate_bundle
+from claim_evidence._record.schema import (
+    bundle_conforms,
+    bundle_schema,
+    bundle_validator,
+    compile_conformance,
+    deferred_keywords,
+)
 from claim_evidence._record.vocabulary import is_valid_date
-from claim_evidence._record.schema import bundle_conforms, bundle_schema, bundle_validator, compile_conformance, deferred_keywords
-
-from .test_properties import sealed_bundles
 
 from .conftest import ROOT, example_page_without_markers
+from .test_properties import sealed_bundles
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.sampled_from([1.0, 0.0, 2.5])
-    | st.text(max_size=12) | st.sampled_from(["", " ", "2026-02-30", "2026-01-02", "https://x.example/", "a" * 64,
-                                             "0" * 64, "matched", "vendor_claim", "Fact", "ai_document_review"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False)
+    | st.sampled_from([1.0, 0.0, 2.5])
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "",
+            " ",
+            "2026-02-30",
+            "2026-01-02",
+            "https://x.example/",
+            "a" * 64,
+            "0" * 64,
+            "matched",
+            "vendor_claim",
+            "Fact",
+            "ai_document_review",
+        ]
+    ),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=8,
 )
@@ -142,7 +166,9 @@ def test_keyword_semantics_match_jsonschema(schema: dict[str, Any], value: Any) 
     assert compile_conformance(schema)(value) == expected
 
 
-@pytest.mark.parametrize("schema", [{"maximum": 3}, {"items": [{"type": "string"}]}, {"enum": [[1]]}, {"$ref": "http://x/y"}])
+@pytest.mark.parametrize(
+    "schema", [{"maximum": 3}, {"items": [{"type": "string"}]}, {"enum": [[1]]}, {"$ref": "http://x/y"}]
+)
 def test_an_unknown_keyword_or_form_always_defers_to_jsonschema(schema: dict[str, Any]) -> None:
     check = compile_conformance(schema)
     assert [check(v) for v in (1, 5, ["a"], [1], "x")] == [False] * 5
@@ -191,13 +217,18 @@ def test_checking_a_valid_page_never_imports_jsonschema(tmp_path: Path) -> None:
         ({"format": "date"}, ["2026-01-31", 5], ["2026-02-30"]),
         ({"format": "email"}, ["not checked"], []),
         ({"items": {"type": "string"}, "minItems": 2}, [["a", "b"], "not a list"], [["a"], ["a", 1]]),
-        ({"properties": {"a": {"const": 1}, "b": {"type": "string"}}, "required": ["a"]},
-         [{"a": 1}, {"a": 1, "b": "x", "c": 2}, []], [{"b": "x"}, {"a": 2}, {"a": 1, "b": 2}]),
+        (
+            {"properties": {"a": {"const": 1}, "b": {"type": "string"}}, "required": ["a"]},
+            [{"a": 1}, {"a": 1, "b": "x", "c": 2}, []],
+            [{"b": "x"}, {"a": 2}, {"a": 1, "b": 2}],
+        ),
         ({"$defs": {"d": {"enum": ["x", 2]}}, "items": {"$ref": "#/$defs/d"}}, [["x", 2, 2.0]], [["y"], [True]]),
         ({"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}, [[[[]]]], [[[1]]]),
     ],
 )
-def test_compiled_keywords_accept_and_refuse_like_the_standard(schema: Any, accepted: list[Any], refused: list[Any]) -> None:
+def test_compiled_keywords_accept_and_refuse_like_the_standard(
+    schema: Any, accepted: list[Any], refused: list[Any]
+) -> None:
     from jsonschema import Draft202012Validator, FormatChecker
 
     checker = FormatChecker(formats=())

@@ -1,4 +1,5 @@
 """CE403 says which covered field changed since the review, when the file's git history holds it."""
+
 from __future__ import annotations
 
 import copy
@@ -11,14 +12,19 @@ from typing import Any
 import pytest
 
 from claim_evidence._check.documents import check_file
-from claim_evidence._record.fingerprint import claim_payload
 from claim_evidence._check.sealdiff import changed_fields, explain, sealed_payload
+from claim_evidence._record.fingerprint import claim_payload
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
 def _git(folder: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=folder, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
 
 
 def _write(path: Path, value: Any) -> None:
@@ -54,7 +60,10 @@ def test_sealdiff_changed_fields_references_added_and_removed(bundle: dict[str, 
     old = copy.deepcopy(claim_payload(claim, sources))
     sources.append({"id": "other", "publisher": "P", "title": "T", "url": "https://example.com/o"})
     claim["source_refs"] = [{"source_id": "other", "section": "s", "supports": "x"}]
-    assert changed_fields(old, claim_payload(claim, sources)) == ["reference to other added", "reference to fictional-vendor-doc removed"]
+    assert changed_fields(old, claim_payload(claim, sources)) == [
+        "reference to other added",
+        "reference to fictional-vendor-doc removed",
+    ]
 
 
 @needs_git
@@ -64,7 +73,9 @@ def test_sealdiff_ce403_names_what_changed_since_the_commit(repo: Path, bundle: 
     _write(repo / "b.json", bundle)
     [result] = explain([check_file(repo / "b.json")])
     [ce403] = [d for d in result.diagnostics if d.code == "CE403"]
-    assert ce403.message.startswith("review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in ")
+    assert ce403.message.startswith(
+        "review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in "
+    )
     assert ce403.message.endswith("): conditions; as_of")
 
 
@@ -110,12 +121,17 @@ def test_sealdiff_validate_names_what_changed(run: Any, repo: Path, bundle: dict
     code, out, _ = run("validate", str(repo / "b.json"))
     assert code == 1
     [line] = [line for line in out.splitlines() if ": CE403 " in line]
-    assert "CE403 [fictional-rate] review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in " in line
+    assert (
+        "CE403 [fictional-rate] review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in "
+        in line
+    )
     assert line.endswith("): uncertainty")
 
 
 @needs_git
-def test_sealdiff_static_helper_and_prepublish_name_what_changed(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sealdiff_static_helper_and_prepublish_name_what_changed(
+    run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from click.testing import CliRunner
 
     from static_helper.cli import command
@@ -129,7 +145,10 @@ def test_sealdiff_static_helper_and_prepublish_name_what_changed(run: Any, tmp_p
     page = site / "about.html"
     text = page.read_text(encoding="utf-8")
     assert text.count('"uncertainty": "照合の範囲は記事ごとに根拠表示で示す"') == 1
-    page.write_text(text.replace('"uncertainty": "照合の範囲は記事ごとに根拠表示で示す"', '"uncertainty": "別の範囲"'), encoding="utf-8")
+    page.write_text(
+        text.replace('"uncertainty": "照合の範囲は記事ごとに根拠表示で示す"', '"uncertainty": "別の範囲"'),
+        encoding="utf-8",
+    )
     monkeypatch.chdir(site)
     expected = "): uncertainty"
     result = CliRunner().invoke(command, ["--no-cache"], catch_exceptions=False)

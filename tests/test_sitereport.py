@@ -1,4 +1,5 @@
 """``claim-evidence report`` over a copy of the example site, aged to 2026-12-01 under [freshness]."""
+
 from __future__ import annotations
 
 import csv
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from claim_evidence._record.freshness import DEFAULT_MAX_AGE_DAYS
 from claim_evidence._check.page import read_page_bundle
 from claim_evidence._commands.report import AGE_BUCKETS, ROW_FIELDS, age_bucket
+from claim_evidence._record.freshness import DEFAULT_MAX_AGE_DAYS
 
 from .conftest import ROOT, example_site_copy
 
@@ -31,7 +32,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _report(run: Any, site: Path, fmt: str, out: Path) -> tuple[int, str, str]:
-    return run("report", "--config", str(site / "claim-evidence.toml"), "--today", TODAY, "--format", fmt, "--out", str(out))
+    return run(
+        "report", "--config", str(site / "claim-evidence.toml"), "--today", TODAY, "--format", fmt, "--out", str(out)
+    )
 
 
 def _claims(site: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -67,7 +70,9 @@ def test_sitereport_json_summary_counts(site: Path, tmp_path: Path, run: Any) ->
     summary = data["summary"]
     assert (summary["pages"], summary["claims"], summary["freshness_policy"]) == (len(ARTICLES), len(claims), True)
     statuses = Counter(c["status"] for _, c in claims)
-    assert summary["by_status"] == {s: statuses[s] for s in ("matched", "partial", "unverified", "conflict")} | {"other": 0}
+    assert summary["by_status"] == {s: statuses[s] for s in ("matched", "partial", "unverified", "conflict")} | {
+        "other": 0
+    }
     bases = Counter(c["basis"] for _, c in claims)
     assert {k: v for k, v in summary["by_basis"].items() if v} == dict(bases)
     methods = Counter((c.get("verification") or {}).get("method", "none") for _, c in claims)
@@ -83,7 +88,9 @@ def test_sitereport_json_summary_counts(site: Path, tmp_path: Path, run: Any) ->
     due_soon = [(p, i) for (p, i), (_, s) in states.items() if s == "due soon"]
     assert [(d["page"], d["claim_id"]) for d in summary["due_soon"]] == due_soon
     assert due_soon, "the reporting reviews are near their 90 days on 2026-12-01"
-    assert [(u["page"], u["claim_id"]) for u in summary["unreviewed"]] == [k for k, (_, s) in states.items() if s == "not reviewed"]
+    assert [(u["page"], u["claim_id"]) for u in summary["unreviewed"]] == [
+        k for k, (_, s) in states.items() if s == "not reviewed"
+    ]
     assert summary["invalid"] == [] and summary["pages_with_findings"] == [
         {"page": p["page"], "codes": p["codes"]} for p in data["pages"] if p["codes"]
     ]
@@ -98,8 +105,21 @@ def test_sitereport_csv_header_and_rows(site: Path, tmp_path: Path, run: Any) ->
     assert _report(run, site, "csv", out)[0] == 0
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     assert rows[0] == list(ROW_FIELDS)
-    assert rows[0] == ["page", "claim_id", "label", "status", "basis", "evidence_label", "method", "checked_at", "age_days", "due",
-                       "freshness", "invalid", "sources"]
+    assert rows[0] == [
+        "page",
+        "claim_id",
+        "label",
+        "status",
+        "basis",
+        "evidence_label",
+        "method",
+        "checked_at",
+        "age_days",
+        "due",
+        "freshness",
+        "invalid",
+        "sources",
+    ]
     assert len(rows) - 1 == len(_claims(site))
 
 
@@ -108,7 +128,7 @@ def test_sitereport_html_self_contained(site: Path, run: Any) -> None:
     assert _report(run, site, "html", out)[0] == 0
     html = out.read_text(encoding="utf-8")
     assert '<html lang="ja">' in html
-    assert "<p class=\"built\">ビルド日 2026-12-01（--today による）</p>" in html
+    assert '<p class="built">ビルド日 2026-12-01（--today による）</p>' in html
     assert html.count("<svg ") == 2 and html.count("<title id=") == 2
     assert '<title id="status-title">照合状態の内訳</title>' in html
     assert '<a href="articles/kumo-engine-3.html#evidence-KUMO-SPEED">' in html
@@ -127,7 +147,9 @@ def test_sitereport_html_links_lead_from_the_report_folder(site: Path, tmp_path:
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "html"])
-def test_sitereport_out_dash_writes_stdout(site: Path, tmp_path: Path, run: Any, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+def test_sitereport_out_dash_writes_stdout(
+    site: Path, tmp_path: Path, run: Any, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -170,7 +192,9 @@ def test_sitereport_deterministic(site: Path, tmp_path: Path, run: Any, fmt: str
     assert first.read_bytes() == second.read_bytes()
 
 
-def test_sitereport_build_date_from_source_date_epoch(site: Path, tmp_path: Path, run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sitereport_build_date_from_source_date_epoch(
+    site: Path, tmp_path: Path, run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796083200")  # 2026-12-01T00:00:00Z
     out = tmp_path / "report.json"
     assert run("report", "--config", str(site / "claim-evidence.toml"), "--format", "json", "--out", str(out))[0] == 0
@@ -178,11 +202,14 @@ def test_sitereport_build_date_from_source_date_epoch(site: Path, tmp_path: Path
     assert (data["build_date"], data["build_date_source"]) == (TODAY, "SOURCE_DATE_EPOCH")
 
 
-@pytest.mark.parametrize("argv", [
-    ["--format", "pdf", "--out", "x.pdf"],
-    ["--format", "json"],
-    ["--format", "json", "--out", "x.json", "--today", "2026-02-30"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--format", "pdf", "--out", "x.pdf"],
+        ["--format", "json"],
+        ["--format", "json", "--out", "x.json", "--today", "2026-02-30"],
+    ],
+)
 def test_sitereport_usage_errors_exit_2(site: Path, tmp_path: Path, run: Any, argv: list[str]) -> None:
     code, _, _ = run("report", "--config", str(site / "claim-evidence.toml"), *argv)
     assert code == 2
@@ -190,13 +217,25 @@ def test_sitereport_usage_errors_exit_2(site: Path, tmp_path: Path, run: Any, ar
 
 
 def test_sitereport_missing_config_exit_2(tmp_path: Path, run: Any) -> None:
-    code, _, err = run("report", "--config", str(tmp_path / "none.toml"), "--format", "json", "--out", str(tmp_path / "r.json"))
+    code, _, err = run(
+        "report", "--config", str(tmp_path / "none.toml"), "--format", "json", "--out", str(tmp_path / "r.json")
+    )
     assert code == 2 and "SH001 config file not found" in err
 
 
 def test_sitereport_news_registry_rows(tmp_path: Path, run: Any) -> None:
     out = tmp_path / "news.json"
-    code, stdout, _ = run("report", "--config", str(ROOT / "examples/news/claim-evidence.toml"), "--today", TODAY, "--format", "json", "--out", str(out))
+    code, stdout, _ = run(
+        "report",
+        "--config",
+        str(ROOT / "examples/news/claim-evidence.toml"),
+        "--today",
+        TODAY,
+        "--format",
+        "json",
+        "--out",
+        str(out),
+    )
     registry = json.loads((ROOT / "examples/news/corrections.json").read_text(encoding="utf-8"))
     expected = [(url, c["id"]) for url, entry in registry.items() for c in entry["claim_evidence"]["claims"]]
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -207,9 +246,21 @@ def test_sitereport_news_registry_rows(tmp_path: Path, run: Any) -> None:
 def _row(**changes: Any) -> Any:
     from claim_evidence._commands.report import ClaimRow
 
-    base: dict[str, Any] = dict(page="a.html", claim_id="C-1", label="速度", status="matched", basis="vendor_claim",
-                                evidence_label="Claim", method="human_document_review", checked_at="2026-09-05",
-                                age_days=-3, due=None, freshness="ok", invalid=False, sources=1)
+    base: dict[str, Any] = dict(
+        page="a.html",
+        claim_id="C-1",
+        label="速度",
+        status="matched",
+        basis="vendor_claim",
+        evidence_label="Claim",
+        method="human_document_review",
+        checked_at="2026-09-05",
+        age_days=-3,
+        due=None,
+        freshness="ok",
+        invalid=False,
+        sources=1,
+    )
     return ClaimRow(**{**base, **changes})
 
 
@@ -221,7 +272,10 @@ def _csv(*rows: Any) -> str:
 
 def test_sitereport_csv_bare_cr_in_a_label_is_quoted_and_forges_no_row() -> None:
     text = _csv(_row(label="x\r=1+1,evil"), _row(claim_id="C-2"))
-    assert text.split("\n")[1] == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,1'
+    assert (
+        text.split("\n")[1]
+        == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,1'
+    )
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert [r[2] for r in rows] == ["label", "x\r=1+1,evil", "速度"]
     assert all(len(r) == len(ROW_FIELDS) for r in rows)
@@ -229,7 +283,9 @@ def test_sitereport_csv_bare_cr_in_a_label_is_quoted_and_forges_no_row() -> None
 
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_sitereport_csv_formula_cells_get_a_quote_prefix(start: str) -> None:
-    rows = list(csv.reader(io.StringIO(_csv(_row(label=start + "SUM(A1)", claim_id=start + "1", page=start + "p")), newline="")))
+    rows = list(
+        csv.reader(io.StringIO(_csv(_row(label=start + "SUM(A1)", claim_id=start + "1", page=start + "p")), newline=""))
+    )
     assert rows[1][:3] == ["'" + start + "p", "'" + start + "1", "'" + start + "SUM(A1)"]
     assert rows[1][8] == "-3"  # the report's own number stays a number
 

@@ -1,4 +1,5 @@
 """The offline snapshot checks through every reader: the library, validate, the page check and the cache."""
+
 from __future__ import annotations
 
 import copy
@@ -37,7 +38,12 @@ def snapshotted(bundle: dict[str, Any], folder: Path, text: str = PAGE_TEXT, quo
     digest = store.put(html_for(text), text)
     changed = copy.deepcopy(bundle)
     changed.pop("subject_fingerprint")
-    changed["sources"][0]["snapshot"] = {"sha256": digest, "retrieved_at": "2026-09-04", "content_type": "text/html", "final_url": "https://example.com/fictional-report"}
+    changed["sources"][0]["snapshot"] = {
+        "sha256": digest,
+        "retrieved_at": "2026-09-04",
+        "content_type": "text/html",
+        "final_url": "https://example.com/fictional-report",
+    }
     claim = changed["claims"][0]
     claim["source_refs"][0]["quote"] = quote if quote is not None else {"exact": "固定条件での達成率は 72.6% でした"}
     claim["verification"]["fingerprint"] = claim_fingerprint(claim, changed["sources"])
@@ -69,22 +75,33 @@ def test_snapcheck_missing_and_altered_files(bundle: dict, tmp_path: Path) -> No
     path = SnapshotStore(tmp_path).bin_path(digest)
     path.write_bytes(BYTES + b" ")
     assert [(c, p, s) for c, p, s, _ in found(value, tmp_path)] == [("CE522", "$.sources[0].snapshot.sha256", "error")]
-    assert found(value, tmp_path)[0][3] == f"snapshot file altered: {path} no longer hashes to its recorded sha256; restore it from version control"
+    assert (
+        found(value, tmp_path)[0][3]
+        == f"snapshot file altered: {path} no longer hashes to its recorded sha256; restore it from version control"
+    )
     path.unlink()
-    assert found(value, tmp_path) == [(
-        "CE521", "$.sources[0].snapshot.sha256", "error",
-        f"snapshot file missing: {path}; restore it from version control, or take a new snapshot "
-        "(claim-evidence sources snapshot FILE --source fictional-vendor-doc) and review again",
-    )]
+    assert found(value, tmp_path) == [
+        (
+            "CE521",
+            "$.sources[0].snapshot.sha256",
+            "error",
+            f"snapshot file missing: {path}; restore it from version control, or take a new snapshot "
+            "(claim-evidence sources snapshot FILE --source fictional-vendor-doc) and review again",
+        )
+    ]
 
 
 def test_snapcheck_quote_not_found_shows_the_closest_passage(bundle: dict, tmp_path: Path) -> None:
     value = snapshotted(bundle, tmp_path, quote={"exact": "固定条件での達成率は 72.6% だった"})
-    assert found(value, tmp_path) == [(
-        "CE523", "$.claims[0].source_refs[0].quote.exact", "error",
-        "quote not found in the snapshot of source fictional-vendor-doc (retrieved 2026-09-04); the closest passage there: "
-        "«…固定条件での達成率は 72.6% でした…»",
-    )]
+    assert found(value, tmp_path) == [
+        (
+            "CE523",
+            "$.claims[0].source_refs[0].quote.exact",
+            "error",
+            "quote not found in the snapshot of source fictional-vendor-doc (retrieved 2026-09-04); the closest passage there: "
+            "«…固定条件での達成率は 72.6% でした…»",
+        )
+    ]
 
 
 def test_snapcheck_context_and_ambiguity(bundle: dict, tmp_path: Path) -> None:
@@ -126,7 +143,9 @@ def static_helper(*args: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-def test_snapcheck_page_check_uses_the_configured_folder_and_the_cache_sees_changes(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snapcheck_page_check_uses_the_configured_folder_and_the_cache_sees_changes(
+    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     value = snapshotted(bundle, tmp_path / "evidence-snapshots")
     Path("p.html").write_text(page(value), encoding="utf-8")
@@ -141,7 +160,9 @@ def test_snapcheck_page_check_uses_the_configured_folder_and_the_cache_sees_chan
     assert code == 0 and "CE520 snapshot checks skipped" in out and "(note)" in out
 
 
-def test_snapcheck_validate_takes_snapshot_dir_and_strict_does_not_fail_a_note(bundle: dict, tmp_path: Path, run: Any) -> None:
+def test_snapcheck_validate_takes_snapshot_dir_and_strict_does_not_fail_a_note(
+    bundle: dict, tmp_path: Path, run: Any
+) -> None:
     value = snapshotted(bundle, tmp_path / "snaps", quote={"exact": "固定条件での達成率は 72.6% だった"})
     path = tmp_path / "b.json"
     path.write_text(json.dumps(value, ensure_ascii=False, indent=2), encoding="utf-8")
@@ -161,9 +182,11 @@ def test_snapcheck_archive_url_is_shown_and_checked(bundle: dict) -> None:
         '架空の固定条件レポート</a>（<a class="claim-evidence-archive" href="https://web.archive.org/web/2026/https://example.com/'
         'fictional-report" target="_blank" rel="noopener noreferrer">アーカイブ</a>）</span>'
     ) in html
-    assert 'archived copy</a>)' in render_evidence(archived, lang="en")
+    assert "archived copy</a>)" in render_evidence(archived, lang="en")
     archived["sources"][0]["archive_url"] = "javascript:alert(1)"
-    assert [(d.code, d.path) for d in iter_diagnostics(archived) if d.code == "CE207"] == [("CE207", "$.sources[0].archive_url")]
+    assert [(d.code, d.path) for d in iter_diagnostics(archived) if d.code == "CE207"] == [
+        ("CE207", "$.sources[0].archive_url")
+    ]
     assert "claim-evidence-archive" not in render_evidence(archived)
 
 
@@ -174,7 +197,10 @@ def test_snapcheck_config_snapshots_must_be_a_folder_name(tmp_path: Path) -> Non
     path = tmp_path / "claim-evidence.toml"
     for bad in ("snapshots = 3", 'snapshots = ""', "snapshots = false"):
         path.write_text(bad + "\n", encoding="utf-8")
-        with pytest.raises(InputError, match='SH003|snapshots must be the folder of the source snapshots, e.g. snapshots = "evidence-snapshots"'):
+        with pytest.raises(
+            InputError,
+            match='SH003|snapshots must be the folder of the source snapshots, e.g. snapshots = "evidence-snapshots"',
+        ):
             load_config(path)
 
 
@@ -186,14 +212,19 @@ def test_snapcheck_news_registry_quotes_are_checked_too(bundle: dict, subject: d
     value = snapshotted(bundle, tmp_path / "snaps", quote={"exact": "固定条件での達成率は 72.6% だった"})
     value["subject_fingerprint"] = article_fingerprint(subject)
     registry = tmp_path / "corrections.json"
-    registry.write_text(json.dumps({"https://example.com/a": dict(subject, claim_evidence=value)}, ensure_ascii=False, indent=2), encoding="utf-8")
+    registry.write_text(
+        json.dumps({"https://example.com/a": dict(subject, claim_evidence=value)}, ensure_ascii=False, indent=2),
+        encoding="utf-8",
+    )
     load_corrections(registry)  # no folder given: the registry is valid (its notes say the checks were skipped)
     with pytest.raises(CorrectionRegistryError) as caught:
         load_corrections(registry, snapshots=tmp_path / "snaps")
     assert [d.code for d in caught.value.diagnostics] == ["CE523"]
 
 
-def test_snapcheck_example_site_passes_with_its_quotes_checked_and_fails_when_one_is_changed(run: Any, tmp_path: Path) -> None:
+def test_snapcheck_example_site_passes_with_its_quotes_checked_and_fails_when_one_is_changed(
+    run: Any, tmp_path: Path
+) -> None:
     import shutil
 
     from .conftest import ROOT
@@ -203,7 +234,9 @@ def test_snapcheck_example_site_passes_with_its_quotes_checked_and_fails_when_on
     code, out, _ = run("prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1")
     assert (code, "CE520" in out, out.splitlines()[-1]) == (0, False, "4 targets: 4 passed, 0 failed")
     page = site / "articles" / "kumo-engine-3.html"
-    head, quote, tail = page.read_text(encoding="utf-8").rpartition('"exact": "架空クモ社は 8 月 22 日')  # the record's quote
+    head, quote, tail = page.read_text(encoding="utf-8").rpartition(
+        '"exact": "架空クモ社は 8 月 22 日'
+    )  # the record's quote
     page.write_text(head + quote.replace("22", "21") + tail, encoding="utf-8")
     code, out, _ = run("prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1")
     assert code == 1

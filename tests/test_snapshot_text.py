@@ -1,6 +1,7 @@
 """The text beside a snapshot is not evidence (issue #31, item 10): only the ``.bin`` is bound to the
 bundle by its digest, so an edit to the ``.txt`` alone must neither pass a changed quote (the page
 check, prepublish) nor let ``review record`` seal a quote the snapshot does not hold."""
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,9 @@ def site(tmp_path: Path) -> Path:
 def hoshi_text(site: Path) -> Path:
     """The .txt of source hoshi-news's snapshot (the one KUMO-RELEASE quotes)."""
     text = (site / PAGE).read_text(encoding="utf-8")
-    data = json.loads(re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', text, re.S).group(1))  # type: ignore[union-attr]
+    data = json.loads(
+        re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', text, re.S).group(1)
+    )  # type: ignore[union-attr]
     digest = next(s["snapshot"]["sha256"] for s in data["sources"] if s["id"] == "hoshi-news")
     return SnapshotStore(site / "evidence-snapshots").text_path(digest)
 
@@ -73,7 +76,9 @@ def test_snapshot_text_edit_alone_is_a_warning_and_quotes_still_pass(site: Path,
     txt = hoshi_text(site)
     txt.write_text(txt.read_text(encoding="utf-8") + "付け足し\n", encoding="utf-8")
     code, out, _ = run("prepublish", "--config", str(site / "claim-evidence.toml"), "--jobs", "1")
-    assert code == 0 and "CE527 [source hoshi-news] snapshot text differs from its bytes: " in out and "(warning)" in out
+    assert (
+        code == 0 and "CE527 [source hoshi-news] snapshot text differs from its bytes: " in out and "(warning)" in out
+    )
     assert f"{txt} is not the text of {txt.with_suffix('.bin')} (edited, or extracted by another version)" in out
 
 
@@ -81,8 +86,17 @@ def test_snapshot_text_review_record_refuses_a_quote_not_in_the_snapshot(site: P
     change_quote_and_text(site)
     page = site / PAGE
     before = page.read_bytes()
-    code, out, err = run("review", "record", str(page), "--claim", "KUMO-RELEASE", "--method", "human_document_review",
-                         "--checked-at", "2026-09-06")
+    code, out, err = run(
+        "review",
+        "record",
+        str(page),
+        "--claim",
+        "KUMO-RELEASE",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-09-06",
+    )
     assert code == 1, err
     assert "CE523 [KUMO-RELEASE] quote not found in the snapshot of source hoshi-news" in err
     assert f"review of KUMO-RELEASE not recorded: fix the errors above first; {page} is unchanged" in err
@@ -92,15 +106,33 @@ def test_snapshot_text_review_record_refuses_a_quote_not_in_the_snapshot(site: P
 def test_snapshot_text_review_record_refuses_an_altered_snapshot(site: Path, run: Any) -> None:
     page = site / PAGE
     hoshi_text(site).with_suffix(".bin").write_bytes(b"tampered")
-    code, _, err = run("review", "record", str(page), "--claim", "KUMO-RELEASE", "--method", "human_document_review",
-                       "--checked-at", "2026-09-06")
+    code, _, err = run(
+        "review",
+        "record",
+        str(page),
+        "--claim",
+        "KUMO-RELEASE",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-09-06",
+    )
     assert code == 1 and "CE522 [source hoshi-news] snapshot file altered" in err
 
 
 def test_snapshot_text_review_record_seals_a_quote_the_snapshot_holds(site: Path, run: Any) -> None:
     page = site / PAGE
-    code, out, err = run("review", "record", str(page), "--claim", "KUMO-RELEASE", "--method", "human_document_review",
-                         "--checked-at", "2026-09-06")
+    code, out, err = run(
+        "review",
+        "record",
+        str(page),
+        "--claim",
+        "KUMO-RELEASE",
+        "--method",
+        "human_document_review",
+        "--checked-at",
+        "2026-09-06",
+    )
     assert (code, err) == (0, "") and out == f"{page}: review of KUMO-RELEASE recorded\n"
 
 

@@ -1,4 +1,5 @@
 """The content-addressed snapshot store: layout, reuse, tamper detection, hostile digests, SIGKILL mid-write."""
+
 from __future__ import annotations
 
 import hashlib
@@ -31,8 +32,14 @@ def test_snapstore_layout_and_digest(tmp_path: Path) -> None:
     assert store.put(b"hello", "hello\r\nworld\rend") == HELLO
     folder = tmp_path / "evidence-snapshots"
     assert _files(folder) == [f"sha256/2c/{HELLO[2:]}.bin", f"sha256/2c/{HELLO[2:]}.txt"]
-    assert store.bin_path(HELLO) == folder / "sha256" / "2c" / "f24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.bin"
-    assert store.text_path(HELLO) == folder / "sha256" / "2c" / "f24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.txt"
+    assert (
+        store.bin_path(HELLO)
+        == folder / "sha256" / "2c" / "f24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.bin"
+    )
+    assert (
+        store.text_path(HELLO)
+        == folder / "sha256" / "2c" / "f24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.txt"
+    )
     assert store.bin_path(HELLO).read_bytes() == b"hello"
     assert store.text_path(HELLO).read_bytes() == b"hello\nworld\nend"
     assert store.check(HELLO) == "ok"
@@ -42,7 +49,7 @@ def test_snapstore_layout_and_digest(tmp_path: Path) -> None:
 def test_snapstore_text_is_utf8(tmp_path: Path) -> None:
     store = SnapshotStore(tmp_path)
     digest = store.put("クモ".encode("cp932"), "クモエンジン 3 の最大入力長は 256,000 トークンです")
-    assert store.text_path(digest).read_bytes() == "クモエンジン 3 の最大入力長は 256,000 トークンです".encode("utf-8")
+    assert store.text_path(digest).read_bytes() == "クモエンジン 3 の最大入力長は 256,000 トークンです".encode()
     assert store.text(digest) == "クモエンジン 3 の最大入力長は 256,000 トークンです"
 
 
@@ -197,7 +204,9 @@ def test_snapstore_kill_during_put_leaves_no_file_under_the_final_name(tmp_path:
     body = bytes(range(256)) * (50 << 12)  # 50 MiB
     digest = hashlib.sha256(body).hexdigest()
     store = SnapshotStore(tmp_path / "store")
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(store.folder)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(store.folder)], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         assert line == "WRITING\n"

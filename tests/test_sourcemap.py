@@ -1,5 +1,6 @@
 """Where a finding on a built page is written: ``source_line`` (shared with the generator plugins),
 ``place_findings`` over the ``sources`` globs, the reporters' forms of it, and the two command lines."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,14 @@ from jsonschema import Draft7Validator
 
 from claim_evidence import Diagnostic, FileResult, dumps_for_script, render_evidence, report
 from claim_evidence._site import sourcemap as _sourcemap
-from claim_evidence._site.sourcemap import SourceFiles, claim_of, place_findings, place_in_sources, shown_from, source_line
+from claim_evidence._site.sourcemap import (
+    SourceFiles,
+    claim_of,
+    place_findings,
+    place_in_sources,
+    shown_from,
+    source_line,
+)
 from claim_evidence.cli import main as claim_evidence_main
 from static_helper.cli import main as static_helper_main
 
@@ -52,13 +60,26 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "content" / "about.md").write_text(MARKDOWN, encoding="utf-8")
     (tmp_path / "public" / "about").mkdir(parents=True)
     (tmp_path / "public" / "about" / "index.html").write_text(built_page(), encoding="utf-8")
-    (tmp_path / "claim-evidence.toml").write_text('pages = ["public/**/*.html"]\nsources = ["content/**/*.md"]\n', encoding="utf-8")
+    (tmp_path / "claim-evidence.toml").write_text(
+        'pages = ["public/**/*.html"]\nsources = ["content/**/*.md"]\n', encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-def claim_finding(code: str = "SH120", rid: str = CLAIM, severity: str = "error", file: str | None = None) -> Diagnostic:
-    return Diagnostic(code, "body text differs", "$.claims[0].statement", severity, f"claim {rid}", file=file, line=PAGE_LINES, column=7)  # type: ignore[arg-type]
+def claim_finding(
+    code: str = "SH120", rid: str = CLAIM, severity: str = "error", file: str | None = None
+) -> Diagnostic:
+    return Diagnostic(
+        code,
+        "body text differs",
+        "$.claims[0].statement",
+        severity,
+        f"claim {rid}",
+        file=file,
+        line=PAGE_LINES,
+        column=7,
+    )  # type: ignore[arg-type]
 
 
 def page_finding(code: str = "SH130", severity: str = "error") -> Diagnostic:
@@ -78,7 +99,7 @@ def test_sourcemap_source_line_claim_at_its_claim_element() -> None:
 
 
 def test_sourcemap_source_line_claim_falls_back_to_its_slot() -> None:
-    text = f"intro\n\n<div data-evidence-for=\"{CLAIM}\"></div>\n"
+    text = f'intro\n\n<div data-evidence-for="{CLAIM}"></div>\n'
     assert source_line(text, claim_finding()) == 3
 
 
@@ -95,7 +116,12 @@ def test_sourcemap_source_line_none_when_the_source_does_not_hold_it() -> None:
 
 @pytest.mark.parametrize(
     "written",
-    [f"<p data-claim-id='{CLAIM}'>", f"<p data-claim-id={CLAIM}>", f'<p DATA-CLAIM-ID = "{CLAIM}">', f"<p data-claim-id={CLAIM} class=x>"],
+    [
+        f"<p data-claim-id='{CLAIM}'>",
+        f"<p data-claim-id={CLAIM}>",
+        f'<p DATA-CLAIM-ID = "{CLAIM}">',
+        f"<p data-claim-id={CLAIM} class=x>",
+    ],
 )
 def test_sourcemap_source_line_reads_every_attribute_form(written: str) -> None:
     assert source_line(f"a\nb\n{written}x</p>\n", claim_finding()) == 3
@@ -109,7 +135,9 @@ def test_sourcemap_source_line_never_takes_a_longer_id_for_the_claim() -> None:
 def test_sourcemap_claim_of_reads_the_subject() -> None:
     assert claim_of(claim_finding()) == CLAIM
     assert claim_of(Diagnostic("CE403", "m", subject=f"article https://example.com/a, claim {CLAIM}")) == CLAIM
-    assert [claim_of(Diagnostic("X", "m", subject=s)) for s in ("page", "source lab-log", "claim", "claim_evidence")] == [None] * 4
+    assert [
+        claim_of(Diagnostic("X", "m", subject=s)) for s in ("page", "source lab-log", "claim", "claim_evidence")
+    ] == [None] * 4
 
 
 def test_sourcemap_plugins_use_the_one_implementation() -> None:
@@ -143,7 +171,9 @@ def test_sourcemap_claim_in_no_source_is_left_as_it_was(site: Path) -> None:
 
 
 def test_sourcemap_claim_written_only_as_a_slot_is_placed_at_the_slot(site: Path) -> None:
-    (site / "content" / "about.md").write_text(f"# t\n\n{{{{< claim {CLAIM} >}}}}\n<div data-evidence-for=\"{CLAIM}\"></div>\n", encoding="utf-8")
+    (site / "content" / "about.md").write_text(
+        f'# t\n\n{{{{< claim {CLAIM} >}}}}\n<div data-evidence-for="{CLAIM}"></div>\n', encoding="utf-8"
+    )
     (found,) = place(site, claim_finding())
     assert found.written == (("content/about.md", 4),)
 
@@ -158,7 +188,9 @@ def test_sourcemap_a_claim_element_wins_over_slots_elsewhere(site: Path) -> None
 
 def test_sourcemap_page_finding_is_placed_in_the_source_holding_the_page_claims(site: Path) -> None:
     (site / "layouts").mkdir()  # a layout holds no claim of the page: not a candidate
-    (site / "layouts" / "single.html").write_text('<script id="claim-evidence-data">{{ .Content }}</script>\n', encoding="utf-8")
+    (site / "layouts" / "single.html").write_text(
+        '<script id="claim-evidence-data">{{ .Content }}</script>\n', encoding="utf-8"
+    )
     (found,) = place(site, page_finding(), patterns=("content/**/*.md", "layouts/*.html"))
     assert found.written == (("content/about.md", 7),)
 
@@ -212,7 +244,9 @@ def test_sourcemap_utf8_bom_is_not_counted(site: Path) -> None:
     assert found.written == (("content/about.md", 4),)
 
 
-def test_sourcemap_nothing_is_read_or_globbed_without_a_finding_to_place(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sourcemap_nothing_is_read_or_globbed_without_a_finding_to_place(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("read without a finding to place")
 
@@ -233,7 +267,12 @@ def test_sourcemap_each_source_is_read_once(site: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(_sourcemap, "_read", counted)
     found = place(site, claim_finding(), claim_finding("SH140"), page_finding(), claim_finding(rid="other"))
-    assert [d.written for d in found] == [(("content/about.md", 4),), (("content/about.md", 4),), (("content/about.md", 7),), ()]
+    assert [d.written for d in found] == [
+        (("content/about.md", 4),),
+        (("content/about.md", 4),),
+        (("content/about.md", 7),),
+        (),
+    ]
     assert reads == [os.path.realpath(site / "content" / "about.md")]
 
 
@@ -250,7 +289,16 @@ FIVE = tuple((f"content/p{i}.md", i) for i in range(1, 6))
 
 
 def results_with(written: tuple[tuple[str, int], ...]) -> list[FileResult]:
-    d = Diagnostic("SH120", "body text differs", "$.claims[0].statement", "error", f"claim {CLAIM}", line=7, column=7, written=written)
+    d = Diagnostic(
+        "SH120",
+        "body text differs",
+        "$.claims[0].statement",
+        "error",
+        f"claim {CLAIM}",
+        line=7,
+        column=7,
+        written=written,
+    )
     return [FileResult("public/about/index.html", [d])]
 
 
@@ -264,7 +312,10 @@ def test_sourcemap_text_report_names_three_sources_and_counts_the_rest() -> None
     assert report(results_with(FIVE), "text", noun="page").splitlines()[1] == (
         "    written in 5 sources: content/p1.md:1, content/p2.md:2, content/p3.md:3 and 2 more"
     )
-    assert report(results_with(FIVE[:2]), "text", noun="page").splitlines()[1] == "    written in 2 sources: content/p1.md:1, content/p2.md:2"
+    assert (
+        report(results_with(FIVE[:2]), "text", noun="page").splitlines()[1]
+        == "    written in 2 sources: content/p1.md:1, content/p2.md:2"
+    )
 
 
 def test_sourcemap_json_report_adds_written_at_only_to_a_placed_finding() -> None:
@@ -277,7 +328,10 @@ def test_sourcemap_json_report_adds_written_at_only_to_a_placed_finding() -> Non
 
 def test_sourcemap_github_report_annotates_the_one_source() -> None:
     lines = report(results_with(ONE), "github").splitlines()
-    assert lines[0] == "::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs (built page public/about/index.html:7:7)"
+    assert (
+        lines[0]
+        == "::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs (built page public/about/index.html:7:7)"
+    )
     lines = report(results_with(FIVE[:2]), "github").splitlines()
     assert lines[0] == (
         "::error file=public/about/index.html,line=7,col=7,title=SH120::$.claims[0].statement: body text differs "
@@ -294,7 +348,9 @@ def sarif_errors(log: dict[str, Any]) -> list[str]:
     return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(log)]
 
 
-def test_sourcemap_sarif_report_locates_the_finding_in_the_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_sourcemap_sarif_report_locates_the_finding_in_the_source(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.chdir(tmp_path)
     (result,) = json.loads(report(results_with(ONE), "sarif"))["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"] == {
@@ -304,13 +360,18 @@ def test_sourcemap_sarif_report_locates_the_finding_in_the_source(monkeypatch: p
     assert result["relatedLocations"] == [
         {
             "id": 0,
-            "physicalLocation": {"artifactLocation": {"uri": "public/about/index.html", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 7, "startColumn": 7}},
+            "physicalLocation": {
+                "artifactLocation": {"uri": "public/about/index.html", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 7, "startColumn": 7},
+            },
             "message": {"text": "built page"},
         }
     ]
     (ambiguous,) = json.loads(report(results_with(FIVE[:2]), "sarif"))["runs"][0]["results"]
     assert ambiguous["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "public/about/index.html"
-    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"]) for r in ambiguous["relatedLocations"]] == [
+    assert [
+        (r["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"]) for r in ambiguous["relatedLocations"]
+    ] == [
         ("content/p1.md", "written here"),
         ("content/p2.md", "written here"),
     ]
@@ -345,13 +406,17 @@ def test_sourcemap_static_helper_names_the_source_line(site: Path, capsys: pytes
     assert capsys.readouterr().out == SH120 + WRITTEN + SH140 + WRITTEN + "1 page: 0 passed, 1 failed\n"
 
 
-def test_sourcemap_static_helper_paths_use_the_config_sources_too(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sourcemap_static_helper_paths_use_the_config_sources_too(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     edit_built_page(site)
     assert static_helper_main(["--no-cache", "--jobs", "1", "public/about/index.html"]) == 1
     assert "\n    written at content/about.md:4\n" in capsys.readouterr().out
 
 
-def test_sourcemap_static_helper_without_sources_says_nothing_more(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sourcemap_static_helper_without_sources_says_nothing_more(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (site / "claim-evidence.toml").write_text('pages = ["public/**/*.html"]\n', encoding="utf-8")
     edit_built_page(site)
     assert static_helper_main(["--no-cache", "--jobs", "1"]) == 1
@@ -371,7 +436,10 @@ def test_sourcemap_static_helper_clean_run_and_cache_hits_read_no_source(
     assert static_helper_main(cache) == 0
     captured = capsys.readouterr()
     assert captured.out == "PASS public/about/index.html: 1 claim bound\n1 page: 1 passed, 0 failed\n" * 2
-    assert captured.err.splitlines() == ["static-helper stats: pages=1 checked=1 cached=0", "static-helper stats: pages=1 checked=0 cached=1"]
+    assert captured.err.splitlines() == [
+        "static-helper stats: pages=1 checked=1 cached=0",
+        "static-helper stats: pages=1 checked=0 cached=1",
+    ]
 
 
 def test_sourcemap_static_helper_page_on_stdin_places_claim_findings(
@@ -380,7 +448,9 @@ def test_sourcemap_static_helper_page_on_stdin_places_claim_findings(
     import io
     import sys
 
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(built_page(EDITED, stylesheet=False).encode("utf-8"))))
+    monkeypatch.setattr(
+        sys, "stdin", io.TextIOWrapper(io.BytesIO(built_page(EDITED, stylesheet=False).encode("utf-8")))
+    )
     assert static_helper_main(["-"]) == 1
     out = capsys.readouterr().out
     assert f"<stdin>:{PAGE_LINES - 1}:7: SH120 [latency] " in out and f"<stdin>:{PAGE_LINES}:1: SH140 [latency] " in out
@@ -409,7 +479,9 @@ def test_sourcemap_prepublish_format_json_has_written_at(site: Path, capsys: pyt
     ]
 
 
-def test_sourcemap_warning_from_the_cache_is_placed_as_a_fresh_one(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sourcemap_warning_from_the_cache_is_placed_as_a_fresh_one(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The cache keeps passing results with their warnings, never where they are written: a cache
     hit is placed at report time, so the output is the same whether the page was checked or not."""
     bundle = sealed_bundle()

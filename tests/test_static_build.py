@@ -7,6 +7,7 @@ convention with ``--exit-non-zero-on-write``. The built pages here are the
 golden ``*_after.html`` pages with their slots emptied, so the rewrite must give
 the golden bytes back exactly.
 """
+
 from __future__ import annotations
 
 import io
@@ -71,7 +72,9 @@ def feed(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 def test_static_build_fresh_build_has_only_stale_slots(site, capsys):
     assert main(["."]) == 1
     out = capsys.readouterr().out
-    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [f"SH140 [{i}] {STALE}" for i in ("B-1", "B-2", "T-1", "T-2", "T-3")]
+    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [
+        f"SH140 [{i}] {STALE}" for i in ("B-1", "B-2", "T-1", "T-2", "T-3")
+    ]
 
 
 def test_static_build_write_exits_0_when_everything_is_clean_after_writing(site, capsys):
@@ -92,13 +95,20 @@ def test_static_build_exit_non_zero_on_write_keeps_the_formatter_exit(site, caps
 
 def test_static_build_write_with_findings_left_exits_1_in_both_modes(site, capsys):
     page = site / "basic.html"
-    page.write_bytes(page.read_bytes().replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b""))  # SH130: not --write's to fix
-    for flags, reason in (([], "findings remain"), (["--exit-non-zero-on-write"], "files changed, and findings remain")):
+    page.write_bytes(
+        page.read_bytes().replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b"")
+    )  # SH130: not --write's to fix
+    for flags, reason in (
+        ([], "findings remain"),
+        (["--exit-non-zero-on-write"], "files changed, and findings remain"),
+    ):
         (site / "tricky.html").write_bytes(built("tricky"))
         assert main([".", "--write", *flags]) == 1
         out, err = capsys.readouterr()
         assert "basic.html: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing)" in out
-        assert out.endswith("PASS tricky.html: 3 claims bound, 3 evidence slots re-rendered\n2 pages: 1 passed, 1 failed\n")
+        assert out.endswith(
+            "PASS tricky.html: 3 claims bound, 3 evidence slots re-rendered\n2 pages: 1 passed, 1 failed\n"
+        )
         assert err == f"static-helper: rewrote 1 page (exit 1: {reason})\n"
 
 
@@ -154,9 +164,7 @@ def test_static_build_dash_is_stdin_not_a_file_named_dash(site, monkeypatch, cap
     assert main(["-"]) == 1  # was 2: "-: CE001 file not found"
     out, err = capsys.readouterr()
     assert (out, err) == (
-        f"<stdin>:43:5: SH140 [B-1] {STALE}\n"
-        f"<stdin>:47:5: SH140 [B-2] {STALE}\n"
-        "1 page: 0 passed, 1 failed\n",
+        f"<stdin>:43:5: SH140 [B-1] {STALE}\n<stdin>:47:5: SH140 [B-2] {STALE}\n1 page: 0 passed, 1 failed\n",
         "",
     )
 
@@ -192,7 +200,9 @@ def test_static_build_dash_write_json_report_goes_to_stderr(site, monkeypatch, c
     out, err = capsysbinary.readouterr()
     assert out == golden("basic")
     report, note = err.decode("utf-8").rsplit("}\n", 1)
-    assert json.loads(report + "}")["files"] == [{"path": "<stdin>", "status": "pass", "rewritten": 2, "diagnostics": []}]
+    assert json.loads(report + "}")["files"] == [
+        {"path": "<stdin>", "status": "pass", "rewritten": 2, "diagnostics": []}
+    ]
     assert note == "static-helper: rewrote 1 page (exit 0: nothing left to report)\n"
 
 
@@ -233,7 +243,10 @@ def test_static_build_dash_over_the_size_limit_is_ce004_exit_2(site, monkeypatch
     assert main(["--write", "-"]) == 2
     out, err = capsysbinary.readouterr()
     assert out == page
-    assert err == f"<stdin>: CE004 input is {len(page)} bytes, over the 100-byte limit; split it\n1 page: 0 passed, 1 failed\n".encode()
+    assert (
+        err
+        == f"<stdin>: CE004 input is {len(page)} bytes, over the 100-byte limit; split it\n1 page: 0 passed, 1 failed\n".encode()
+    )
 
 
 def test_static_build_dash_with_other_paths_is_usage_error(site, monkeypatch, capsys):
@@ -246,15 +259,24 @@ def test_static_build_dash_takes_the_settings_of_the_working_folder(site, monkey
     (site / "claim-evidence.toml").write_text('pages = ["*.html"]\nstylesheet = "/site.css"\n', encoding="utf-8")
     feed(monkeypatch, golden("basic"))
     assert main(["-"]) == 1
-    assert '<stdin>:7:3: SH130 shared evidence stylesheet is missing: add <link rel="stylesheet" href="/site.css">' in capsys.readouterr().out
+    assert (
+        '<stdin>:7:3: SH130 shared evidence stylesheet is missing: add <link rel="stylesheet" href="/site.css">'
+        in capsys.readouterr().out
+    )
 
 
 def test_static_build_python_m_pipes_a_page(site):
     done = subprocess.run(
-        [sys.executable, "-m", "static_helper", "--write", "-"], input=built("tricky"), capture_output=True, cwd=site, timeout=60
+        [sys.executable, "-m", "static_helper", "--write", "-"],
+        input=built("tricky"),
+        capture_output=True,
+        cwd=site,
+        timeout=60,
     )
     assert (done.returncode, done.stdout) == (0, golden("tricky"))
-    assert done.stderr.decode("utf-8").splitlines()[-1] == "static-helper: rewrote 1 page (exit 0: nothing left to report)"
+    assert (
+        done.stderr.decode("utf-8").splitlines()[-1] == "static-helper: rewrote 1 page (exit 0: nothing left to report)"
+    )
 
 
 # --- start-up -------------------------------------------------------------------------------
@@ -276,7 +298,9 @@ def test_static_build_lazy_exports_are_the_public_api():
     import static_helper
     import static_helper._write
 
-    assert {name: getattr(static_helper, name) is not None for name in static_helper.__all__} == dict.fromkeys(static_helper.__all__, True)
+    assert {name: getattr(static_helper, name) is not None for name in static_helper.__all__} == dict.fromkeys(
+        static_helper.__all__, True
+    )
     assert static_helper.check_text is claim_evidence._check.page.check_text
     assert static_helper.write_page is static_helper._write.write_page
     assert set(static_helper.__all__) <= set(dir(static_helper))

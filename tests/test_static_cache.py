@@ -1,4 +1,5 @@
 """The incremental cache of passing pages (``static_helper/_cache.py``), through the CLI."""
+
 from __future__ import annotations
 
 import json
@@ -12,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 import claim_evidence
-from static_helper import _cache
-from claim_evidence._site.config import CACHE_DIR_NAME
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
+from claim_evidence._site.config import CACHE_DIR_NAME
+from static_helper import _cache
 from static_helper._cache import folders_fingerprint, toolkit_folders
 from static_helper.cli import command
 
@@ -46,7 +47,6 @@ def entry(site: Path, key: str) -> dict[str, Any]:
 
 def set_entry(site: Path, key: str, value: bytes) -> None:
     store(site / CACHE_DIR_NAME).put(key, value)
-
 
 
 @pytest.fixture(autouse=True)
@@ -133,8 +133,18 @@ def test_cache_entry_claiming_a_failure_is_never_trusted(site: Path) -> None:
     run()
     for key in entries(site):
         raw = entry(site, key)
-        raw["diagnostics"] = [{"code": "SH140", "message": "x", "path": "$", "severity": "error",
-                               "subject": "page", "file": None, "line": None, "column": None}]
+        raw["diagnostics"] = [
+            {
+                "code": "SH140",
+                "message": "x",
+                "path": "$",
+                "severity": "error",
+                "subject": "page",
+                "file": None,
+                "line": None,
+                "column": None,
+            }
+        ]
         set_entry(site, key, json.dumps(raw).encode())
     assert run()[2]["checked"] == 2
 
@@ -182,7 +192,9 @@ def test_cache_dir_with_missing_parent_is_sh010(site: Path, tmp_path: Path, miss
 
 def test_cache_dir_under_a_file_is_sh010(site: Path, tmp_path: Path) -> None:
     (tmp_path / "plain").write_text("x", encoding="utf-8")
-    result = CliRunner().invoke(command, ["--cache-dir", str(tmp_path / "plain" / "cache"), "pages"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        command, ["--cache-dir", str(tmp_path / "plain" / "cache"), "pages"], catch_exceptions=False
+    )
     assert result.exit_code == 2 and f"its parent folder {tmp_path / 'plain'} is not a folder" in result.stderr
 
 
@@ -205,8 +217,13 @@ def test_cache_write_after_a_cached_pass_changes_nothing(site: Path) -> None:
 
 def test_cache_concurrent_runs_agree(site: Path) -> None:
     procs = [
-        subprocess.Popen([sys.executable, "-m", "static_helper", "--stats"], cwd=site, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "static_helper", "--stats"],
+            cwd=site,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
     outputs = [proc.communicate(timeout=120) for proc in procs]
@@ -226,7 +243,10 @@ def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main([]) == 1  # SH007: no registered page carries evidence; the page itself passed, and is cached
     ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
-    assert ignore.read_text(encoding="utf-8") == "# Created by static-helper: its caches of passing pages and checked records.\n*\n"
+    assert (
+        ignore.read_text(encoding="utf-8")
+        == "# Created by static-helper: its caches of passing pages and checked records.\n*\n"
+    )
 
 
 def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

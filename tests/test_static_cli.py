@@ -1,4 +1,5 @@
 """The static-helper command end to end: CliRunner on the real command, files on disk, one subprocess."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,11 @@ from static_helper.cli import command, main
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "static"
 SITE = ROOT.parent / "shared" / "corpora" / "ai-news-site"
-EVIDENCE_PAGES = ["about.html", "articles/claim-evidence-design.html", "presentations/day_slides/day_slide_2026_09_04.html"]
+EVIDENCE_PAGES = [
+    "about.html",
+    "articles/claim-evidence-design.html",
+    "presentations/day_slides/day_slide_2026_09_04.html",
+]
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
@@ -35,7 +40,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def corpus() -> Path:
     if not SITE.is_dir():
-        pytest.skip(f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest")
+        pytest.skip(
+            f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest"
+        )
     return SITE
 
 
@@ -61,16 +68,21 @@ def test_cli_corpus_write_changes_nothing(tmp_path, monkeypatch):
 
 def test_cli_stale_pages_fail_with_locations(site):
     code, out, _ = invoke("basic.html")
-    assert (code, out) == (1, (
-        "basic.html:43:5: SH140 [B-1] evidence display is stale (run --write after reviewing source data)\n"
-        "basic.html:47:5: SH140 [B-2] evidence display is stale (run --write after reviewing source data)\n"
-        "1 page: 0 passed, 1 failed\n"
-    ))
+    assert (code, out) == (
+        1,
+        (
+            "basic.html:43:5: SH140 [B-1] evidence display is stale (run --write after reviewing source data)\n"
+            "basic.html:47:5: SH140 [B-2] evidence display is stale (run --write after reviewing source data)\n"
+            "1 page: 0 passed, 1 failed\n"
+        ),
+    )
 
 
 def test_cli_write_matches_golden_and_is_idempotent(site):
     code, out, err = invoke("basic.html", "tricky.html", "--write")
-    assert code == 0  # clean once the slots are re-rendered (ruff's --fix); --exit-non-zero-on-write: tests/test_static_build.py
+    assert (
+        code == 0
+    )  # clean once the slots are re-rendered (ruff's --fix); --exit-non-zero-on-write: tests/test_static_build.py
     assert err == "static-helper: rewrote 2 pages (exit 0: nothing left to report)\n"
     assert out == (
         "PASS basic.html: 2 claims bound, 2 evidence slots re-rendered\n"
@@ -81,7 +93,11 @@ def test_cli_write_matches_golden_and_is_idempotent(site):
         assert (site / f"{name}.html").read_bytes() == (DATA / f"{name}_after.html").read_bytes()
     stamps = {p: p.stat().st_mtime_ns for p in site.glob("*.html")}
     os.utime(site / "basic.html", ns=(1, 1))
-    assert invoke(".", "--write") == (0, out.replace(", 2 evidence slots re-rendered", "").replace(", 3 evidence slots re-rendered", ""), "")
+    assert invoke(".", "--write") == (
+        0,
+        out.replace(", 2 evidence slots re-rendered", "").replace(", 3 evidence slots re-rendered", ""),
+        "",
+    )
     assert (site / "basic.html").stat().st_mtime_ns == 1  # unchanged file is not rewritten
     assert (site / "tricky.html").stat().st_mtime_ns == stamps[site / "tricky.html"]
     # no temp or lock files (the cache folder of issue 6 is expected)
@@ -121,7 +137,10 @@ def test_cli_write_never_leaves_readers_an_empty_slot(site):
     at = written.index('data-evidence-for="B-2"')  # (the other stale slots were filled too: offsets moved)
     slot = written[at : written.index("</aside>", at)]
     assert '<span class="claim-evidence-status">未確認・根拠未登録</span>' in slot
-    assert '<p class="claim-evidence-warning">ページ上の文と根拠記録が一致しないため、照合状態を表示していません（未確認）。</p>' in slot
+    assert (
+        '<p class="claim-evidence-warning">ページ上の文と根拠記録が一致しないため、照合状態を表示していません（未確認）。</p>'
+        in slot
+    )
     assert "資料との照合済み" not in slot
     code, out, _ = invoke("basic.html")
     assert code == 1 and "SH120" in out and "SH140" not in out  # the safe block is what the slot must show now
@@ -186,15 +205,20 @@ def test_cli_registered_pages_and_unregistered_markup(site):
     (site / "plain.html").write_text("<p>no markup</p>", encoding="utf-8")
     invoke("basic.html", "--write")
     code, out, _ = invoke()
-    assert (code, out) == (1, (
-        "PASS basic.html: 2 claims bound\n"
-        'UNREGISTERED tricky.html: carries evidence markup but is not registered in claim-evidence.toml: add "*.html" to '
-        "pages there (or, if it is a template, to exclude)\n"
-        "2 pages: 1 passed, 0 failed, 1 unregistered\n"
-    ))
+    assert (code, out) == (
+        1,
+        (
+            "PASS basic.html: 2 claims bound\n"
+            'UNREGISTERED tricky.html: carries evidence markup but is not registered in claim-evidence.toml: add "*.html" to '
+            "pages there (or, if it is a template, to exclude)\n"
+            "2 pages: 1 passed, 0 failed, 1 unregistered\n"
+        ),
+    )
 
 
-def test_cli_unregistered_page_suggests_its_folder_glob_and_the_config(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_unregistered_page_suggests_its_folder_glob_and_the_config(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _write_config(site, 'pages = ["basic.html"]\n')
     (site / "drafts").mkdir()
     shutil.move(site / "tricky.html", site / "drafts" / "tricky.html")
@@ -202,10 +226,14 @@ def test_cli_unregistered_page_suggests_its_folder_glob_and_the_config(site: Pat
     monkeypatch.chdir(tmp_path.parent)
     code, out, _ = invoke("--config", str(site / "claim-evidence.toml"))
     shown = f"{site.name}/claim-evidence.toml"
-    assert code == 1 and (
-        f"UNREGISTERED {site.name}/drafts/tricky.html: carries evidence markup but is not registered in {shown}: "
-        'add "drafts/*.html" to pages there (or, if it is a template, to exclude)\n'
-    ) in out
+    assert (
+        code == 1
+        and (
+            f"UNREGISTERED {site.name}/drafts/tricky.html: carries evidence markup but is not registered in {shown}: "
+            'add "drafts/*.html" to pages there (or, if it is a template, to exclude)\n'
+        )
+        in out
+    )
 
 
 def test_cli_unregistered_file_outside_web_root_suggests_exclude(site: Path) -> None:
@@ -216,10 +244,14 @@ def test_cli_unregistered_file_outside_web_root_suggests_exclude(site: Path) -> 
     shutil.move(site / "tricky.html", site / "_includes" / "tricky.html")
     _write_config(site, 'pages = ["public/*.html"]\nweb_root = "public"\nstylesheet = false\n')
     code, out, _ = invoke()
-    assert code == 1 and (
-        "UNREGISTERED _includes/tricky.html: carries evidence markup but is not registered in claim-evidence.toml, and "
-        'lies outside web_root (public), so the site does not serve it: if it is a template, add "_includes/*.html" to exclude there\n'
-    ) in out
+    assert (
+        code == 1
+        and (
+            "UNREGISTERED _includes/tricky.html: carries evidence markup but is not registered in claim-evidence.toml, and "
+            'lies outside web_root (public), so the site does not serve it: if it is a template, add "_includes/*.html" to exclude there\n'
+        )
+        in out
+    )
 
 
 def test_cli_config_unknown_key_has_hint(site):
@@ -238,7 +270,10 @@ def test_cli_json_and_github_formats(site):
     payload = json.loads(out)
     assert code == 1
     assert payload["summary"] == "1 page: 0 passed, 1 failed"
-    assert [(d["code"], d["line"], d["column"]) for d in payload["files"][0]["diagnostics"]] == [("SH140", 43, 5), ("SH140", 47, 5)]
+    assert [(d["code"], d["line"], d["column"]) for d in payload["files"][0]["diagnostics"]] == [
+        ("SH140", 43, 5),
+        ("SH140", 47, 5),
+    ]
     code, out, _ = invoke("basic.html", "--format", "github")
     assert out.splitlines()[0] == (
         "::error file=basic.html,line=43,col=5,title=SH140::$.claims[0]: evidence display is stale (run --write after reviewing source data)"
@@ -270,12 +305,16 @@ def test_cli_concurrent_writes_leave_a_valid_page(site):
 def test_cli_python_m_subprocess(site):
     result = subprocess.run(
         [sys.executable, "-m", "static_helper", "basic.html", "--config", "missing.toml"],
-        capture_output=True, text=True, cwd=site,
+        capture_output=True,
+        text=True,
+        cwd=site,
     )
     assert result.returncode == 2
     assert result.stderr == "static-helper: missing.toml: SH001 config file not found\n"
     assert "Traceback" not in result.stderr
-    result = subprocess.run([sys.executable, "-m", "static_helper", "basic.html"], capture_output=True, text=True, cwd=site)
+    result = subprocess.run(
+        [sys.executable, "-m", "static_helper", "basic.html"], capture_output=True, text=True, cwd=site
+    )
     assert (result.returncode, result.stdout.splitlines()[-1]) == (1, "1 page: 0 passed, 1 failed")
 
 
@@ -303,7 +342,9 @@ def test_cli_unexpected_error_is_reported_without_traceback(tmp_path, monkeypatc
     monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)
     assert cli_module.main([str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err == "static-helper: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n"
+    assert (
+        err == "static-helper: internal error: RuntimeError: simulated bug (set CLAIM_EVIDENCE_DEBUG=1 for details)\n"
+    )
 
 
 class _Terminal:
@@ -350,7 +391,10 @@ def test_cli_folder_without_pages_is_exit_2(tmp_path, monkeypatch):
     (tmp_path / "empty" / "notes.txt").write_text("not a page", encoding="utf-8")
     code, out, err = invoke("empty")
     assert (code, out) == (2, "")
-    assert err == "static-helper: empty: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped)\n"
+    assert (
+        err
+        == "static-helper: empty: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped)\n"
+    )
 
 
 def test_cli_config_registering_no_pages_is_exit_2(tmp_path, monkeypatch):
@@ -358,7 +402,9 @@ def test_cli_config_registering_no_pages_is_exit_2(tmp_path, monkeypatch):
     (tmp_path / "claim-evidence.toml").write_text("pages = []\n", encoding="utf-8")
     code, out, err = invoke()
     assert (code, out) == (2, "")
-    assert err == 'static-helper: claim-evidence.toml: SH006 registers no pages: list them, e.g. pages = ["**/*.html"]\n'
+    assert (
+        err == 'static-helper: claim-evidence.toml: SH006 registers no pages: list them, e.g. pages = ["**/*.html"]\n'
+    )
 
 
 def test_cli_version():
@@ -383,7 +429,9 @@ def test_cli_cache_without_config_is_outside_the_checked_folder(site, tmp_path_f
 
 
 def test_cli_marked_page_without_bundle_names_claim_add(site: Path) -> None:
-    (site / "new page.html").write_text('<p data-claim-id="A-1">a</p>\n<p data-claim-id="B-2">b</p>\n<p data-claim-id="A-1">a</p>\n', encoding="utf-8")
+    (site / "new page.html").write_text(
+        '<p data-claim-id="A-1">a</p>\n<p data-claim-id="B-2">b</p>\n<p data-claim-id="A-1">a</p>\n', encoding="utf-8"
+    )
     code, out, _ = invoke("new page.html")
     assert code == 1 and out.splitlines()[0] == (
         "new page.html:1:1: SH101 exactly one script#claim-evidence-data is required (found 0): the page marks claims with "

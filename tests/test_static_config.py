@@ -1,4 +1,5 @@
 """claim-evidence.toml: keys, values, errors with positions and hints."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import InputError
-from claim_evidence._site.config import find_config, load_config, registered_pages
 from claim_evidence._check.page import PageOptions, SiteLayout
+from claim_evidence._site.config import find_config, load_config, registered_pages
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -26,12 +27,18 @@ def test_config_defaults(tmp_path):
     config = load_config(write(tmp_path, ""))
     snapshots = str(tmp_path / "evidence-snapshots")
     site = SiteLayout(str(tmp_path))  # served from the config's folder at "/", nothing required or excluded
-    assert (config.pages, config.options, config.root) == ((), PageOptions("/assets/claim-evidence.css", "ja", snapshots=snapshots, site=site), tmp_path)
+    assert (config.pages, config.options, config.root) == (
+        (),
+        PageOptions("/assets/claim-evidence.css", "ja", snapshots=snapshots, site=site),
+        tmp_path,
+    )
 
 
 def test_config_values(tmp_path):
     config = load_config(write(tmp_path, 'pages = ["a/*.html"]\nstylesheet = "/css/e.css"\nlang = "en"\n'))
-    expected = PageOptions("/css/e.css", "en", True, snapshots=str(tmp_path / "evidence-snapshots"), site=SiteLayout(str(tmp_path)))
+    expected = PageOptions(
+        "/css/e.css", "en", True, snapshots=str(tmp_path / "evidence-snapshots"), site=SiteLayout(str(tmp_path))
+    )
     assert (config.pages, config.options) == (("a/*.html",), expected)
     moved = load_config(write(tmp_path, 'snapshots = "copies/read"\n'))
     assert moved.options.snapshots == str(tmp_path / "copies" / "read")
@@ -43,8 +50,11 @@ def test_config_unknown_key_did_you_mean(tmp_path):
 
 
 def test_config_unknown_key_without_close_match(tmp_path):
-    path = write(tmp_path, 'zzz = 1\n')
-    assert message(path) == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, sources, template_dir, news, freshness, chat)"
+    path = write(tmp_path, "zzz = 1\n")
+    assert (
+        message(path)
+        == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, sources, template_dir, news, freshness, chat)"
+    )
 
 
 def test_config_invalid_toml_has_position(tmp_path):
@@ -62,7 +72,7 @@ def test_config_utf8_bom_is_accepted(tmp_path: Path) -> None:
 
 def test_config_utf8_bom_keeps_error_positions(tmp_path: Path) -> None:
     path = tmp_path / "claim-evidence.toml"
-    path.write_bytes(b'\xef\xbb\xbfpages = = 1\n')
+    path.write_bytes(b"\xef\xbb\xbfpages = = 1\n")
     assert message(path) == f"{path}:1:9: SH001 invalid TOML: Invalid value"
 
 
@@ -95,11 +105,14 @@ def test_config_sources_are_globs_relative_to_the_config(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ('"content/*.md"', "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found 'content/*.md')"),
+        (
+            '"content/*.md"',
+            "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found 'content/*.md')",
+        ),
         ("[]", None),
         ('[""]', "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found [''])"),
-        ("[3]", "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found [3])"),
-        ("true", "SH003 sources must be a list of glob strings, e.g. sources = [\"content/**/*.md\"] (found True)"),
+        ("[3]", 'SH003 sources must be a list of glob strings, e.g. sources = ["content/**/*.md"] (found [3])'),
+        ("true", 'SH003 sources must be a list of glob strings, e.g. sources = ["content/**/*.md"] (found True)'),
         (
             '["/srv/site/content/*.md"]',
             "SH003 sources glob '/srv/site/content/*.md' must be relative to the config's folder, with ** only as a whole folder name, "

@@ -7,6 +7,7 @@ standard's tree construction (it passes the html5lib tests; scripting off, as th
 unclosed ``<!--``, ``<script>``, ``<textarea>``, ``<template>``, ``<plaintext>``, ``<select>``…): then the
 helper must report the page, not pass it. The inputs are vendored under ``tests/data/html5lib-tests`` (MIT; see its SOURCE.md).
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,8 @@ import pytest
 from justhtml import JustHTML
 
 from claim_evidence import claim_fingerprint, dumps_for_script, normalized_text, render_evidence
-from static_helper import InternalError, check_text, render_static_page
 from claim_evidence._core.splice import newline_style, with_newlines
-
+from static_helper import InternalError, check_text, render_static_page
 
 CORPUS = Path(__file__).resolve().parent / "data" / "html5lib-tests" / "tree-construction"
 EXPECTED_INPUTS = 1796
@@ -32,11 +32,21 @@ HEADERS = frozenset({"#errors", "#new-errors", "#document", "#document-fragment"
 STATEMENT = "The sky is blue."
 SOURCES = [{"id": "s1", "publisher": "P", "title": "T", "url": "https://example.com/r", "published_at": "2026-01-02"}]
 CLAIM: dict[str, Any] = {
-    "id": "C-1", "label": "L", "statement": STATEMENT, "evidence_label": "Claim", "basis": "vendor_claim",
-    "status": "matched", "source_refs": [{"source_id": "s1", "section": "1", "supports": "x"}], "conditions": [],
+    "id": "C-1",
+    "label": "L",
+    "statement": STATEMENT,
+    "evidence_label": "Claim",
+    "basis": "vendor_claim",
+    "status": "matched",
+    "source_refs": [{"source_id": "s1", "section": "1", "supports": "x"}],
+    "conditions": [],
     "as_of": "2026-01-02",
 }
-CLAIM["verification"] = {"checked_at": "2026-01-03", "method": "ai_document_review", "fingerprint": claim_fingerprint(CLAIM, SOURCES)}
+CLAIM["verification"] = {
+    "checked_at": "2026-01-03",
+    "method": "ai_document_review",
+    "fingerprint": claim_fingerprint(CLAIM, SOURCES),
+}
 BUNDLE = {"version": 1, "sources": SOURCES, "claims": [CLAIM]}
 BLOCK = render_evidence(BUNDLE, ["C-1"])
 
@@ -51,7 +61,9 @@ PLACEMENTS = ("before", "between-body-slot", "between-slot-bundle", "after")
 KNOWN_GAPS: dict[tuple[str, str], str] = {
     (f"{name}.dat:{n}", where): "oracle deviation: justhtml lets a table-part start tag inside an integration "
     "point close foreign tr/td ancestors; the standard ignores it in body (html5lib agrees with the helper)"
-    for name in ("math", "svg") for n in range(1, 6) for where in ("before", "between-slot-bundle")
+    for name in ("math", "svg")
+    for n in range(1, 6)
+    for where in ("before", "between-slot-bundle")
 }
 
 
@@ -86,10 +98,14 @@ def pages(fragment: str, slot_content: str) -> dict[str, str]:
 # --- the oracle: the trio as the HTML standard's tree construction builds it ------------------------
 
 _HIDDEN = frozenset({"script", "style", "template", "rt", "rp"})
-_BLOCKS = frozenset("address article aside blockquote br dd div dl dt fieldset figure footer form h1 h2 h3 h4 h5 h6 "
-                    "header hr li main nav ol p pre section table td th tr ul".split())
-_NOT_CONTAINERS = frozenset("area base br col embed hr img input link meta source track wbr script style textarea "
-                            "title xmp iframe noembed noframes p template plaintext select option".split())
+_BLOCKS = frozenset(
+    "address article aside blockquote br dd div dl dt fieldset figure footer form h1 h2 h3 h4 h5 h6 "
+    "header hr li main nav ol p pre section table td th tr ul".split()
+)
+_NOT_CONTAINERS = frozenset(
+    "area base br col embed hr img input link meta source track wbr script style textarea "
+    "title xmp iframe noembed noframes p template plaintext select option".split()
+)
 
 
 def _parse(text: str) -> Any:
@@ -160,7 +176,9 @@ def _unstyled(flat: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
     return out
 
 
-_BLOCK_TREE = _content(next(e for e, _ in _elements(_parse(f'<div id="x">{BLOCK}</div>').root) if e.attrs.get("id") == "x"))
+_BLOCK_TREE = _content(
+    next(e for e, _ in _elements(_parse(f'<div id="x">{BLOCK}</div>').root) if e.attrs.get("id") == "x")
+)
 
 
 def oracle(text: str) -> str:
@@ -173,8 +191,13 @@ def oracle(text: str) -> str:
     scripts = [(e, up) for e, up in html if e.name == "script" and e.attrs.get("id") == "claim-evidence-data"]
     bodies = [(e, up) for e, up in live if "data-claim-id" in e.attrs]
     slots = [(e, up) for e, up in live if "data-evidence-for" in e.attrs]
-    links = [e for e, _ in html if e.name == "link" and "stylesheet" in (e.attrs.get("rel") or "").lower().split()
-             and e.attrs.get("href") == "/assets/claim-evidence.css"]
+    links = [
+        e
+        for e, _ in html
+        if e.name == "link"
+        and "stylesheet" in (e.attrs.get("rel") or "").lower().split()
+        and e.attrs.get("href") == "/assets/claim-evidence.css"
+    ]
     if len(scripts) != 1 or len(bodies) != 1 or len(slots) != 1 or not links:
         return "broken"
     (script, script_up), (body, body_up), (slot, slot_up) = scripts[0], bodies[0], slots[0]
@@ -185,10 +208,13 @@ def oracle(text: str) -> str:
     whole = (
         (script.attrs.get("type") or "").strip().lower() == "application/json"
         and bundle == BUNDLE
-        and body.attrs.get("data-claim-id") == "C-1" and slot.attrs.get("data-evidence-for") == "C-1"
+        and body.attrs.get("data-claim-id") == "C-1"
+        and slot.attrs.get("data-evidence-for") == "C-1"
         and _visible(body) == STATEMENT
-        and slot.namespace == "html" and slot.name not in _NOT_CONTAINERS
-        and body not in slot_up and slot not in body_up
+        and slot.namespace == "html"
+        and slot.name not in _NOT_CONTAINERS
+        and body not in slot_up
+        and slot not in body_up
         and not any(e.name == "select" for e in (*script_up, *body_up, *slot_up))
     )
     content = _content(slot)
@@ -233,7 +259,9 @@ def run_case(item: tuple[str, str]) -> list[Outcome]:
     outcomes = []
     try:
         codes = tuple(d.code for d in check_text(fragment).diagnostics if d.is_error)
-        write = "rendered" if render_static_page(fragment)[0] == fragment else "PROBLEM: a page without a slot was changed"
+        write = (
+            "rendered" if render_static_page(fragment)[0] == fragment else "PROBLEM: a page without a slot was changed"
+        )
         outcomes.append(Outcome(case, "bare", not codes, "broken", codes, "", write))
     except Exception as exc:  # noqa: BLE001 - the finding is that it raised
         outcomes.append(Outcome(case, "bare", raised=f"{type(exc).__name__}: {exc}"))
@@ -270,7 +298,9 @@ def test_static_corpus_helper_never_raises(outcomes):
 
 def test_static_corpus_never_passes_a_broken_trio(inputs, outcomes):
     fragments = dict(inputs)
-    wrong = [(o.case, o.placement) for o in outcomes if o.placement != "bare" and o.helper_pass and o.oracle == "broken"]
+    wrong = [
+        (o.case, o.placement) for o in outcomes if o.placement != "bare" and o.helper_pass and o.oracle == "broken"
+    ]
     assert [w for w in wrong if known_gap(*w, fragments[w[0]]) is None] == []
 
 
@@ -297,7 +327,8 @@ def test_static_corpus_summary(inputs, outcomes, capsys):
     fragments = dict(inputs)
     gaps = Counter(
         known_gap(o.case, o.placement, fragments[o.case]) or "?"
-        for o in outcomes if o.placement != "bare" and o.helper_pass and o.oracle == "broken"
+        for o in outcomes
+        if o.placement != "bare" and o.helper_pass and o.oracle == "broken"
     )
     lines = [f"html5lib-tests corpus: {len(outcomes)} pages from {len(outcomes) // 5} inputs"]
     for placement in (*PLACEMENTS, "bare"):

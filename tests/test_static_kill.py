@@ -5,6 +5,7 @@ writer's own failure injection is in ``test_atomic.py``. Here the whole command
 is exercised: a subprocess killed with SIGKILL, the CLI in-process with a
 monkeypatched ``os`` call, and two subprocesses racing over one site.
 """
+
 from __future__ import annotations
 
 import errno
@@ -21,8 +22,8 @@ from typing import Any
 import pytest
 
 from claim_evidence._core.atomic import TEMP_PREFIX
-from static_helper import render_static_page
 from claim_evidence._site import runner as _runner
+from static_helper import render_static_page
 from static_helper.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "static"
@@ -101,7 +102,9 @@ def test_kill_write_leaves_every_page_old_or_new(tmp_path: Path) -> None:
         jobs = "2" if iteration % 3 == 2 else "1"  # the pool's workers die with their process group
         proc = subprocess.Popen(
             _command(str(site), "--write", "--no-cache", "--jobs", jobs),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
         time.sleep(rng.uniform(0.0, full))
         try:
@@ -131,13 +134,19 @@ def test_kill_write_leaves_every_page_old_or_new(tmp_path: Path) -> None:
 # --- leftover temp files --------------------------------------------------------------------
 
 
-def test_kill_leftover_temp_files_cleaned_only_when_old(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_kill_leftover_temp_files_cleaned_only_when_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "deep").mkdir()
     shutil.copy(DATA / "basic_after.html", tmp_path / "deep" / "basic.html")
     old = [tmp_path / f"{TEMP_PREFIX}abc123_x.tmp", tmp_path / "deep" / f"{TEMP_PREFIX}zz9_0000.tmp"]
     young = tmp_path / f"{TEMP_PREFIX}live0001.tmp"  # a concurrent run's, just created
-    lookalikes = [tmp_path / f"{TEMP_PREFIX}abc.html", tmp_path / "claim-evidence-tmp-abc.tmp", tmp_path / f"{TEMP_PREFIX}a-b.tmp"]
+    lookalikes = [
+        tmp_path / f"{TEMP_PREFIX}abc.html",
+        tmp_path / "claim-evidence-tmp-abc.tmp",
+        tmp_path / f"{TEMP_PREFIX}a-b.tmp",
+    ]
     for path in [*old, young, *lookalikes]:
         path.write_bytes(b"<p>partial")
     _age([*old, *lookalikes], 3600)
@@ -200,13 +209,17 @@ def _assert_write_failed(page: Path, capsys: Any, reason: str) -> None:
     assert sorted(p.name for p in page.parent.iterdir()) == ["basic.html"]
 
 
-def test_kill_replace_failing_keeps_original_and_exits_2(stale: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_kill_replace_failing_keeps_original_and_exits_2(
+    stale: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.setattr(os, "replace", _fail)
     assert main(["basic.html", "--write", "--no-cache"]) == 2
     _assert_write_failed(stale, capsys, "Input/output error")
 
 
-def test_kill_fsync_failing_keeps_original_and_exits_2(stale: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_kill_fsync_failing_keeps_original_and_exits_2(
+    stale: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.setattr(os, "fsync", _fail)
     assert main(["basic.html", "--write", "--no-cache"]) == 2
     _assert_write_failed(stale, capsys, "Input/output error")
@@ -234,7 +247,9 @@ def test_kill_disk_full_keeps_original_and_exits_2(stale: Path, monkeypatch: pyt
     _assert_write_failed(stale, capsys, "No space left on device")
 
 
-def test_kill_failed_page_does_not_stop_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_kill_failed_page_does_not_stop_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.chdir(tmp_path)
     for name in ("a", "b"):
         shutil.copy(DATA / "basic_before.html", tmp_path / f"{name}.html")
@@ -257,7 +272,9 @@ def test_kill_failed_page_does_not_stop_the_others(tmp_path: Path, monkeypatch: 
 # --- owner --------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file to another owner")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file to another owner"
+)
 def test_kill_write_keeps_owner(stale: Path) -> None:
     os.chown(stale, 4321, 4322)
     stale.chmod(0o664)
@@ -274,8 +291,12 @@ def test_kill_two_concurrent_writes_leave_every_page_valid_and_stable(tmp_path: 
     site = tmp_path / "site"
     pages = _make_site(site, 120)
     procs = [
-        subprocess.Popen(_command(str(site), "--write", "--exit-non-zero-on-write", "--no-cache", "--jobs", jobs),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            _command(str(site), "--write", "--exit-non-zero-on-write", "--no-cache", "--jobs", jobs),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for jobs in ("1", "2")
     ]
     outputs = [proc.communicate(timeout=120) for proc in procs]
@@ -288,13 +309,17 @@ def test_kill_two_concurrent_writes_leave_every_page_valid_and_stable(tmp_path: 
     assert all(path.read_bytes() == new for path, (_, new) in pages.items())
 
 
-def test_kill_leftover_temp_beside_a_registered_page_in_a_hidden_folder_is_cleaned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kill_leftover_temp_beside_a_registered_page_in_a_hidden_folder_is_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A config run writes registered pages the site walk never enters (a hidden folder): the temp file
     a killed run left beside one, an hour old, goes with the next --write; a young one stays."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".drafts").mkdir()
     shutil.copy(DATA / "basic_before.html", tmp_path / ".drafts" / "basic.html")
-    (tmp_path / "claim-evidence.toml").write_text('pages = [".drafts/basic.html"]\nstylesheet = false\n', encoding="utf-8")
+    (tmp_path / "claim-evidence.toml").write_text(
+        'pages = [".drafts/basic.html"]\nstylesheet = false\n', encoding="utf-8"
+    )
     leftover = tmp_path / ".drafts" / f"{TEMP_PREFIX}k1ll3d__.tmp"
     young = tmp_path / ".drafts" / f"{TEMP_PREFIX}y0ung___.tmp"
     leftover.write_bytes(b"half a page")
@@ -307,7 +332,9 @@ def test_kill_leftover_temp_beside_a_registered_page_in_a_hidden_folder_is_clean
     assert (tmp_path / ".drafts" / "basic.html").read_bytes() == (DATA / "basic_after.html").read_bytes()
 
 
-def test_kill_leftover_temp_just_past_the_age_limit_is_cleaned_by_the_next_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kill_leftover_temp_just_past_the_age_limit_is_cleaned_by_the_next_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The 60 s rule: a temp file older than STALE_TEMP_SECONDS beside a named page goes, one younger stays."""
     monkeypatch.chdir(tmp_path)
     shutil.copy(DATA / "basic_before.html", tmp_path / "basic.html")

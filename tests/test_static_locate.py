@@ -1,4 +1,5 @@
 """Exact spans on real-world HTML: each tokenizer and tree-builder rule the helper relies on."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,12 +7,16 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from static_helper import locate
 from claim_evidence._html.locate import Element, Foreign, foreign_markup
+from static_helper import locate
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SITE = SHARED / "corpora" / "ai-news-site"
-EVIDENCE_PAGES = ["articles/claim-evidence-design.html", "about.html", "presentations/day_slides/day_slide_2026_09_04.html"]
+EVIDENCE_PAGES = [
+    "articles/claim-evidence-design.html",
+    "about.html",
+    "presentations/day_slides/day_slide_2026_09_04.html",
+]
 
 
 def spans(text: str, kind: str = "claims") -> list[str]:
@@ -126,12 +131,18 @@ def test_locate_uppercase_tags_and_attributes():
 def test_locate_unquoted_single_quoted_and_valueless_attributes():
     text = "<p hidden data-claim-id=a-1 title='x > y' data-x=\"1\"data-y=2>t</p>"
     located = locate(text)
-    assert located.claims[0].attrs == {"hidden": "", "data-claim-id": "a-1", "title": "x > y", "data-x": "1", "data-y": "2"}
+    assert located.claims[0].attrs == {
+        "hidden": "",
+        "data-claim-id": "a-1",
+        "title": "x > y",
+        "data-x": "1",
+        "data-y": "2",
+    }
     assert spans(text) == [text]
 
 
 def test_locate_unquoted_value_with_slash_is_not_self_closing():
-    text = '<div data-evidence-for=a/>inside</div>'
+    text = "<div data-evidence-for=a/>inside</div>"
     slot = locate(text).slots[0]
     assert (slot.attrs["data-evidence-for"], slot.self_closing, content(text, slot)) == ("a/", False, "inside")
 
@@ -206,7 +217,6 @@ def test_locate_page_without_markup_is_empty():
     assert (located.claims, located.slots, located.scripts, located.has_markup) == ([], [], [], False)
 
 
-
 # --- regressions found by the html5lib-tests corpus (tests/test_static_corpus.py) ----------------------------
 
 
@@ -262,12 +272,15 @@ def test_locate_markup_words_in_prose_are_not_hidden_markup():
     located = locate("<p>Use the data-claim-id attribute; see &lt;div data-evidence-for=x&gt;.</p>")
     assert (located.has_markup, located.hidden) == (False, None)
 
+
 # --- the corpus, with beautifulsoup4 (html.parser) as an independent oracle for start positions ---------------
 
 
 def _site_page(relative: str) -> str:
     if not SITE.is_dir():
-        pytest.skip(f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest")
+        pytest.skip(
+            f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest"
+        )
     return (SITE / relative).read_text(encoding="utf-8")
 
 
@@ -324,15 +337,18 @@ def test_locate_slot_inside_an_open_link_is_linked_and_keeps_its_span():
     assert spans(text, "slots") == [SLOT]  # the block's own link does not end the slot
 
 
-@pytest.mark.parametrize("before", [
-    '<table><tr><td><a href="/x">cell</table>',  # the cell's marker: closing it drops the link
-    '<p><a href="/x">x<a href="/y">y</a></p>',  # the second <a> ended the first, its own </a> the second
-    '<div><a href="/x">x</div><a href="/y">y</a>',  # the next <a> takes the re-opened one off the list
-    '<div><a href="/x">x</div></a>',  # a stray </a> takes it off the list too
-    '<a href="/x">x<table>',  # open beyond a table: the block's <a> takes it off the list, the slot stays whole
-    '<object><a href="/x">x</object>',  # </object> clears the list back to the object's marker
-    '<table><a href="/x">x<object></table>',  # the object's marker stays (no </object>) and hides the link
-])
+@pytest.mark.parametrize(
+    "before",
+    [
+        '<table><tr><td><a href="/x">cell</table>',  # the cell's marker: closing it drops the link
+        '<p><a href="/x">x<a href="/y">y</a></p>',  # the second <a> ended the first, its own </a> the second
+        '<div><a href="/x">x</div><a href="/y">y</a>',  # the next <a> takes the re-opened one off the list
+        '<div><a href="/x">x</div></a>',  # a stray </a> takes it off the list too
+        '<a href="/x">x<table>',  # open beyond a table: the block's <a> takes it off the list, the slot stays whole
+        '<object><a href="/x">x</object>',  # </object> clears the list back to the object's marker
+        '<table><a href="/x">x<object></table>',  # the object's marker stays (no </object>) and hides the link
+    ],
+)
 def test_locate_slot_after_a_link_the_standard_has_dropped_is_not_linked(before):
     assert linked(before + SLOT) == []
 
@@ -351,24 +367,27 @@ def test_locate_table_part_outside_a_table_is_ignored():
     assert (located.claims, linked(text)) == ([], [('<div data-evidence-for="a">', '<a href="/x">')])
 
 
-@pytest.mark.parametrize(("before", "accepted"), [
-    ("", True),
-    ('<meta charset="utf-8"><title>T</title><script>x()</script>', True),  # head content, script text
-    ("<div> \n<p>", True),  # elements and whitespace keep the frameset-ok flag "ok"
-    ('<input type="HIDDEN"><div>&#32;</div>', True),
-    ("<template>text</template>", True),  # the body has not started: a frameset is always taken
-    ("<div><template>text</template>", False),  # in the body, template text said "not ok"
-    ("text", False),
-    ("<p>text", False),
-    ("<div>&amp;</div>", False),
-    ("<input>", False),
-    ("<img>", False),
-    ("<body>", False),
-    ("</br>", False),
-    ("<svg><![CDATA[x]]></svg>", False),
-    ("<svg> </svg>", True),
-    ("<template>", False),  # inside a template a frameset is ignored
-])
+@pytest.mark.parametrize(
+    ("before", "accepted"),
+    [
+        ("", True),
+        ('<meta charset="utf-8"><title>T</title><script>x()</script>', True),  # head content, script text
+        ("<div> \n<p>", True),  # elements and whitespace keep the frameset-ok flag "ok"
+        ('<input type="HIDDEN"><div>&#32;</div>', True),
+        ("<template>text</template>", True),  # the body has not started: a frameset is always taken
+        ("<div><template>text</template>", False),  # in the body, template text said "not ok"
+        ("text", False),
+        ("<p>text", False),
+        ("<div>&amp;</div>", False),
+        ("<input>", False),
+        ("<img>", False),
+        ("<body>", False),
+        ("</br>", False),
+        ("<svg><![CDATA[x]]></svg>", False),
+        ("<svg> </svg>", True),
+        ("<template>", False),  # inside a template a frameset is ignored
+    ],
+)
 def test_locate_frameset_is_accepted_only_while_the_frameset_ok_flag_is_ok(before, accepted):
     text = before + '<frameset><frame src="nav.html"></frameset><p data-claim-id="a">x</p>'
     assert locate(text).frameset == (text.index("<frameset") if accepted else None)
@@ -378,9 +397,15 @@ def test_locate_frameset_in_foreign_content_is_no_frameset():
     assert locate('<svg><frameset></frameset></svg><p data-claim-id="a">x</p>').frameset is None
 
 
-@pytest.mark.parametrize(("encoding", "links"), [
-    ("", 0), (' encoding="text/plain"', 0), (' encoding="text/html"', 1), (' encoding="Application/XHTML+XML"', 1),
-])
+@pytest.mark.parametrize(
+    ("encoding", "links"),
+    [
+        ("", 0),
+        (' encoding="text/plain"', 0),
+        (' encoding="text/html"', 1),
+        (' encoding="Application/XHTML+XML"', 1),
+    ],
+)
 def test_locate_annotation_xml_holds_html_only_with_an_html_encoding(encoding, links):
     text = f'<math><annotation-xml{encoding}><link rel="stylesheet" href="/s.css"></annotation-xml></math>'
     assert len(locate(text + '<p data-claim-id="a">x</p>').links) == links
@@ -398,7 +423,8 @@ def test_locate_foreign_markup_finds_bundle_and_stylesheet_read_as_svg_or_mathml
         '<math><annotation-xml encoding="text/html"><script id="claim-evidence-data">{}</script>'
     )
     assert foreign_markup(text) == [
-        Foreign("link", 5, "svg", 0), Foreign("script", text.index("<script"), "math", text.index("<math")),
+        Foreign("link", 5, "svg", 0),
+        Foreign("script", text.index("<script"), "math", text.index("<math")),
     ]
 
 
@@ -406,7 +432,9 @@ def test_locate_foreign_markup_finds_bundle_and_stylesheet_read_as_svg_or_mathml
 def test_positions_count_every_kind_of_line_ending(newline: str) -> None:
     from claim_evidence._html.locate import locate
 
-    text = newline.join(["<!DOCTYPE html>", "<p>intro</p>", '  <p data-claim-id="C-1">x</p>', '<div data-evidence-for="C-1"></div>'])
+    text = newline.join(
+        ["<!DOCTYPE html>", "<p>intro</p>", '  <p data-claim-id="C-1">x</p>', '<div data-evidence-for="C-1"></div>']
+    )
     located = locate(text)
     assert located.position(located.claims[0].start) == (3, 3)
     assert located.position(located.slots[0].start) == (4, 1)

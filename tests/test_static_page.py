@@ -1,4 +1,5 @@
 """Page checks: every diagnostic code with its message and position, rendering, bundle replacement."""
+
 from __future__ import annotations
 
 import copy
@@ -10,8 +11,8 @@ from hypothesis import strategies as st
 
 from claim_evidence import InputError, render_evidence
 from claim_evidence._core.jsonio import dumps_for_script
-from static_helper import PageOptions, check_static_page, check_text, render_static_page, replace_bundle
 from claim_evidence._core.splice import outside_identical
+from static_helper import PageOptions, check_static_page, check_text, render_static_page, replace_bundle
 
 from .conftest import ROOT
 
@@ -26,8 +27,16 @@ CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 
 def claim(cid: str, statement: str, **extra: object) -> dict[str, object]:
     record = {
-        "id": cid, "label": f"label {cid}", "statement": statement, "evidence_label": "Opinion", "basis": "editorial",
-        "status": "unverified", "source_refs": [], "conditions": [], "as_of": None, "verification": None,
+        "id": cid,
+        "label": f"label {cid}",
+        "statement": statement,
+        "evidence_label": "Opinion",
+        "basis": "editorial",
+        "status": "unverified",
+        "source_refs": [],
+        "conditions": [],
+        "as_of": None,
+        "verification": None,
     }
     record.update(extra)
     return record
@@ -66,16 +75,30 @@ def test_check_page_without_markup_has_nothing_to_check():
 
 def test_check_missing_bundle_script():
     assert codes('<p data-claim-id="C-1">x</p>') == [
-        ("SH101", 1, 1, "exactly one script#claim-evidence-data is required (found 0): the page marks claims with "
-         "data-claim-id but has no evidence bundle yet; add their records with claim-evidence claim add PAGE --id C-1"),
-        ("SH130", 1, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">' + DEFAULT_HREF_NOTE),
+        (
+            "SH101",
+            1,
+            1,
+            "exactly one script#claim-evidence-data is required (found 0): the page marks claims with "
+            "data-claim-id but has no evidence bundle yet; add their records with claim-evidence claim add PAGE --id C-1",
+        ),
+        (
+            "SH130",
+            1,
+            1,
+            'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">'
+            + DEFAULT_HREF_NOTE,
+        ),
     ]
 
 
 def test_check_two_bundle_scripts():
     script = '<script type="application/json" id="claim-evidence-data">{}</script>'
     assert codes(page("", script=script + "\n" + script))[0] == (
-        "SH101", 4, 1, "exactly one script#claim-evidence-data is required (found 2)"
+        "SH101",
+        4,
+        1,
+        "exactly one script#claim-evidence-data is required (found 2)",
     )
 
 
@@ -92,7 +115,11 @@ def test_check_invalid_json_reports_page_line_and_column():
 
 def test_check_raw_less_than_in_json_is_a_warning():
     data = bundle(claim("C-1", "a < b"))
-    script = '<script type="application/json" id="claim-evidence-data">' + dumps_for_script(data).replace("\\u003c", "<") + "</script>"
+    script = (
+        '<script type="application/json" id="claim-evidence-data">'
+        + dumps_for_script(data).replace("\\u003c", "<")
+        + "</script>"
+    )
     text = page(f'<p data-claim-id="C-1">a &lt; b</p>{slot("C-1", data)}', script=script)
     result = check_text(text)
     assert [(d.code, d.severity, d.line) for d in result.diagnostics] == [("SH103", "warning", 10)]
@@ -116,21 +143,29 @@ def test_check_missing_body_and_slot():
 
 
 def test_check_duplicate_body_and_slot():
-    body = f'<p data-claim-id="C-1">The sky is blue.</p>\n<p data-claim-id="C-1">again</p>\n{slot("C-1")}\n{slot("C-1")}'
+    body = (
+        f'<p data-claim-id="C-1">The sky is blue.</p>\n<p data-claim-id="C-1">again</p>\n{slot("C-1")}\n{slot("C-1")}'
+    )
     assert [c[:3] for c in codes(page(body, ONE))] == [("SH110", 23, 1), ("SH111", 25, 1)]
 
 
 def test_check_unregistered_ids():
     body = f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}<span data-claim-id="C-9">x</span><div data-evidence-for="C-8"></div>'
     assert [c[0] for c in codes(page(body, ONE))] == ["SH112", "SH112"]
-    assert codes(page(body, ONE))[0][3] == 'body/slot references unregistered claim "C-9" (data-claim-id); the bundle has no such claim'
+    assert (
+        codes(page(body, ONE))[0][3]
+        == 'body/slot references unregistered claim "C-9" (data-claim-id); the bundle has no such claim'
+    )
 
 
 def test_check_slot_nested_in_claim_text():
     body = f'<div data-claim-id="C-1">The sky is blue.{slot("C-1")}</div>'
     found = codes(page(body, ONE))
     assert [c[0] for c in found] == ["SH120", "SH113", "SH140"]  # the block's text also shows up in the claim's text
-    assert found[1][3] == 'evidence slot must not be nested in claim text (the slot for "C-1" is inside the claim element of "C-1")'
+    assert (
+        found[1][3]
+        == 'evidence slot must not be nested in claim text (the slot for "C-1" is inside the claim element of "C-1")'
+    )
 
 
 def test_check_slot_nested_in_slot_and_claim_in_slot():
@@ -160,7 +195,9 @@ def test_check_slot_that_cannot_hold_the_block(markup, why):
 
 def test_check_static_page_returns_messages_for_a_file(tmp_path):
     path = tmp_path / "page.html"
-    path.write_text(page('<p data-claim-id="C-1">The sky is blue.</p><div data-evidence-for="C-1">old</div>', ONE), encoding="utf-8")
+    path.write_text(
+        page('<p data-claim-id="C-1">The sky is blue.</p><div data-evidence-for="C-1">old</div>', ONE), encoding="utf-8"
+    )
     assert check_static_page(path) == ["claim C-1: evidence display is stale (run --write after reviewing source data)"]
     path.write_text(page(f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}', ONE), encoding="utf-8")
     assert check_static_page(path) == []
@@ -170,7 +207,10 @@ def test_check_body_text_differs_shows_both_and_position():
     text = page(f'<p data-claim-id="C-1">The sky is green.</p>{slot("C-1")}', ONE)
     found = codes(text)
     assert found[0] == (
-        "SH120", 22, 1, 'body text differs from reviewed statement at character 12: page "The sky is green." / statement "The sky is blue."'
+        "SH120",
+        22,
+        1,
+        'body text differs from reviewed statement at character 12: page "The sky is green." / statement "The sky is blue."',
     )
     assert [c[0] for c in found[1:]] == ["SH140"]  # its slot must now show the safe 未確認 block
 
@@ -203,9 +243,12 @@ def test_render_static_page_fills_only_slots_and_is_idempotent():
 def test_render_static_page_returns_text_unchanged_on_errors():
     text = page('<p data-claim-id="C-1">changed</p><div data-evidence-for="C-1">old</div>', ONE)
     rendered, errors = render_static_page(text)
-    assert (rendered, errors) == (text, [
-        'claim C-1: body text differs from reviewed statement at character 1: page "changed" / statement "The sky is blue."'
-    ])
+    assert (rendered, errors) == (
+        text,
+        [
+            'claim C-1: body text differs from reviewed statement at character 1: page "changed" / statement "The sky is blue."'
+        ],
+    )
 
 
 def test_render_static_page_uses_the_page_newline_style():
@@ -237,9 +280,11 @@ def test_render_static_page_golden(name):
 
 
 def test_replace_bundle_changes_only_the_json():
-    text = page(f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}', ONE, script=(
-        '<script type="application/json" id="claim-evidence-data">\n  {"version": 1}\n  </script>'
-    )).replace("\n", "\r\n")
+    text = page(
+        f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}',
+        ONE,
+        script=('<script type="application/json" id="claim-evidence-data">\n  {"version": 1}\n  </script>'),
+    ).replace("\n", "\r\n")
     new_bundle = copy.deepcopy(ONE)
     new_bundle["claims"][0]["label"] = "</script><b>"
     new = replace_bundle(text, new_bundle)
@@ -255,17 +300,27 @@ def test_replace_bundle_requires_exactly_one_script():
 
 def test_check_markup_swallowed_by_an_unclosed_comment_is_an_error():
     text = "<p>intro <!-- draft\n" + page(f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}', ONE)
-    assert codes(text) == [("SH104", 4, 1, (
-        "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
-        "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
-    ))]
+    assert codes(text) == [
+        (
+            "SH104",
+            4,
+            1,
+            (
+                "evidence markup is written here but is not an element: it lies inside a comment, raw text (<script>, "
+                "<textarea>, …), a <template> or <select>, or after <plaintext>; an earlier unclosed tag or comment swallowed it"
+            ),
+        )
+    ]
     assert render_static_page(text)[0] == text
 
 
-@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 5), st.integers(0, 40), st.integers(0, 5)), max_size=25), st.data())
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 5), st.integers(0, 40), st.integers(0, 5)), max_size=25),
+    st.data(),
+)
 def test_containment_index_finds_a_container_exactly_when_one_exists(spans, data):
-    from claim_evidence._html.locate import Element
     from claim_evidence._check.page import _Containment
+    from claim_evidence._html.locate import Element
 
     elements = [Element("div", {}, a, a + tag, a + tag + inner, a + tag + inner + end) for a, tag, inner, end in spans]
     probe = data.draw(st.sampled_from(elements)) if elements else Element("p", {}, 3, 4, 5, 6)
@@ -289,18 +344,25 @@ def test_nesting_checks_on_a_page_with_many_claims():
 CLAIM_AND_SLOT = f'<p data-claim-id="C-1">The sky is blue.</p>\n{slot("C-1")}'
 FRAMESET = '<frameset><frame src="nav.html"></frameset>'
 IN_MATH = (
-    'is inside the <math> opened at line 2, so HTML parsers read it as MathML, not as HTML; close the <math> '
+    "is inside the <math> opened at line 2, so HTML parsers read it as MathML, not as HTML; close the <math> "
     'before it (inside <math>, only <annotation-xml encoding="text/html"> holds HTML)'
 )
 
 
 def test_check_frameset_that_drops_the_body_is_an_error():
     text = page(CLAIM_AND_SLOT, ONE, head=f"{CSS}\n{FRAMESET}")
-    assert codes(text) == [("SH104", 4, 1, (
-        "evidence markup is written here but is not an element: the <frameset> at line 3 makes this a frameset "
-        "document, and HTML parsers drop the whole body with it, claim, evidence slot and bundle included; remove "
-        "the <frameset>"
-    ))]
+    assert codes(text) == [
+        (
+            "SH104",
+            4,
+            1,
+            (
+                "evidence markup is written here but is not an element: the <frameset> at line 3 makes this a frameset "
+                "document, and HTML parsers drop the whole body with it, claim, evidence slot and bundle included; remove "
+                "the <frameset>"
+            ),
+        )
+    ]
     assert render_static_page(text)[0] == text
 
 
@@ -310,11 +372,18 @@ def test_check_frameset_after_body_text_is_ignored_by_parsers():
 
 def test_check_slot_after_a_link_closed_only_implicitly_is_an_error():
     text = page(f'<p data-claim-id="C-1">The sky is blue.</p>\n<div><a href="/more">more</div>\n{slot("C-1")}', ONE)
-    assert codes(text) == [("SH116", 24, 1, (
-        'evidence slot for "C-1" would be inside a link: the <a> opened at line 23 is still open where the slot '
-        "starts (browsers re-open a link closed only implicitly, without its own </a>); close it with </a> before "
-        "the slot"
-    ))]
+    assert codes(text) == [
+        (
+            "SH116",
+            24,
+            1,
+            (
+                'evidence slot for "C-1" would be inside a link: the <a> opened at line 23 is still open where the slot '
+                "starts (browsers re-open a link closed only implicitly, without its own </a>); close it with </a> before "
+                "the slot"
+            ),
+        )
+    ]
     assert render_static_page(text)[0] == text
 
 
@@ -327,7 +396,13 @@ def test_check_stylesheet_link_in_annotation_xml_without_html_encoding_is_mathml
     text = page(CLAIM_AND_SLOT, ONE, head=f"<math><annotation-xml>\n{CSS}</annotation-xml></math>")
     assert codes(text) == [
         ("SH104", 3, 1, f"evidence markup is written here but is not an element: the stylesheet <link> {IN_MATH}"),
-        ("SH130", 4, 1, 'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">' + DEFAULT_HREF_NOTE),
+        (
+            "SH130",
+            4,
+            1,
+            'shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css">'
+            + DEFAULT_HREF_NOTE,
+        ),
     ]
 
 
@@ -374,6 +449,8 @@ def test_check_stale_slot_of_a_valid_record_says_run_write() -> None:
     start = text.index(">", start) + 1
     end = text.index("</aside>", start) + len("</aside>")
     page = check_text(text[:start] + text[end:], "about.html")
-    assert [(d.code, d.message) for d in page.diagnostics if d.code != "CE520"] == [  # (no snapshot folder given: a note)
+    assert [
+        (d.code, d.message) for d in page.diagnostics if d.code != "CE520"
+    ] == [  # (no snapshot folder given: a note)
         ("SH140", "evidence display is stale (run --write after reviewing source data)")
     ]

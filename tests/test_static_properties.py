@@ -5,6 +5,7 @@ and what each slot holds. So the expected result of ``--write`` is computed
 without the helper's locator: the same outside pieces around the freshly
 rendered blocks, in the page's newline style, after the same BOM.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,7 +30,7 @@ STATEMENT = st.text(st.sampled_from("abcXYZ019 .,!?-_%'\"&<>検証済みの数�
 NEWLINES = st.sampled_from(["\n", "\r\n", "mixed"])
 HEAD_FILLERS = [
     "",
-    "<!-- head comment with <div data-claim-id=\"ghost\"> inside -->",
+    '<!-- head comment with <div data-claim-id="ghost"> inside -->',
     '<meta name="description" content="a &amp; b">',
     "<style>p > b { color: red } /* </div> */</style>",
     '<script>var s = "<div data-evidence-for=\\"ghost\\"></div>";</script>',
@@ -37,7 +38,7 @@ HEAD_FILLERS = [
 BODY_FILLERS = [
     "",
     "<p>plain paragraph &copy; 2026 &amp; more</p>",
-    "<!-- a comment: <p data-claim-id=\"ghost\">not a claim</p> -->",
+    '<!-- a comment: <p data-claim-id="ghost">not a claim</p> -->',
     "<!--[if IE]><p>conditional comment</p><![endif]-->",
     "<br><hr/><img src=x.png alt='an &quot;image&quot;'>",
     '<template><p data-claim-id="ghost">inert</p><div data-evidence-for="ghost"></div></template>',
@@ -47,8 +48,22 @@ BODY_FILLERS = [
     "<section><h3>Heading</h3><p>text<p>implicitly closed</section>",
     "<p class=correction>訂正: 以前の文言</p>",
 ]
-STALE_CONTENTS = ["", "\n", "<aside>古い表示</aside>", "<p>old <b>evidence</b></p>", "<!-- placeholder -->", "FRESH", "FRESH_LF"]
-ENTITIES = {"&": ["&amp;", "&#38;", "&#x26;"], "<": ["&lt;", "&#60;"], ">": ["&gt;", "&#x3E;"], '"': ["&quot;", '"'], "'": ["&#39;", "'"]}
+STALE_CONTENTS = [
+    "",
+    "\n",
+    "<aside>古い表示</aside>",
+    "<p>old <b>evidence</b></p>",
+    "<!-- placeholder -->",
+    "FRESH",
+    "FRESH_LF",
+]
+ENTITIES = {
+    "&": ["&amp;", "&#38;", "&#x26;"],
+    "<": ["&lt;", "&#60;"],
+    ">": ["&gt;", "&#x3E;"],
+    '"': ["&quot;", '"'],
+    "'": ["&#39;", "'"],
+}
 
 
 @dataclass
@@ -64,7 +79,7 @@ class Built:
 
     def text(self, contents: list[str]) -> str:
         pieces = [self.outside[0]]
-        for content, after in zip(contents, self.outside[1:]):
+        for content, after in zip(contents, self.outside[1:], strict=True):
             pieces += (content, after)
         return "".join(pieces)
 
@@ -81,7 +96,15 @@ class Built:
 
 
 def _bundle(draw: Any) -> dict[str, Any]:
-    sources = [{"id": "src-1", "publisher": "Example Lab", "title": "Report", "url": "https://example.com/r", "published_at": "2026-09-01"}]
+    sources = [
+        {
+            "id": "src-1",
+            "publisher": "Example Lab",
+            "title": "Report",
+            "url": "https://example.com/r",
+            "published_at": "2026-09-01",
+        }
+    ]
     claims = []
     for cid in draw(st.lists(IDS, min_size=1, max_size=3, unique_by=str.lower)):
         matched = draw(st.booleans())
@@ -102,7 +125,11 @@ def _bundle(draw: Any) -> dict[str, Any]:
         sources = []  # an uncited source is a warning
     for claim in claims:
         if claim["status"] == "matched":
-            claim["verification"] = {"checked_at": "2026-09-05", "method": "human_document_review", "fingerprint": claim_fingerprint(claim, sources)}
+            claim["verification"] = {
+                "checked_at": "2026-09-05",
+                "method": "human_document_review",
+                "fingerprint": claim_fingerprint(claim, sources),
+            }
     bundle = {"version": 1, "sources": sources, "claims": claims}
     assert validate_bundle(bundle) == []
     return bundle
@@ -145,19 +172,29 @@ def pages(draw: Any) -> Built:
     nl = "\r\n" if newline == "\r\n" else "\n"
     # mixed: the first line break decides the page's style (LF), later ones may be CRLF
     later = (lambda: draw(st.sampled_from(["\n", "\r\n"]))) if newline == "mixed" else (lambda: nl)
-    link = "<link " + " ".join(draw(st.permutations([_attr(draw, "rel", "stylesheet"), _attr(draw, "href", "/assets/claim-evidence.css")]))) + ">"
+    link = (
+        "<link "
+        + " ".join(
+            draw(st.permutations([_attr(draw, "rel", "stylesheet"), _attr(draw, "href", "/assets/claim-evidence.css")]))
+        )
+        + ">"
+    )
     script = f'<script type="application/json" id="claim-evidence-data">{later()}{dumps_for_script(bundle).replace(chr(10), later())}{later()}</script>'
     script_in_head = draw(st.booleans())
     head = [draw(st.sampled_from(HEAD_FILLERS)), link, draw(st.sampled_from(HEAD_FILLERS))]
     if script_in_head:
         head.insert(draw(st.integers(0, len(head))), script)
-    outside = [f"<!DOCTYPE html>{nl}<html lang=\"ja\">{later()}<head>{later()}" + later().join(head) + f"{later()}</head>{later()}<body>{later()}"]
+    outside = [
+        f'<!DOCTYPE html>{nl}<html lang="ja">{later()}<head>{later()}'
+        + later().join(head)
+        + f"{later()}</head>{later()}<body>{later()}"
+    ]
     slots, contents = [], []
     for claim in bundle["claims"]:
         cid = claim["id"]
         tag = draw(st.sampled_from(["p", "div", "span", "h2", "blockquote", "li", "P"]))
         body = _body_markup(draw, claim["statement"])
-        claim_open = f"<{tag} {_attr(draw, 'data-claim-id', cid)} class=\"claim\">"
+        claim_open = f'<{tag} {_attr(draw, "data-claim-id", cid)} class="claim">'
         slot_tag = draw(st.sampled_from(["div", "section", "DIV"]))
         slot_open = f"<{slot_tag} class=evidence {_attr(draw, 'data-evidence-for', cid)}>"
         implicit_end = tag.lower() in {"p", "li"} and draw(st.booleans())
@@ -172,16 +209,21 @@ def pages(draw: Any) -> Built:
         outside.append(f"</{slot_tag}>{later()}")
         slots.append(cid)
         contents.append(draw(st.sampled_from(STALE_CONTENTS)))
-    tail = draw(st.sampled_from(BODY_FILLERS)) + later() + ("" if script_in_head else script + later()) + f"</body>{later()}</html>{later()}"
+    tail = (
+        draw(st.sampled_from(BODY_FILLERS))
+        + later()
+        + ("" if script_in_head else script + later())
+        + f"</body>{later()}</html>{later()}"
+    )
     outside[-1] += tail
     built = Built(bundle, outside, slots, contents, nl if newline != "mixed" else "\n", draw(st.booleans()))
     fresh = {"FRESH": lambda cid: built.block(cid), "FRESH_LF": lambda cid: render_evidence(bundle, [cid], lang="ja")}
-    built.contents = [fresh[c](cid) if c in fresh else c for c, cid in zip(contents, slots)]
+    built.contents = [fresh[c](cid) if c in fresh else c for c, cid in zip(contents, slots, strict=True)]
     return built
 
 
 def _stale_count(built: Built) -> int:
-    return sum(content != built.block(cid) for content, cid in zip(built.contents, built.slots))
+    return sum(content != built.block(cid) for content, cid in zip(built.contents, built.slots, strict=True))
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

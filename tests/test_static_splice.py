@@ -1,9 +1,17 @@
 """Span splicing and its proof (``static_helper/_splice.py``), exact strings."""
+
 from __future__ import annotations
 
 import pytest
 
-from claim_evidence._core.splice import InternalError, new_spans, newline_style, outside_identical, splice, with_newlines
+from claim_evidence._core.splice import (
+    InternalError,
+    new_spans,
+    newline_style,
+    outside_identical,
+    splice,
+    with_newlines,
+)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
 """Visible text of claim elements, cross-checked against lxml as an independent oracle."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,8 +8,8 @@ import lxml.html
 import pytest
 
 from claim_evidence import normalized_text
-from static_helper import locate
 from claim_evidence._html.text import BLOCKS, visible_text
+from static_helper import locate
 
 SITE = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "ai-news-site"
 DATA = Path(__file__).resolve().parent / "data" / "static"
@@ -83,7 +84,11 @@ def test_visible_text_svg_cdata_is_text():
 def test_visible_text_golden_pages_match_lxml(name):
     html = (DATA / name).read_text(encoding="utf-8-sig")
     tree = lxml.html.document_fromstring(html)
-    expected = {e.get("data-claim-id"): oracle(e) for e in tree.iter() if isinstance(e.tag, str) and e.get("data-claim-id") and not _in_template(e)}
+    expected = {
+        e.get("data-claim-id"): oracle(e)
+        for e in tree.iter()
+        if isinstance(e.tag, str) and e.get("data-claim-id") and not _in_template(e)
+    }
     located = locate(html)
     found = {e.attrs["data-claim-id"]: visible_text(html, e) for e in located.claims}
     assert found == expected
@@ -94,11 +99,14 @@ def _in_template(element: lxml.html.HtmlElement) -> bool:
 
 
 @pytest.mark.parametrize(
-    "relative", ["articles/claim-evidence-design.html", "about.html", "presentations/day_slides/day_slide_2026_09_04.html"]
+    "relative",
+    ["articles/claim-evidence-design.html", "about.html", "presentations/day_slides/day_slide_2026_09_04.html"],
 )
 def test_visible_text_corpus_matches_lxml(relative):
     if not SITE.is_dir():
-        pytest.skip(f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest")
+        pytest.skip(
+            f"optional: the existing site's pages are not at {SITE} (../shared beside the project); the vendored corpora cover the rest"
+        )
     html = (SITE / relative).read_text(encoding="utf-8")
     tree = lxml.html.document_fromstring(html)
     expected = [oracle(e) for e in tree.iter() if isinstance(e.tag, str) and e.get("data-claim-id")]

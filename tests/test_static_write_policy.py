@@ -5,6 +5,7 @@ the named page's own folder. A page that is a symlink (or lies in a linked folde
 site is written through, the link kept; one resolving outside is checked but never written (CE011, exit 2).
 ``pages`` globs that leave the config's folder are a config error (SH003).
 """
+
 from __future__ import annotations
 
 import os
@@ -15,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from claim_evidence._check.options import PageOptions
 from claim_evidence._core.atomic import REPLACED, atomic_write_bytes, pin
 from claim_evidence._core.diagnostics import InputError
-from claim_evidence._check.options import PageOptions
 from static_helper._write import write_page
 from static_helper.cli import command
 
@@ -60,7 +61,10 @@ def test_write_policy_link_leaving_the_folder_given_is_refused(site: Path) -> No
     (site / "basic.html").symlink_to(victim)
     code, out, _ = invoke(".", "--write")
     assert code == 2
-    assert f"basic.html: CE011 not written: the file lies outside the site ({site}) (it is a symbolic link, or lies in a linked folder, that resolves to {victim})" in out
+    assert (
+        f"basic.html: CE011 not written: the file lies outside the site ({site}) (it is a symbolic link, or lies in a linked folder, that resolves to {victim})"
+        in out
+    )
     assert victim.read_bytes() == BEFORE and (site / "basic.html").is_symlink()
 
 

@@ -1,5 +1,6 @@
 """The "sources this page relies on" block: its rendering (exact bytes, ja/en, order of first use, reviews
 withheld where the blocks withhold them, markers) and its slot on a page (check, write, proofs, one per page)."""
+
 from __future__ import annotations
 
 import copy
@@ -10,9 +11,9 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint, render_evidence
-from claim_evidence._record.freshness import Freshness
 from claim_evidence._core.jsonio import dumps_for_script
 from claim_evidence._core.splice import outside_identical
+from claim_evidence._record.freshness import Freshness
 from claim_evidence._render.summary import render_summary
 from static_helper import PageOptions, check_text
 
@@ -20,16 +21,34 @@ CSS = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
 TODAY = "2026-12-01"
 
 SOURCES = [
-    {"id": "spec", "publisher": "Vendor", "title": "Spec <v3>", "url": "https://example.com/spec", "published_at": "2026-08-20"},
+    {
+        "id": "spec",
+        "publisher": "Vendor",
+        "title": "Spec <v3>",
+        "url": "https://example.com/spec",
+        "published_at": "2026-08-20",
+    },
     {"id": "news", "publisher": "Paper", "title": "Launch", "url": "https://example.org/launch", "published_at": None},
-    {"id": "lab", "publisher": "Lab", "title": "Measurement", "url": "https://example.net/lab", "published_at": "2026-08-30"},
+    {
+        "id": "lab",
+        "publisher": "Lab",
+        "title": "Measurement",
+        "url": "https://example.net/lab",
+        "published_at": "2026-08-30",
+    },
 ]
 
 
 def _claim(cid: str, refs: list[str], checked_at: str, basis: str = "official_spec", **extra: Any) -> dict[str, Any]:
     claim: dict[str, Any] = {
-        "id": cid, "label": f"Label {cid}", "statement": f"Statement {cid}.", "evidence_label": "Claim", "basis": basis,
-        "status": "matched", "conditions": [], "as_of": None,
+        "id": cid,
+        "label": f"Label {cid}",
+        "statement": f"Statement {cid}.",
+        "evidence_label": "Claim",
+        "basis": basis,
+        "status": "matched",
+        "conditions": [],
+        "as_of": None,
         "source_refs": [{"source_id": sid, "section": "1", "supports": "it"} for sid in refs],
         "verification": {"checked_at": checked_at, "method": "human_document_review"},
     }
@@ -70,11 +89,13 @@ def _time(day: str) -> str:
 def test_summary_lists_sources_in_order_of_first_use_on_the_page() -> None:
     """B is bound first on the page: its sources lead; spec (cited by both) appears once, with the later review."""
     assert render_summary(BUNDLE, ["B", "A"], invalid=False) == (
-        HEAD + '<ol class="claim-evidence-summary-sources">'
+        HEAD
+        + '<ol class="claim-evidence-summary-sources">'
         + _li("Lab", LAB, " / 出典公開日 2026-08-30", LINK_B, _time("2026-10-01"))
         + _li("Vendor", SPEC, " / 出典公開日 2026-08-20", f"{LINK_B}、{LINK_A}", _time("2026-10-01"))
         + _li("Paper", LAUNCH, " / 出典公開日未記録", LINK_A, _time("2026-09-05"))
-        + "</ol>" + TAIL
+        + "</ol>"
+        + TAIL
     )
 
 
@@ -95,7 +116,10 @@ def test_summary_claims_the_page_does_not_bind_come_last_in_record_order() -> No
 def test_summary_invalid_record_shows_no_review_and_warns() -> None:
     out = render_summary(BUNDLE, ["A", "B"], invalid=True)
     assert out.count("最新の照合: 照合記録なし（未確認）") == 3 and "<time" not in out
-    assert '<p class="claim-evidence-warning">本文・条件または根拠記録に不整合があるため、照合状態を再確認してください。</p>' in out
+    assert (
+        '<p class="claim-evidence-warning">本文・条件または根拠記録に不整合があるため、照合状態を再確認してください。</p>'
+        in out
+    )
 
 
 def test_summary_unbound_claim_review_is_withheld() -> None:
@@ -106,7 +130,11 @@ def test_summary_unbound_claim_review_is_withheld() -> None:
 
 
 def test_summary_english_and_no_sources() -> None:
-    empty = {"version": 1, "sources": [], "claims": [_claim("A", [], "2026-09-05", status="unverified", verification=None)]}
+    empty = {
+        "version": 1,
+        "sources": [],
+        "claims": [_claim("A", [], "2026-09-05", status="unverified", verification=None)],
+    }
     assert render_summary(empty, ["A"], invalid=False, lang="en") == (
         '<section class="claim-evidence-summary" aria-labelledby="claim-evidence-summary-title">'
         '<h2 id="claim-evidence-summary-title">Sources this page relies on</h2>'
@@ -114,8 +142,10 @@ def test_summary_english_and_no_sources() -> None:
         '<p class="claim-evidence-caveat">This lists the sources the claims on this page cite. It does not vouch for the sources themselves.</p></section>'
     )
     out = render_summary(BUNDLE, ["A"], invalid=False, lang="en", search_ignore=True)
-    assert out.startswith('<section class="claim-evidence-summary" aria-labelledby="claim-evidence-summary-title" data-pagefind-ignore data-search-exclude>')
-    assert "<p>Relied on by: <a href=\"#evidence-A\">Label A</a>, <a href=\"#evidence-B\">Label B</a></p>" in out
+    assert out.startswith(
+        '<section class="claim-evidence-summary" aria-labelledby="claim-evidence-summary-title" data-pagefind-ignore data-search-exclude>'
+    )
+    assert '<p>Relied on by: <a href="#evidence-A">Label A</a>, <a href="#evidence-B">Label B</a></p>' in out
     assert f"<p>Latest review: {_time('2026-10-01')}</p>" in out
 
 
@@ -124,26 +154,37 @@ def test_summary_markers_of_the_latest_review_and_the_less_fresh_on_a_tie() -> N
     ... and on 2026-12-20 due soon. With A and B reviewed the same day, the due-soon one decides."""
     fresh = Freshness(today=TODAY, source="--today", markers=True)
     out = render_summary(BUNDLE, ["A", "B"], invalid=False, freshness=fresh)
-    marker = ' · <span class="claim-evidence-freshness" data-freshness="{}"><span aria-hidden="true">{}</span> {}</span>'
+    marker = (
+        ' · <span class="claim-evidence-freshness" data-freshness="{}"><span aria-hidden="true">{}</span> {}</span>'
+    )
     assert f"最新の照合: {_time('2026-10-01')}{marker.format('fresh', '🟢', '確認から 61 日')}</p>" in out
     later = render_summary(BUNDLE, ["A", "B"], invalid=False, freshness=dataclasses.replace(fresh, today="2026-12-20"))
     assert f"最新の照合: {_time('2026-10-01')}{marker.format('due-soon', '🟡', 'まもなく再確認')}</p>" in later
     tie = _sealed(_claim("A", ["spec"], "2026-10-01"), _claim("B", ["spec"], "2026-10-01", basis="reporting"))
     out = render_summary(tie, ["A", "B"], invalid=False, freshness=dataclasses.replace(fresh, today="2026-12-20"))
     assert marker.format("due-soon", "🟡", "まもなく再確認") in out
-    assert render_summary(BUNDLE, ["A"], invalid=False, freshness=dataclasses.replace(fresh, markers=False)) == render_summary(BUNDLE, ["A"], invalid=False)
+    assert render_summary(
+        BUNDLE, ["A"], invalid=False, freshness=dataclasses.replace(fresh, markers=False)
+    ) == render_summary(BUNDLE, ["A"], invalid=False)
 
 
 # --- the slot on a page ---------------------------------------------------------------
 
 
-def _page(bundle: dict[str, Any], summary: str = "<div data-evidence-summary></div>", order: tuple[str, ...] = ("A", "B"), newline: str = "\n") -> str:
+def _page(
+    bundle: dict[str, Any],
+    summary: str = "<div data-evidence-summary></div>",
+    order: tuple[str, ...] = ("A", "B"),
+    newline: str = "\n",
+) -> str:
     body = "".join(
         f'<p data-claim-id="{cid}">Statement {cid}.</p>{newline}<div data-evidence-for="{cid}">{render_evidence(bundle, [cid])}</div>{newline}'
         for cid in order
     )
     script = f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(bundle)}</script>'
-    return newline.join(["<!DOCTYPE html>", f"<html><head>{CSS}", f"{script}</head>", "<body>", body + summary, "</body></html>", ""])
+    return newline.join(
+        ["<!DOCTYPE html>", f"<html><head>{CSS}", f"{script}</head>", "<body>", body + summary, "</body></html>", ""]
+    )
 
 
 def _codes(text: str, options: PageOptions | None = None) -> list[tuple[str, int | None, str]]:
@@ -154,12 +195,21 @@ def test_summary_slot_empty_is_stale_and_write_fills_only_it() -> None:
     text = _page(BUNDLE)
     page = check_text(text)
     assert [(d.code, d.subject, d.message) for d in page.diagnostics] == [
-        ("SH140", "page", "sources summary is stale: it no longer lists what the claims on this page cite, or their latest reviews (run --write)")
+        (
+            "SH140",
+            "page",
+            "sources summary is stale: it no longer lists what the claims on this page cite, or their latest reviews (run --write)",
+        )
     ]
     new = page.rendered_text()
     slot = page.located.summaries[0]
-    assert outside_identical(text, new, [(slot.open_end, slot.close_start, render_summary(BUNDLE, ["A", "B"], invalid=False))])
-    assert new == text.replace("<div data-evidence-summary></div>", f"<div data-evidence-summary>{render_summary(BUNDLE, ['A', 'B'], invalid=False)}</div>")
+    assert outside_identical(
+        text, new, [(slot.open_end, slot.close_start, render_summary(BUNDLE, ["A", "B"], invalid=False))]
+    )
+    assert new == text.replace(
+        "<div data-evidence-summary></div>",
+        f"<div data-evidence-summary>{render_summary(BUNDLE, ['A', 'B'], invalid=False)}</div>",
+    )
     again = check_text(new)
     assert again.diagnostics == [] and again.rendered_text() == new  # a second run changes nothing
 
@@ -208,30 +258,49 @@ def test_summary_at_most_one_slot_per_page() -> None:
         ("<p data-evidence-summary></p>", "is a <p>"),
         ("<div data-evidence-summary/>", "is written <div …/>, which HTML does not close"),
         ("<img data-evidence-summary>", "is a <img>"),
-        ('<div data-evidence-summary data-evidence-for="A"></div>', "also carries data-evidence-for; give the summary an element of its own"),
+        (
+            '<div data-evidence-summary data-evidence-for="A"></div>',
+            "also carries data-evidence-for; give the summary an element of its own",
+        ),
     ],
 )
 def test_summary_slot_must_be_a_container_of_its_own(summary: str, why: str) -> None:
     messages = [(c, m) for c, _, m in _codes(_page(BUNDLE, summary=summary)) if c == "SH171"]
-    assert messages == [("SH171", f"the data-evidence-summary slot must be a container element with an explicit end tag, e.g. <div data-evidence-summary></div> (it {why})")]
+    assert messages == [
+        (
+            "SH171",
+            f"the data-evidence-summary slot must be a container element with an explicit end tag, e.g. <div data-evidence-summary></div> (it {why})",
+        )
+    ]
 
 
 def test_summary_slot_nesting_with_claims_and_evidence_slots() -> None:
-    inside = _page(BUNDLE).replace('<p data-claim-id="A">Statement A.</p>', '<div data-claim-id="A">Statement A.<div data-evidence-summary></div></div>')
+    inside = _page(BUNDLE).replace(
+        '<p data-claim-id="A">Statement A.</p>',
+        '<div data-claim-id="A">Statement A.<div data-evidence-summary></div></div>',
+    )
     inside = inside.replace("<div data-evidence-summary></div>\n</body>", "</body>")
-    assert ("SH172", 'the data-evidence-summary slot must not be inside the claim element of "A": move it out') in [(c, m) for c, _, m in _codes(inside)]
-    holding = _page(BUNDLE, order=("A",), summary='<div data-evidence-summary><p data-claim-id="B">Statement B.</p><div data-evidence-for="B"></div></div>')
-    assert ("SH172", 'the data-evidence-summary slot holds the claim element of "B", which --write would replace: move it out of the slot') in [
-        (c, m) for c, _, m in _codes(holding)
+    assert ("SH172", 'the data-evidence-summary slot must not be inside the claim element of "A": move it out') in [
+        (c, m) for c, _, m in _codes(inside)
     ]
+    holding = _page(
+        BUNDLE,
+        order=("A",),
+        summary='<div data-evidence-summary><p data-claim-id="B">Statement B.</p><div data-evidence-for="B"></div></div>',
+    )
+    assert (
+        "SH172",
+        'the data-evidence-summary slot holds the claim element of "B", which --write would replace: move it out of the slot',
+    ) in [(c, m) for c, _, m in _codes(holding)]
 
 
 def test_summary_slot_inside_a_link_and_alone_without_a_bundle() -> None:
     linked = _page(BUNDLE, summary='<a href="/x"><div data-evidence-summary></div></a>')
     line = linked[: linked.index('<a href="/x">')].count("\n") + 1
-    assert ("SH116", f"the data-evidence-summary slot would be inside a link: the <a> opened at line {line} is still open where the slot starts; close it with </a> before the slot") in [
-        (c, m) for c, _, m in _codes(linked)
-    ]
+    assert (
+        "SH116",
+        f"the data-evidence-summary slot would be inside a link: the <a> opened at line {line} is still open where the slot starts; close it with </a> before the slot",
+    ) in [(c, m) for c, _, m in _codes(linked)]
     alone = f"<!DOCTYPE html><html><head>{CSS}</head><body><DIV DATA-EVIDENCE-SUMMARY></DIV></body></html>"
     assert [c for c, _, _ in _codes(alone)] == ["SH101"]
     hidden = f"<!DOCTYPE html><html><head>{CSS}</head><body><!-- <div data-evidence-summary></div> --></body></html>"
@@ -240,7 +309,9 @@ def test_summary_slot_inside_a_link_and_alone_without_a_bundle() -> None:
 
 def test_summary_minified_block_is_not_stale() -> None:
     text = check_text(_page(BUNDLE)).rendered_text()
-    minified = text.replace('class="claim-evidence-summary"', "class=claim-evidence-summary").replace(' target="_blank"', " target=_blank")
+    minified = text.replace('class="claim-evidence-summary"', "class=claim-evidence-summary").replace(
+        ' target="_blank"', " target=_blank"
+    )
     assert minified != text
     assert check_text(minified).diagnostics == []
 
@@ -281,7 +352,9 @@ def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(tmp
     ) in text
     assert render_evidence(BUNDLE, ["A"]) in text  # evidence blocks keep the packaged template
     assert _static(site)[0] == 0  # cached pass
-    (site / "templates" / "evidence_summary.html.j2").write_text(template.replace("Our sources", "Sources"), encoding="utf-8")
+    (site / "templates" / "evidence_summary.html.j2").write_text(
+        template.replace("Our sources", "Sources"), encoding="utf-8"
+    )
     code, out = _static(site)
     assert code == 1 and "SH140 sources summary is stale" in out  # the template's bytes are in every cache key
     assert _static(site, "--write")[0] == 0 and "<h3>Sources</h3>" in (site / "page.html").read_text(encoding="utf-8")
@@ -290,13 +363,31 @@ def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(tmp
 @pytest.mark.parametrize(
     "setting, files, message",
     [
-        ('template_dir = "missing"', {}, "SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = \"evidence-templates\" (found 'missing')"),
-        ('template_dir = 3', {}, "SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = \"evidence-templates\" (found 3)"),
-        ('template_dir = "t"', {"other.j2": "x"}, "SH003 template_dir 't' holds none of evidence.html.j2, evidence_summary.html.j2, malformed.html.j2: name a template like the packaged one it replaces"),
-        ('template_dir = "t"', {"evidence.html.j2": "{% if %}"}, "t/evidence.html.j2:1:1: SH003 template syntax error: Expected an expression, got 'end of statement block'"),
+        (
+            'template_dir = "missing"',
+            {},
+            "SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = \"evidence-templates\" (found 'missing')",
+        ),
+        (
+            "template_dir = 3",
+            {},
+            'SH003 template_dir must be a folder of templates, relative to this file, e.g. template_dir = "evidence-templates" (found 3)',
+        ),
+        (
+            'template_dir = "t"',
+            {"other.j2": "x"},
+            "SH003 template_dir 't' holds none of evidence.html.j2, evidence_summary.html.j2, malformed.html.j2: name a template like the packaged one it replaces",
+        ),
+        (
+            'template_dir = "t"',
+            {"evidence.html.j2": "{% if %}"},
+            "t/evidence.html.j2:1:1: SH003 template syntax error: Expected an expression, got 'end of statement block'",
+        ),
     ],
 )
-def test_summary_template_dir_errors_stop_the_run(tmp_path: Path, setting: str, files: dict[str, str], message: str) -> None:
+def test_summary_template_dir_errors_stop_the_run(
+    tmp_path: Path, setting: str, files: dict[str, str], message: str
+) -> None:
     site = tmp_path / "site"
     (site / "t").mkdir(parents=True)
     for name, text in files.items():
@@ -312,10 +403,14 @@ def test_summary_template_dir_failing_at_render_is_the_sites_error(tmp_path: Pat
     never an internal error; so does claim-evidence render --template-dir."""
     site = _site_with_templates(tmp_path, "<section>{{ s.nope.deeper }}</section>")
     code, out = _static(site)
-    assert code == 2 and (
-        f"{site / 'templates' / 'evidence_summary.html.j2'}: SH003 template evidence_summary.html.j2 failed while rendering: "
-        "UndefinedError: 'claim_evidence._render.evidence._View object' has no attribute 'nope'; fix the template (template_dir)"
-    ) in out
+    assert (
+        code == 2
+        and (
+            f"{site / 'templates' / 'evidence_summary.html.j2'}: SH003 template evidence_summary.html.j2 failed while rendering: "
+            "UndefinedError: 'claim_evidence._render.evidence._View object' has no attribute 'nope'; fix the template (template_dir)"
+        )
+        in out
+    )
     assert "internal error" not in out
     own = tmp_path / "own"
     own.mkdir()

@@ -1,4 +1,5 @@
 """Both packages type-check (``[tool.mypy]`` in pyproject.toml: every function annotated)."""
+
 from __future__ import annotations
 
 import subprocess

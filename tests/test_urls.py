@@ -7,7 +7,14 @@ from claim_evidence import safe_http_url
 
 @pytest.mark.parametrize(
     "url",
-    ["https://example.com/a?b=c#d", "http://example.com", "HTTPS://EXAMPLE.COM/x", "https://example.com:8443/p", "https://[::1]/", "https://例え.jp/パス"],
+    [
+        "https://example.com/a?b=c#d",
+        "http://example.com",
+        "HTTPS://EXAMPLE.COM/x",
+        "https://example.com:8443/p",
+        "https://[::1]/",
+        "https://例え.jp/パス",
+    ],
 )
 def test_safe_http_url_accepts_direct_http_urls(url: str) -> None:
     assert safe_http_url(url) == url
@@ -44,7 +51,9 @@ def test_safe_http_url_rejects_everything_else(url: object) -> None:
     assert safe_http_url(url) == ""
 
 
-@pytest.mark.parametrize("url", ["https://example.com/!x", "https://example.com/~a", "https://example.com/%20", "https://example.com/é"])
+@pytest.mark.parametrize(
+    "url", ["https://example.com/!x", "https://example.com/~a", "https://example.com/%20", "https://example.com/é"]
+)
 def test_safe_http_url_accepts_printable_characters_above_space(url: str) -> None:
     assert safe_http_url(url) == url
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jsonschema
 import pytest
@@ -38,10 +39,13 @@ def test_validation_legacy_none_and_empty_have_no_errors(legacy: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "value, seen", [([], "an empty array"), ("x", "the string 'x'"), (3, "the number 3"), ([{"version": 1}], "an array")]
+    "value, seen",
+    [([], "an empty array"), ("x", "the string 'x'"), (3, "the number 3"), ([{"version": 1}], "an array")],
 )
 def test_validation_non_object_is_an_error(value: Any, seen: str) -> None:
-    assert validate_bundle(value) == [f"claim_evidence: object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})"]
+    assert validate_bundle(value) == [
+        f"claim_evidence: object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})"
+    ]
 
 
 def _set(path: str, value: Any) -> Callable[[dict], None]:
@@ -71,42 +75,234 @@ DATE_OR_NULL = "as_of must be an existing date as YYYY-MM-DD, or null"
 REVIEW_DATE = "checked_at must be an existing date as YYYY-MM-DD for a matched claim"
 
 CASES = [
-    ("version 2", _set("version", 2), "CE101", "$.version", "claim_evidence: unsupported version: version must be 1 (found 2)"),
-    ("version missing", _set("version", _DELETE), "CE101", "$.version", "claim_evidence: unsupported version: version must be 1 (the key is missing)"),
-    ("sources not list", _set("sources", {}), "CE102", "$.sources", "claim_evidence: sources list and nonempty claims list required: sources must be an array of source objects (found an empty object)"),
-    ("claims empty", _set("claims", []), "CE103", "$.claims", "claim_evidence: sources list and nonempty claims list required: claims must be a non-empty array of claim objects (found an empty array)"),
-    ("source not object", _set("sources.0", "x"), "CE200", "$.sources[0]", "source #0: object required: sources[0] must be an object (found the string 'x')"),
-    ("source id invalid", _set("sources.0.id", "1bad"), "CE201", "$.sources[0].id", "source #0: invalid or duplicate id: '1bad' is invalid; " + ID_RULE),
-    ("source publisher blank", _set("sources.0.publisher", "  "), "CE202", "$.sources[0].publisher", "source fictional-vendor-doc: publisher required: publisher must be a non-blank string (found '  ')"),
-    ("source title missing", _set("sources.0.title", _DELETE), "CE203", "$.sources[0].title", "source fictional-vendor-doc: title required: title must be a non-blank string (the key is missing)"),
-    ("source url javascript", _set("sources.0.url", "javascript:alert(1)"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE),
-    ("source url credentials", _set("sources.0.url", "https://u:p@example.com/"), "CE204", "$.sources[0].url", "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE),
-    ("source published_at bad", _set("sources.0.published_at", "2026-9-3"), "CE205", "$.sources[0].published_at", "source fictional-vendor-doc: invalid published_at: published_at must be an existing date as YYYY-MM-DD, or null (found '2026-9-3'; did you mean '2026-09-03'?)"),
-    ("claim not object", _set("claims.0", 5), "CE300", "$.claims[0]", "claim #0: object required: claims[0] must be an object (found the number 5)"),
-    ("claim id invalid", _set(f"{C}.id", "has space"), "CE301", "$.claims[0].id", "claim #0: invalid or duplicate id: 'has space' is invalid; " + ID_RULE),
-    ("statement blank", _set(f"{C}.statement", " \u3000"), "CE302", "$.claims[0].statement", "claim fictional-rate: statement required: statement must be a non-blank string (found ' \\u3000')"),
-    ("basis unknown", _set(f"{C}.basis", "vibes"), "CE303", "$.claims[0].basis", "claim fictional-rate: unknown basis: basis must be one of " + BASES + " (found 'vibes')"),
-    ("evidence_label unknown", _set(f"{C}.evidence_label", "fact"), "CE304", "$.claims[0].evidence_label", "claim fictional-rate: unknown evidence_label: evidence_label must be one of " + LABELS + " (found 'fact'; did you mean 'Fact'?)"),
-    ("status unknown", _set(f"{C}.status", "verified"), "CE305", "$.claims[0].status", "claim fictional-rate: unknown status: status must be one of matched, partial, unverified, conflict (found 'verified'; did you mean 'unverified'?)"),
-    ("conditions blank item", _set(f"{C}.conditions", ["ok", " "]), "CE306", "$.claims[0].conditions[1]", "claim fictional-rate: conditions must be a list of nonempty strings (found ' ')"),
-    ("conditions not list", _set(f"{C}.conditions", "x"), "CE306", "$.claims[0].conditions", "claim fictional-rate: conditions must be a list of nonempty strings (found the string 'x')"),
-    ("as_of nonexistent day", _set(f"{C}.as_of", "2026-02-30"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of: " + DATE_OR_NULL + " (found '2026-02-30'; no such date)"),
-    ("as_of datetime", _set(f"{C}.as_of", "2026-09-03T00:00:00"), "CE307", "$.claims[0].as_of", "claim fictional-rate: invalid as_of: " + DATE_OR_NULL + " (found '2026-09-03T00:00:00'; did you mean '2026-09-03'?)"),
-    ("source_refs not list", _set(f"{C}.source_refs", {}), "CE308", "$.claims[0].source_refs", "claim fictional-rate: source_refs list required: source_refs must be an array of source_ref objects (found an empty object)"),
-    ("ref unknown source", _set(f"{C}.source_refs.0.source_id", "nope"), "CE309", "$.claims[0].source_refs[0].source_id", "claim fictional-rate: missing referenced source: source_id must be the id of a source of this bundle: fictional-vendor-doc (found 'nope')"),
-    ("ref section blank", _set(f"{C}.source_refs.0.section", ""), "CE310", "$.claims[0].source_refs[0].section", "claim fictional-rate: each source needs section and supports: section must be a non-blank string (found '')"),
-    ("matched without verification", _set(f"{V}", None), "CE311", "$.claims[0]", "claim fictional-rate: stated verification requires sources and a review record"),
-    ("verification not object", _set(f"{V}", "yes"), "CE400", "$.claims[0].verification", "claim fictional-rate: invalid verification record: verification must be an object, or null (found the string 'yes')"),
-    ("checked_at missing", _set(f"{V}.checked_at", _DELETE), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (the key is missing)"),
-    ("checked_at invalid", _set(f"{V}.checked_at", "2026-13-01"), "CE401", "$.claims[0].verification.checked_at", "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (found '2026-13-01'; no such date)"),
-    ("method unknown", _set(f"{V}.method", "vibes"), "CE402", "$.claims[0].verification.method", "claim fictional-rate: documented review method required: method must be one of ai_document_review, human_document_review, operator_test (found 'vibes')"),
-    ("fingerprint stale", _set(f"{C}.statement", "別の文。"), "CE403", "$.claims[0].verification.fingerprint", "claim fictional-rate: review fingerprint does not match current statement/conditions/sources"),
-    ("label wrong type", _set(f"{C}.label", 3), "CE313", "$.claims[0].label", "claim fictional-rate: label must be a string (found the number 3)"),
+    (
+        "version 2",
+        _set("version", 2),
+        "CE101",
+        "$.version",
+        "claim_evidence: unsupported version: version must be 1 (found 2)",
+    ),
+    (
+        "version missing",
+        _set("version", _DELETE),
+        "CE101",
+        "$.version",
+        "claim_evidence: unsupported version: version must be 1 (the key is missing)",
+    ),
+    (
+        "sources not list",
+        _set("sources", {}),
+        "CE102",
+        "$.sources",
+        "claim_evidence: sources list and nonempty claims list required: sources must be an array of source objects (found an empty object)",
+    ),
+    (
+        "claims empty",
+        _set("claims", []),
+        "CE103",
+        "$.claims",
+        "claim_evidence: sources list and nonempty claims list required: claims must be a non-empty array of claim objects (found an empty array)",
+    ),
+    (
+        "source not object",
+        _set("sources.0", "x"),
+        "CE200",
+        "$.sources[0]",
+        "source #0: object required: sources[0] must be an object (found the string 'x')",
+    ),
+    (
+        "source id invalid",
+        _set("sources.0.id", "1bad"),
+        "CE201",
+        "$.sources[0].id",
+        "source #0: invalid or duplicate id: '1bad' is invalid; " + ID_RULE,
+    ),
+    (
+        "source publisher blank",
+        _set("sources.0.publisher", "  "),
+        "CE202",
+        "$.sources[0].publisher",
+        "source fictional-vendor-doc: publisher required: publisher must be a non-blank string (found '  ')",
+    ),
+    (
+        "source title missing",
+        _set("sources.0.title", _DELETE),
+        "CE203",
+        "$.sources[0].title",
+        "source fictional-vendor-doc: title required: title must be a non-blank string (the key is missing)",
+    ),
+    (
+        "source url javascript",
+        _set("sources.0.url", "javascript:alert(1)"),
+        "CE204",
+        "$.sources[0].url",
+        "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE,
+    ),
+    (
+        "source url credentials",
+        _set("sources.0.url", "https://u:p@example.com/"),
+        "CE204",
+        "$.sources[0].url",
+        "source fictional-vendor-doc: safe HTTP(S) URL required: " + URL_RULE,
+    ),
+    (
+        "source published_at bad",
+        _set("sources.0.published_at", "2026-9-3"),
+        "CE205",
+        "$.sources[0].published_at",
+        "source fictional-vendor-doc: invalid published_at: published_at must be an existing date as YYYY-MM-DD, or null (found '2026-9-3'; did you mean '2026-09-03'?)",
+    ),
+    (
+        "claim not object",
+        _set("claims.0", 5),
+        "CE300",
+        "$.claims[0]",
+        "claim #0: object required: claims[0] must be an object (found the number 5)",
+    ),
+    (
+        "claim id invalid",
+        _set(f"{C}.id", "has space"),
+        "CE301",
+        "$.claims[0].id",
+        "claim #0: invalid or duplicate id: 'has space' is invalid; " + ID_RULE,
+    ),
+    (
+        "statement blank",
+        _set(f"{C}.statement", " \u3000"),
+        "CE302",
+        "$.claims[0].statement",
+        "claim fictional-rate: statement required: statement must be a non-blank string (found ' \\u3000')",
+    ),
+    (
+        "basis unknown",
+        _set(f"{C}.basis", "vibes"),
+        "CE303",
+        "$.claims[0].basis",
+        "claim fictional-rate: unknown basis: basis must be one of " + BASES + " (found 'vibes')",
+    ),
+    (
+        "evidence_label unknown",
+        _set(f"{C}.evidence_label", "fact"),
+        "CE304",
+        "$.claims[0].evidence_label",
+        "claim fictional-rate: unknown evidence_label: evidence_label must be one of "
+        + LABELS
+        + " (found 'fact'; did you mean 'Fact'?)",
+    ),
+    (
+        "status unknown",
+        _set(f"{C}.status", "verified"),
+        "CE305",
+        "$.claims[0].status",
+        "claim fictional-rate: unknown status: status must be one of matched, partial, unverified, conflict (found 'verified'; did you mean 'unverified'?)",
+    ),
+    (
+        "conditions blank item",
+        _set(f"{C}.conditions", ["ok", " "]),
+        "CE306",
+        "$.claims[0].conditions[1]",
+        "claim fictional-rate: conditions must be a list of nonempty strings (found ' ')",
+    ),
+    (
+        "conditions not list",
+        _set(f"{C}.conditions", "x"),
+        "CE306",
+        "$.claims[0].conditions",
+        "claim fictional-rate: conditions must be a list of nonempty strings (found the string 'x')",
+    ),
+    (
+        "as_of nonexistent day",
+        _set(f"{C}.as_of", "2026-02-30"),
+        "CE307",
+        "$.claims[0].as_of",
+        "claim fictional-rate: invalid as_of: " + DATE_OR_NULL + " (found '2026-02-30'; no such date)",
+    ),
+    (
+        "as_of datetime",
+        _set(f"{C}.as_of", "2026-09-03T00:00:00"),
+        "CE307",
+        "$.claims[0].as_of",
+        "claim fictional-rate: invalid as_of: "
+        + DATE_OR_NULL
+        + " (found '2026-09-03T00:00:00'; did you mean '2026-09-03'?)",
+    ),
+    (
+        "source_refs not list",
+        _set(f"{C}.source_refs", {}),
+        "CE308",
+        "$.claims[0].source_refs",
+        "claim fictional-rate: source_refs list required: source_refs must be an array of source_ref objects (found an empty object)",
+    ),
+    (
+        "ref unknown source",
+        _set(f"{C}.source_refs.0.source_id", "nope"),
+        "CE309",
+        "$.claims[0].source_refs[0].source_id",
+        "claim fictional-rate: missing referenced source: source_id must be the id of a source of this bundle: fictional-vendor-doc (found 'nope')",
+    ),
+    (
+        "ref section blank",
+        _set(f"{C}.source_refs.0.section", ""),
+        "CE310",
+        "$.claims[0].source_refs[0].section",
+        "claim fictional-rate: each source needs section and supports: section must be a non-blank string (found '')",
+    ),
+    (
+        "matched without verification",
+        _set(f"{V}", None),
+        "CE311",
+        "$.claims[0]",
+        "claim fictional-rate: stated verification requires sources and a review record",
+    ),
+    (
+        "verification not object",
+        _set(f"{V}", "yes"),
+        "CE400",
+        "$.claims[0].verification",
+        "claim fictional-rate: invalid verification record: verification must be an object, or null (found the string 'yes')",
+    ),
+    (
+        "checked_at missing",
+        _set(f"{V}.checked_at", _DELETE),
+        "CE401",
+        "$.claims[0].verification.checked_at",
+        "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (the key is missing)",
+    ),
+    (
+        "checked_at invalid",
+        _set(f"{V}.checked_at", "2026-13-01"),
+        "CE401",
+        "$.claims[0].verification.checked_at",
+        "claim fictional-rate: valid checked_at required: " + REVIEW_DATE + " (found '2026-13-01'; no such date)",
+    ),
+    (
+        "method unknown",
+        _set(f"{V}.method", "vibes"),
+        "CE402",
+        "$.claims[0].verification.method",
+        "claim fictional-rate: documented review method required: method must be one of ai_document_review, human_document_review, operator_test (found 'vibes')",
+    ),
+    (
+        "fingerprint stale",
+        _set(f"{C}.statement", "別の文。"),
+        "CE403",
+        "$.claims[0].verification.fingerprint",
+        "claim fictional-rate: review fingerprint does not match current statement/conditions/sources",
+    ),
+    (
+        "label wrong type",
+        _set(f"{C}.label", 3),
+        "CE313",
+        "$.claims[0].label",
+        "claim fictional-rate: label must be a string (found the number 3)",
+    ),
 ]
 
 
 @pytest.mark.parametrize("name, mutate, code, path, text", CASES, ids=[c[0] for c in CASES])
-def test_validation_rule_reports_code_path_and_legacy_phrase(bundle: dict, name: str, mutate: Callable, code: str, path: str, text: str) -> None:
+def test_validation_rule_reports_code_path_and_legacy_phrase(
+    bundle: dict, name: str, mutate: Callable, code: str, path: str, text: str
+) -> None:
     mutate(bundle)
     diagnostics = [d for d in iter_diagnostics(bundle) if d.is_error]
     assert (code, path) in [(d.code, d.path) for d in diagnostics]
@@ -117,9 +313,18 @@ def test_validation_duplicate_ids(bundle: dict) -> None:
     bundle["sources"].append(copy.deepcopy(bundle["sources"][0]))
     bundle["claims"].append(copy.deepcopy(bundle["claims"][0]))
     errors = validate_bundle(bundle)
-    assert "source fictional-vendor-doc: invalid or duplicate id: 'fictional-vendor-doc' is a duplicate; the first source with this id is at $.sources[0].id" in errors
-    assert "claim fictional-rate: invalid or duplicate id: 'fictional-rate' is a duplicate; the first claim with this id is at $.claims[0].id" in errors
-    assert [d.path for d in iter_diagnostics(bundle) if d.code in ("CE201", "CE301")] == ["$.claims[1].id", "$.sources[1].id"]  # the first is fine
+    assert (
+        "source fictional-vendor-doc: invalid or duplicate id: 'fictional-vendor-doc' is a duplicate; the first source with this id is at $.sources[0].id"
+        in errors
+    )
+    assert (
+        "claim fictional-rate: invalid or duplicate id: 'fictional-rate' is a duplicate; the first claim with this id is at $.claims[0].id"
+        in errors
+    )
+    assert [d.path for d in iter_diagnostics(bundle) if d.code in ("CE201", "CE301")] == [
+        "$.claims[1].id",
+        "$.sources[1].id",
+    ]  # the first is fine
 
 
 def test_validation_id_with_trailing_newline_is_invalid(bundle: dict) -> None:
@@ -171,7 +376,9 @@ def test_validation_operator_measurement_requirements(bundle: dict) -> None:
     claim["basis"] = "operator_measurement"
     claim["measurement"] = {"environment": "Linux", "method": "fixed", "results_url": "javascript:x"}
     claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
-    assert validate_bundle(bundle) == ["claim fictional-rate: operator measurement requires environment, method and results URL"]
+    assert validate_bundle(bundle) == [
+        "claim fictional-rate: operator measurement requires environment, method and results URL"
+    ]
     claim["measurement"]["results_url"] = "https://example.com/results"
     claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
     assert validate_bundle(bundle) == []
@@ -187,7 +394,9 @@ def test_validation_subject_rules(bundle: dict, subject: dict) -> None:
     ]
     bundle["subject_fingerprint"] = None
     assert validate_bundle(bundle) == []
-    assert validate_bundle(bundle, subject) == ["claim_evidence: article metadata requires a reviewed subject fingerprint"]
+    assert validate_bundle(bundle, subject) == [
+        "claim_evidence: article metadata requires a reviewed subject fingerprint"
+    ]
 
 
 def test_validation_subject_whitespace_only_change_still_matches(bundle: dict, subject: dict) -> None:
@@ -203,8 +412,16 @@ def test_validation_warnings_do_not_fail_validate_bundle(bundle: dict) -> None:
     assert validate_bundle(bundle) == []
     warnings = [(d.code, d.path, d.message) for d in iter_diagnostics(bundle) if not d.is_error]
     assert warnings == [
-        ("CE905", "$.claims[0].source_refs", "statement has numbers but no quoted passage to check them against (add quote.exact to a source_ref): 72.6"),
-        ("CE903", "$.claims[0].source_refs[0]", "source published 2026-09-30, after the review on 2026-09-05: was it really read?"),
+        (
+            "CE905",
+            "$.claims[0].source_refs",
+            "statement has numbers but no quoted passage to check them against (add quote.exact to a source_ref): 72.6",
+        ),
+        (
+            "CE903",
+            "$.claims[0].source_refs[0]",
+            "source published 2026-09-30, after the review on 2026-09-05: was it really read?",
+        ),
         ("CE900", "$.claims[0].uncertanity", "unknown key 'uncertanity'; did you mean 'uncertainty'?"),
         ("CE902", "$.sources[1]", "source 'unused' is not cited by any claim"),
     ]
@@ -212,7 +429,9 @@ def test_validation_warnings_do_not_fail_validate_bundle(bundle: dict) -> None:
 
 def test_validation_duplicate_keys_reported_as_warnings(bundle: dict) -> None:
     found = list(iter_diagnostics(bundle, duplicate_keys=[("claims", 0, "status")]))
-    assert [(d.code, d.path, d.severity) for d in found if d.code != "CE905"] == [("CE901", "$.claims[0].status", "warning")]
+    assert [(d.code, d.path, d.severity) for d in found if d.code != "CE905"] == [
+        ("CE901", "$.claims[0].status", "warning")
+    ]
 
 
 def test_validation_diagnostics_are_typed_values(bundle: dict) -> None:
@@ -241,7 +460,11 @@ def test_validation_deep_nesting_is_a_diagnostic_not_a_crash(bundle: dict) -> No
 
 
 def test_validation_wrong_types_everywhere_never_raise() -> None:
-    weird = {"version": 1, "sources": [1, None, {"id": 3}], "claims": [None, {"id": 1, "source_refs": [None, {"source_id": 5}], "verification": {"fingerprint": 1}}]}
+    weird = {
+        "version": 1,
+        "sources": [1, None, {"id": 3}],
+        "claims": [None, {"id": 1, "source_refs": [None, {"source_id": 5}], "verification": {"fingerprint": 1}}],
+    }
     errors = validate_bundle(weird)
     assert errors and all(isinstance(e, str) for e in errors)
 
@@ -298,7 +521,11 @@ def test_validation_corpus_bundles_validate_unchanged(shared: Any) -> None:
     pages = sorted((shared / "corpora" / "ai-news-site").rglob("*.html"))
     found = 0
     for page in pages:
-        match = re.search(r'<script type="application/json" id="claim-evidence-data">(.*?)</script>', page.read_text(encoding="utf-8"), re.S)
+        match = re.search(
+            r'<script type="application/json" id="claim-evidence-data">(.*?)</script>',
+            page.read_text(encoding="utf-8"),
+            re.S,
+        )
         if match:
             found += 1
             assert validate_bundle(json.loads(match.group(1))) == [], page.name
@@ -312,11 +539,34 @@ def test_validation_schema_findings_are_errors_with_contract_codes(bundle: dict)
     bundle["claims"].append(3)
     found = [(d.code, d.path, d.message, d.severity, d.subject) for d in iter_diagnostics(bundle)]
     assert found == [
-        ("CE307", "$.claims[0].as_of", f"invalid as_of: {DATE_OR_NULL} (found the number 5)", "error", "claim fictional-rate"),
-        ("CE302", "$.claims[0].statement", "statement required: statement must be a non-blank string (the key is missing)", "error", "claim fictional-rate"),
-        ("CE403", "$.claims[0].verification.fingerprint",
-         "review fingerprint does not match current statement/conditions/sources", "error", "claim fictional-rate"),
-        ("CE300", "$.claims[1]", "object required: claims[1] must be an object (found the number 3)", "error", "claim #1"),
+        (
+            "CE307",
+            "$.claims[0].as_of",
+            f"invalid as_of: {DATE_OR_NULL} (found the number 5)",
+            "error",
+            "claim fictional-rate",
+        ),
+        (
+            "CE302",
+            "$.claims[0].statement",
+            "statement required: statement must be a non-blank string (the key is missing)",
+            "error",
+            "claim fictional-rate",
+        ),
+        (
+            "CE403",
+            "$.claims[0].verification.fingerprint",
+            "review fingerprint does not match current statement/conditions/sources",
+            "error",
+            "claim fictional-rate",
+        ),
+        (
+            "CE300",
+            "$.claims[1]",
+            "object required: claims[1] must be an object (found the number 3)",
+            "error",
+            "claim #1",
+        ),
     ]
 
 
@@ -347,7 +597,11 @@ def test_validation_require_valid_evidence_checks_the_subject(bundle: dict, subj
 
 
 def test_validation_non_object_bundle_is_ce100() -> None:
-    assert list(iter_diagnostics([1])) == [Diagnostic("CE100", "object required: the bundle must be an object, or null or {} for no evidence (found an array)")]
+    assert list(iter_diagnostics([1])) == [
+        Diagnostic(
+            "CE100", "object required: the bundle must be an object, or null or {} for no evidence (found an array)"
+        )
+    ]
 
 
 def test_validation_nesting_limit_is_exclusive(bundle: dict) -> None:
@@ -372,7 +626,13 @@ def test_validation_unknown_key_without_close_match_has_no_hint(bundle: dict) ->
 
 
 @pytest.mark.parametrize(
-    "claims, seen", [(_DELETE, "the key is missing"), ("x", "found the string 'x'"), (None, "found null"), ({}, "found an empty object")]
+    "claims, seen",
+    [
+        (_DELETE, "the key is missing"),
+        ("x", "found the string 'x'"),
+        (None, "found null"),
+        ({}, "found an empty object"),
+    ],
 )
 def test_validation_claims_missing_or_not_a_list(bundle: dict, claims: Any, seen: str) -> None:
     if claims is _DELETE:
@@ -402,7 +662,9 @@ def test_validation_schema_node_without_contract_code_falls_back(bundle: dict, m
     assert ("CE000", "$.sources", "'sources' is a required property") in found
 
 
-def test_validation_each_distinct_bundle_is_checked_once(bundle: dict, subject: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_validation_each_distinct_bundle_is_checked_once(
+    bundle: dict, subject: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Many pages carry the same records: the schema pass runs once per distinct content."""
     import claim_evidence._record.validation as validation
 
@@ -425,7 +687,14 @@ def test_validation_fingerprint_broken_only_by_rewritten_numbers_says_so(bundle:
     although nobody changed the record: the finding names the real cause."""
     claim = bundle["claims"][0]
     claim["basis"] = "operator_measurement"
-    claim["measurement"] = {"environment": "e", "method": "m", "results_url": "https://example.com/r", "runs": 5, "score": 12.0, "ratio": 0.5}
+    claim["measurement"] = {
+        "environment": "e",
+        "method": "m",
+        "results_url": "https://example.com/r",
+        "runs": 5,
+        "score": 12.0,
+        "ratio": 0.5,
+    }
     claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
     assert validate_bundle(bundle) == []
     rewritten = copy.deepcopy(bundle)
@@ -439,4 +708,6 @@ def test_validation_fingerprint_broken_only_by_rewritten_numbers_says_so(bundle:
     )
     edited = copy.deepcopy(bundle)
     edited["claims"][0]["measurement"]["score"] = 13
-    assert validate_bundle(edited) == ["claim fictional-rate: review fingerprint does not match current statement/conditions/sources"]
+    assert validate_bundle(edited) == [
+        "claim fictional-rate: review fingerprint does not match current statement/conditions/sources"
+    ]

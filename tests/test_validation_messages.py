@@ -2,6 +2,7 @@
 
 Every message still starts with the contract's phrase (SCHEMA.md: callers that match substrings keep working).
 """
+
 from __future__ import annotations
 
 import copy
@@ -37,21 +38,63 @@ def _claim(bundle: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("field", "value", "code", "message"),
     [
-        ("basis", "offical_spec", "CE303", f"unknown basis: basis must be one of {BASES} (found 'offical_spec'; did you mean 'official_spec'?)"),
-        ("status", "matchd", "CE305", "unknown status: status must be one of matched, partial, unverified, conflict (found 'matchd'; did you mean 'matched'?)"),
+        (
+            "basis",
+            "offical_spec",
+            "CE303",
+            f"unknown basis: basis must be one of {BASES} (found 'offical_spec'; did you mean 'official_spec'?)",
+        ),
+        (
+            "status",
+            "matchd",
+            "CE305",
+            "unknown status: status must be one of matched, partial, unverified, conflict (found 'matchd'; did you mean 'matched'?)",
+        ),
         ("statement", [], "CE302", "statement required: statement must be a non-blank string (found an empty array)"),
         ("statement", ["文"], "CE302", "statement required: statement must be a non-blank string (found an array)"),
         ("statement", 12, "CE302", "statement required: statement must be a non-blank string (found the number 12)"),
         ("label", True, "CE313", "label must be a string (found the boolean true)"),
-        ("as_of", "2026/09/03", "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026/09/03'; did you mean '2026-09-03'?)"),
-        ("as_of", "２０２６-09-03", "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '２０２６-09-03'; did you mean '2026-09-03'?)"),
-        ("as_of", "2026年9月3日", "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026年9月3日'; did you mean '2026-09-03'?)"),
-        ("as_of", 20260903, "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found the number 20260903; did you mean '2026-09-03'?)"),
-        ("as_of", "2026-02-29", "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026-02-29'; no such date)"),
-        ("as_of", "soon", "CE307", "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found 'soon')"),
+        (
+            "as_of",
+            "2026/09/03",
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026/09/03'; did you mean '2026-09-03'?)",
+        ),
+        (
+            "as_of",
+            "２０２６-09-03",
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '２０２６-09-03'; did you mean '2026-09-03'?)",
+        ),
+        (
+            "as_of",
+            "2026年9月3日",
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026年9月3日'; did you mean '2026-09-03'?)",
+        ),
+        (
+            "as_of",
+            20260903,
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found the number 20260903; did you mean '2026-09-03'?)",
+        ),
+        (
+            "as_of",
+            "2026-02-29",
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found '2026-02-29'; no such date)",
+        ),
+        (
+            "as_of",
+            "soon",
+            "CE307",
+            "invalid as_of: as_of must be an existing date as YYYY-MM-DD, or null (found 'soon')",
+        ),
     ],
 )
-def test_validation_messages_claim_fields(bundle: dict[str, Any], field: str, value: Any, code: str, message: str) -> None:
+def test_validation_messages_claim_fields(
+    bundle: dict[str, Any], field: str, value: Any, code: str, message: str
+) -> None:
     _claim(bundle)[field] = value
     assert _errors(bundle, code) == [(f"$.claims[0].{field}", message)]
 
@@ -59,16 +102,23 @@ def test_validation_messages_claim_fields(bundle: dict[str, Any], field: str, va
 def test_validation_messages_review_method_and_date(bundle: dict[str, Any]) -> None:
     verification = _claim(bundle)["verification"]
     verification.update(method="human_review", checked_at="2026-2-1")
-    assert _errors(bundle, "CE402") == [(
-        "$.claims[0].verification.method",
-        f"documented review method required: method must be one of {METHODS} (found 'human_review'; did you mean 'human_document_review'?)",
-    )]
-    assert _errors(bundle, "CE401") == [(
-        "$.claims[0].verification.checked_at",
-        "valid checked_at required: checked_at must be an existing date as YYYY-MM-DD for a matched claim (found '2026-2-1'; did you mean '2026-02-01'?)",
-    )]
+    assert _errors(bundle, "CE402") == [
+        (
+            "$.claims[0].verification.method",
+            f"documented review method required: method must be one of {METHODS} (found 'human_review'; did you mean 'human_document_review'?)",
+        )
+    ]
+    assert _errors(bundle, "CE401") == [
+        (
+            "$.claims[0].verification.checked_at",
+            "valid checked_at required: checked_at must be an existing date as YYYY-MM-DD for a matched claim (found '2026-2-1'; did you mean '2026-02-01'?)",
+        )
+    ]
     del verification["method"]
-    assert _errors(bundle, "CE402")[0][1] == f"documented review method required: method must be one of {METHODS} (the key is missing)"
+    assert (
+        _errors(bundle, "CE402")[0][1]
+        == f"documented review method required: method must be one of {METHODS} (the key is missing)"
+    )
 
 
 def test_validation_messages_evidence_label_lists_the_labels_quoted(bundle: dict[str, Any]) -> None:
@@ -82,11 +132,13 @@ def test_validation_messages_evidence_label_lists_the_labels_quoted(bundle: dict
 def test_validation_messages_id_says_invalid_with_the_schema_rule(bundle: dict[str, Any]) -> None:
     _claim(bundle)["id"] = "主張1"
     pattern = bundle_schema()["$defs"]["claim"]["properties"]["id"]["pattern"]
-    assert _errors(bundle, "CE301") == [(
-        "$.claims[0].id",
-        "invalid or duplicate id: '主張1' is invalid; an id is an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-' "
-        f"(the schema's pattern {pattern})",
-    )]
+    assert _errors(bundle, "CE301") == [
+        (
+            "$.claims[0].id",
+            "invalid or duplicate id: '主張1' is invalid; an id is an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-' "
+            f"(the schema's pattern {pattern})",
+        )
+    ]
     _claim(bundle)["id"] = 7
     assert _errors(bundle, "CE301")[0][1].startswith("invalid or duplicate id: the number 7 is invalid; an id is")
 
@@ -99,12 +151,17 @@ def test_validation_messages_id_says_duplicate_and_where_the_first_is(bundle: di
     bundle["claims"][11]["id"] = "c3"
     bundle["sources"].append(copy.deepcopy(bundle["sources"][0]))
     assert _errors(bundle, "CE301") == [
-        ("$.claims[11].id", "invalid or duplicate id: 'c3' is a duplicate; the first claim with this id is at $.claims[3].id")
+        (
+            "$.claims[11].id",
+            "invalid or duplicate id: 'c3' is a duplicate; the first claim with this id is at $.claims[3].id",
+        )
     ]
-    assert _errors(bundle, "CE201") == [(
-        "$.sources[1].id",
-        "invalid or duplicate id: 'fictional-vendor-doc' is a duplicate; the first source with this id is at $.sources[0].id",
-    )]
+    assert _errors(bundle, "CE201") == [
+        (
+            "$.sources[1].id",
+            "invalid or duplicate id: 'fictional-vendor-doc' is a duplicate; the first source with this id is at $.sources[0].id",
+        )
+    ]
 
 
 def test_validation_messages_missing_source_lists_the_ids_and_suggests_one(bundle: dict[str, Any]) -> None:
@@ -112,13 +169,18 @@ def test_validation_messages_missing_source_lists_the_ids_and_suggests_one(bundl
     ref["source_id"] = "fictional-vendor"
     expected = "missing referenced source: source_id must be the id of a source of this bundle: fictional-vendor-doc"
     assert _errors(bundle, "CE309") == [
-        ("$.claims[0].source_refs[0].source_id", f"{expected} (found 'fictional-vendor'; did you mean 'fictional-vendor-doc'?)")
+        (
+            "$.claims[0].source_refs[0].source_id",
+            f"{expected} (found 'fictional-vendor'; did you mean 'fictional-vendor-doc'?)",
+        )
     ]
     ref["source_id"] = 5
     assert _errors(bundle, "CE309")[0][1] == f"{expected} (found the number 5)"
     del ref["source_id"]
     assert _errors(bundle, "CE309")[0][1] == f"{expected} (the key is missing)"
-    bundle["sources"] += [{"id": f"s{n}", "publisher": "p", "title": "t", "url": "https://example.com/"} for n in range(9)]
+    bundle["sources"] += [
+        {"id": f"s{n}", "publisher": "p", "title": "t", "url": "https://example.com/"} for n in range(9)
+    ]
     ref["source_id"] = "nope"
     assert _errors(bundle, "CE309")[0][1] == (
         "missing referenced source: source_id must be the id of a source of this bundle: fictional-vendor-doc, s0, s1, s2, s3, s4, s5, s6, "
@@ -130,7 +192,9 @@ def test_validation_messages_a_url_is_never_echoed(bundle: dict[str, Any]) -> No
     """A URL may carry credentials: the message says what a URL must be, not what this one is."""
     bundle["sources"][0]["url"] = "ftp://user:secret@example.com/"
     [(_, message)] = _errors(bundle, "CE204")
-    assert "secret" not in message and message.startswith("safe HTTP(S) URL required: url must be a direct http:// or https:// URL")
+    assert "secret" not in message and message.startswith(
+        "safe HTTP(S) URL required: url must be a direct http:// or https:// URL"
+    )
     bundle["sources"][0]["url"] = 3
     assert _errors(bundle, "CE204")[0][1].endswith("(found the number 3)")
 
@@ -151,7 +215,10 @@ def test_validation_messages_values_are_escaped_and_cut(bundle: dict[str, Any]) 
     [(_, message)] = _errors(bundle, "CE303")
     assert "\x1b" not in message and "\u202e" not in message
     shown_part = re.search(r"\(found (.*)\)$", message)
-    assert shown_part is not None and shown_part.group(1) == "'\\x1b[2J\\u202eevil" + "x" * (SHOWN_CHARACTERS - 1 - 9) + "…'"
+    assert (
+        shown_part is not None
+        and shown_part.group(1) == "'\\x1b[2J\\u202eevil" + "x" * (SHOWN_CHARACTERS - 1 - 9) + "…'"
+    )
 
 
 def test_validation_messages_unknown_key_is_escaped(bundle: dict[str, Any]) -> None:
@@ -163,13 +230,36 @@ def test_validation_messages_unknown_key_is_escaped(bundle: dict[str, Any]) -> N
 
 def test_validation_messages_hints_units() -> None:
     assert [shown(v) for v in ("a'b", 1.5, True, None, [], [0], {}, {"a": 1})] == [
-        '"a\'b"', "1.5", "true", "null", "an empty array", "an array", "an empty object", "an object",
+        '"a\'b"',
+        "1.5",
+        "true",
+        "null",
+        "an empty array",
+        "an array",
+        "an empty object",
+        "an object",
     ]
-    assert [found(v, ("string",)) for v in ("x", 3, False, None, ["x"])] == ["'x'", "the number 3", "the boolean false", "null", "an array"]
-    assert [date_hint(v) for v in ("2026-2-1", "20260201", "2026-02-30", "2026-02-01T09:00:00+09:00", "soon", True, 2.5)] == [
-        "did you mean '2026-02-01'?", "did you mean '2026-02-01'?", "no such date", "did you mean '2026-02-01'?", None, None, None,
+    assert [found(v, ("string",)) for v in ("x", 3, False, None, ["x"])] == [
+        "'x'",
+        "the number 3",
+        "the boolean false",
+        "null",
+        "an array",
     ]
-    assert closest("uncertanity", ["uncertainty", "statement"]) == "uncertainty" and closest("zzz", ["statement"]) is None
+    assert [
+        date_hint(v) for v in ("2026-2-1", "20260201", "2026-02-30", "2026-02-01T09:00:00+09:00", "soon", True, 2.5)
+    ] == [
+        "did you mean '2026-02-01'?",
+        "did you mean '2026-02-01'?",
+        "no such date",
+        "did you mean '2026-02-01'?",
+        None,
+        None,
+        None,
+    ]
+    assert (
+        closest("uncertanity", ["uncertainty", "statement"]) == "uncertainty" and closest("zzz", ["statement"]) is None
+    )
     assert terminal_safe("a\x1b[31mb\nc\u2066d\te") == "a\\x1b[31mb\nc\\u2066d\\te"
     assert json_path(("claims", 0, "a\u202eb\U000e0001")) == '$.claims[0]["a\\u202eb\\udb40\\udc01"]'
 
@@ -202,7 +292,9 @@ def _phrases() -> dict[str, set[str]]:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             if "x-code" in node and "x-message" in node:
-                out.setdefault(node["x-code"], set()).add(node["x-message"].partition(": ")[0] if " must be " in node["x-message"] else node["x-message"])
+                out.setdefault(node["x-code"], set()).add(
+                    node["x-message"].partition(": ")[0] if " must be " in node["x-message"] else node["x-message"]
+                )
             for value in node.values():
                 walk(value)
 

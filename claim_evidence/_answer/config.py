@@ -5,6 +5,7 @@ evidence *state* is written down here once, with defaults a site can override on
 override cannot promote an unreviewed record. Checked when the config is read (``_site``), so
 ``prepublish`` and ``static-helper`` refuse a typo in ``[chat]`` as they refuse one anywhere else.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -40,8 +41,25 @@ DEFAULT_COPY_PREFIX = "【AI生成・未検証】証拠状態: {state}（会則�
 # Assertive or sensational wording that no evidence state licenses (SCHEMA.md "Answer guard"). Bare 確定
 # is left out on purpose: it would strike 未確定 ("not settled"), exactly the hedge an answer should make.
 DEFAULT_BANNED = (
-    "確定的", "確実に", "間違いなく", "絶対", "必ず儲かる", "必ず上がる", "暴落確実", "崩壊", "100%保証", "保証します", "断言します",
-    "guaranteed", "definitely", "will certainly", "without a doubt", "risk-free", "collapse", "crash is certain", "100% sure",
+    "確定的",
+    "確実に",
+    "間違いなく",
+    "絶対",
+    "必ず儲かる",
+    "必ず上がる",
+    "暴落確実",
+    "崩壊",
+    "100%保証",
+    "保証します",
+    "断言します",
+    "guaranteed",
+    "definitely",
+    "will certainly",
+    "without a doubt",
+    "risk-free",
+    "collapse",
+    "crash is certain",
+    "100% sure",
 )
 CHAT_KEYS = ("extra", "max_chunk_chars", "extra_state", "states", "fact_labels", "banned", "copy_prefix")
 
@@ -74,10 +92,18 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
     if isinstance(extra, str) and extra:
         extra = [extra]
     if not isinstance(extra, list) or not all(isinstance(p, str) and p for p in extra):
-        raise _error("SH003", f'chat.extra must be a list of globs of Markdown or text files, e.g. extra = ["docs/*.md"] (found {extra!r})', name)
+        raise _error(
+            "SH003",
+            f'chat.extra must be a list of globs of Markdown or text files, e.g. extra = ["docs/*.md"] (found {extra!r})',
+            name,
+        )
     size = data.get("max_chunk_chars", DEFAULT_MAX_CHUNK_CHARS)
     if type(size) is not int or size < MIN_CHUNK_CHARS:
-        raise _error("SH003", f"chat.max_chunk_chars must be a whole number of characters, {MIN_CHUNK_CHARS} or more (found {size!r})", name)
+        raise _error(
+            "SH003",
+            f"chat.max_chunk_chars must be a whole number of characters, {MIN_CHUNK_CHARS} or more (found {size!r})",
+            name,
+        )
     extra_state = _state(data.get("extra_state", UNVERIFIED), "chat.extra_state", name)
     states = data.get("states", {})
     if not isinstance(states, dict):
@@ -87,13 +113,25 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
     mapping["extra"] = extra_state
     labels = data.get("fact_labels", list(FACT_LABELS))
     if not isinstance(labels, list) or not all(isinstance(label, str) and label for label in labels):
-        raise _error("SH003", f'chat.fact_labels must be a list of evidence labels, e.g. fact_labels = ["Fact"] (found {labels!r})', name)
+        raise _error(
+            "SH003",
+            f'chat.fact_labels must be a list of evidence labels, e.g. fact_labels = ["Fact"] (found {labels!r})',
+            name,
+        )
     banned = data.get("banned", list(DEFAULT_BANNED))
     if not isinstance(banned, list) or not all(isinstance(p, str) and p.strip() for p in banned):
-        raise _error("SH003", f'chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found {banned!r})', name)
+        raise _error(
+            "SH003",
+            f'chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found {banned!r})',
+            name,
+        )
     prefix = data.get("copy_prefix", DEFAULT_COPY_PREFIX)
     if not isinstance(prefix, str) or "{state}" not in prefix:
-        raise _error("SH003", f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})', name)
+        raise _error(
+            "SH003",
+            f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})',
+            name,
+        )
     return ChatConfig(tuple(extra), size, extra_state, tuple(mapping.items()), tuple(labels), tuple(banned), prefix)
 
 

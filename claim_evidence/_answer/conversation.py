@@ -4,6 +4,7 @@ Both are bounded and shaped here so an endpoint cannot forget to: a reader's cop
 with the evidence state and the site's notice that the text is AI-generated and unverified,
 and the history a model sees is short, well-formed and made of plain strings.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -18,7 +19,9 @@ MAX_HISTORY_MESSAGE_CHARS = 700
 ROLES = ("user", "assistant")
 
 
-def copy_text(guarded: GuardedAnswer, *, prefix_template: str = DEFAULT_COPY_PREFIX, site_url: str | None = None) -> str:
+def copy_text(
+    guarded: GuardedAnswer, *, prefix_template: str = DEFAULT_COPY_PREFIX, site_url: str | None = None
+) -> str:
     """The answer as a reader copies it: the prefix (``{state}`` filled in), the answer, then the
     confirmed and unknown items and the sources, one per ``- `` line under a heading, no final newline.
 

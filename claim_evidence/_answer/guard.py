@@ -13,6 +13,7 @@ retrieved for the question — and never by asking the model again (SCHEMA.md "A
 Text inside a chunk is data here, never an instruction: nothing a chunk says can change what
 the guard does. The guard proves these rules only — not that the model's answer is true.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,14 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .parse import parse_model_json
-from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, fold, show, site_link, split_tag, without_urls
-from .config import DEFAULT_BANNED, STATE_RANK, STATES, UNVERIFIED, state_or_none
 from .._core.diagnostics import Diagnostic, json_path
-from .mdchunks import URL
-from .._record.numerals import find_numbers
-from .retrieve import bigrams
 from .._core.urls import safe_http_url
+from .._record.numerals import find_numbers
+from .config import DEFAULT_BANNED, STATE_RANK, STATES, UNVERIFIED, state_or_none
+from .mdchunks import URL
+from .parse import parse_model_json
+from .retrieve import bigrams
+from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, fold, show, site_link, split_tag, without_urls
 
 MAX_ANSWER_CHARS = 200
 MAX_CONFIRMED = 4
@@ -43,13 +44,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "確認済みの回答を作成できませんでした。",
         "cannot_confirm": "この資料からは確認できません。",
         "refused": "この質問には、このサイトの資料からはお答えできません。",
-        "confirmed": "確認できたこと", "unknown": "わからないこと", "sources": "出典",
+        "confirmed": "確認できたこと",
+        "unknown": "わからないこと",
+        "sources": "出典",
     },
     "en": {
         "failed": "Could not produce a checked answer.",
         "cannot_confirm": "This cannot be confirmed from this material.",
         "refused": "This question cannot be answered from this site's material.",
-        "confirmed": "Confirmed", "unknown": "Not known", "sources": "Sources",
+        "confirmed": "Confirmed",
+        "unknown": "Not known",
+        "sources": "Sources",
     },
 }
 
@@ -78,9 +83,14 @@ class GuardedAnswer:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "answer": self.answer, "confirmed": list(self.confirmed), "unknown": list(self.unknown), "state": self.state,
-            "sources": [{"title": s["title"], "url": s["url"]} for s in self.sources], "refused": self.refused,
-            "findings": [{"code": d.code, "message": d.message, "path": d.path} for d in self.findings], "lang": self.lang,
+            "answer": self.answer,
+            "confirmed": list(self.confirmed),
+            "unknown": list(self.unknown),
+            "state": self.state,
+            "sources": [{"title": s["title"], "url": s["url"]} for s in self.sources],
+            "refused": self.refused,
+            "findings": [{"code": d.code, "message": d.message, "path": d.path} for d in self.findings],
+            "lang": self.lang,
         }
 
 
@@ -129,15 +139,26 @@ class _Material:
 
 
 def guard_answer(
-    model_text: str, retrieved_chunks: Sequence[Mapping[str, Any] | Any], *, lang: str = "ja", banned: Sequence[str] | None = None
+    model_text: str,
+    retrieved_chunks: Sequence[Mapping[str, Any] | Any],
+    *,
+    lang: str = "ja",
+    banned: Sequence[str] | None = None,
 ) -> GuardedAnswer:
     """Check a model's reply against the retrieved chunks; never raises, whatever either holds."""
     lang = lang if isinstance(lang, str) and lang in TEXTS else "ja"
     phrases = (banned,) if isinstance(banned, str) else DEFAULT_BANNED if banned is None else banned
     parsed = parse_model_json(model_text)
     if parsed.value is None:
-        return GuardedAnswer(TEXTS[lang]["failed"], lang=lang, findings=(_finding("CE710", f"{parsed.error}: no checked answer"),))
-    run = _Run(parsed.value, _Material.of(retrieved_chunks), banned_pattern(tuple(p for p in phrases if isinstance(p, str))), lang)
+        return GuardedAnswer(
+            TEXTS[lang]["failed"], lang=lang, findings=(_finding("CE710", f"{parsed.error}: no checked answer"),)
+        )
+    run = _Run(
+        parsed.value,
+        _Material.of(retrieved_chunks),
+        banned_pattern(tuple(p for p in phrases if isinstance(p, str))),
+        lang,
+    )
     if parsed.note:
         run.note("CE711", parsed.note)
     return run.result()
@@ -157,7 +178,11 @@ class _Run:
     def result(self) -> GuardedAnswer:
         for key in self.value:
             if key not in MODEL_KEYS:
-                self.note("CE713", f"unknown key {show(key)} ignored (the keys are {', '.join(MODEL_KEYS)})", json_path((key,)))
+                self.note(
+                    "CE713",
+                    f"unknown key {show(key)} ignored (the keys are {', '.join(MODEL_KEYS)})",
+                    json_path((key,)),
+                )
         for key in MODEL_KEYS:
             if key not in self.value:
                 self.note("CE712", f"{key} is missing", f"$.{key}")
@@ -168,7 +193,9 @@ class _Run:
         state = self._state()
         if refused:
             answer = self._text(TEXTS[self.lang]["refused"], TEXTS[self.lang]["refused"])
-            dropped = sum(len(v) for k in ("confirmed", "unknown", "sources") if isinstance(v := self.value.get(k), list))
+            dropped = sum(
+                len(v) for k in ("confirmed", "unknown", "sources") if isinstance(v := self.value.get(k), list)
+            )
             if dropped:
                 self.note("CE750", f"a refused answer carries no items or sources: {dropped} dropped")
             confirmed: list[str] = []
@@ -180,7 +207,9 @@ class _Run:
             sources = self._sources()
         self._total(answer, confirmed, unknown, sources)
         final = UNVERIFIED if refused or self.unverified else state
-        return GuardedAnswer(answer, tuple(confirmed), tuple(unknown), final, tuple(sources), refused, tuple(self.findings), self.lang)
+        return GuardedAnswer(
+            answer, tuple(confirmed), tuple(unknown), final, tuple(sources), refused, tuple(self.findings), self.lang
+        )
 
     def _state(self) -> str:
         if "state" not in self.value:
@@ -188,12 +217,18 @@ class _Run:
         raw = self.value["state"]
         state = raw.strip().upper() if isinstance(raw, str) else None
         if state not in ANSWER_STATES:
-            self.note("CE730", f"state {show(raw)} is not one of {', '.join(ANSWER_STATES)}: set to UNVERIFIED", "$.state")
+            self.note(
+                "CE730", f"state {show(raw)} is not one of {', '.join(ANSWER_STATES)}: set to UNVERIFIED", "$.state"
+            )
             return UNVERIFIED
         assert state is not None
         if STATE_RANK[state] > self.material.strongest:
             strongest = next(s for s in STATES if STATE_RANK[s] == self.material.strongest)
-            self.note("CE733", f"state {state} is stronger than every retrieved chunk (strongest: {strongest}): set to UNVERIFIED", "$.state")
+            self.note(
+                "CE733",
+                f"state {state} is stronger than every retrieved chunk (strongest: {strongest}): set to UNVERIFIED",
+                "$.state",
+            )
             return UNVERIFIED
         return state
 
@@ -210,7 +245,9 @@ class _Run:
             return empty or replacement
         cut = cut_text(text, MAX_ANSWER_CHARS)
         if cut != text:
-            self.note("CE720", f"answer is {len(text)} characters, over the limit of {MAX_ANSWER_CHARS}: cut", "$.answer")
+            self.note(
+                "CE720", f"answer is {len(text)} characters, over the limit of {MAX_ANSWER_CHARS}: cut", "$.answer"
+            )
         problems = self._problems(cut)
         for code, message in problems:
             self.note(code, f"{message}; answer replaced", "$.answer")
@@ -225,7 +262,11 @@ class _Run:
             self.note("CE712", f"{name} must be a list of strings (found {show(raw)}); taken as empty", f"$.{name}")
             return []
         if len(raw) > limit:
-            self.note("CE721", f"{name} has {len(raw)} items, over the limit of {limit}: the items after the first {limit} dropped", f"$.{name}")
+            self.note(
+                "CE721",
+                f"{name} has {len(raw)} items, over the limit of {limit}: the items after the first {limit} dropped",
+                f"$.{name}",
+            )
         out = []
         for i, item in enumerate(raw[:limit]):
             checked = self._item(item, f"$.{name}[{i}]")
@@ -253,9 +294,15 @@ class _Run:
                 text = cut_text(f"[{tag}] {body}", MAX_ITEM_CHARS)
         if text != f"[{tag}] {body}":
             if not _body(text, tag):
-                self.note("CE722", f"item is {len(tag) + 3 + len(body)} characters and cannot be cut within {MAX_ITEM_CHARS}; dropped", path)
+                self.note(
+                    "CE722",
+                    f"item is {len(tag) + 3 + len(body)} characters and cannot be cut within {MAX_ITEM_CHARS}; dropped",
+                    path,
+                )
                 return None
-            self.note("CE722", f"item is {len(tag) + 3 + len(body)} characters, over the limit of {MAX_ITEM_CHARS}: cut", path)
+            self.note(
+                "CE722", f"item is {len(tag) + 3 + len(body)} characters, over the limit of {MAX_ITEM_CHARS}: cut", path
+            )
         problems = self._problems(text[len(tag) + 2 :])
         for code, message in problems:
             self.note(code, f"{message}; item removed", path)
@@ -270,22 +317,37 @@ class _Run:
             self.note("CE712", f"sources must be a list of URLs (found {show(raw)}); taken as empty", "$.sources")
             return []
         if len(raw) > MAX_SOURCES:
-            self.note("CE723", f"sources has {len(raw)} entries, over the limit of {MAX_SOURCES}: the entries after the first {MAX_SOURCES} dropped", "$.sources")
+            self.note(
+                "CE723",
+                f"sources has {len(raw)} entries, over the limit of {MAX_SOURCES}: the entries after the first {MAX_SOURCES} dropped",
+                "$.sources",
+            )
         out: list[dict[str, str]] = []
         for i, entry in enumerate(raw[:MAX_SOURCES]):
             url = entry.get("url") if isinstance(entry, dict) else entry
             if not isinstance(url, str):
-                self.note("CE712", f"a source must be a URL string or an object with a url (found {show(entry)}); dropped", f"$.sources[{i}]")
+                self.note(
+                    "CE712",
+                    f"a source must be a URL string or an object with a url (found {show(entry)}); dropped",
+                    f"$.sources[{i}]",
+                )
             elif url.strip() not in self.material.urls:
-                self.note("CE740", f"source {show(url.strip())} is not a safe URL of the retrieved chunks; dropped", f"$.sources[{i}]")
+                self.note(
+                    "CE740",
+                    f"source {show(url.strip())} is not a safe URL of the retrieved chunks; dropped",
+                    f"$.sources[{i}]",
+                )
             elif all(s["url"] != url.strip() for s in out):
                 out.append({"title": self.material.urls[url.strip()], "url": url.strip()})
         return out
 
     def _total(self, answer: str, confirmed: list[str], unknown: list[str], sources: list[dict[str, str]]) -> None:
         """Within MAX_TOTAL_CHARS: trailing sources go first, then unknown items, then confirmed ones."""
+
         def total() -> int:
-            return len(answer) + sum(map(len, confirmed + unknown)) + sum(len(s["title"]) + len(s["url"]) for s in sources)
+            return (
+                len(answer) + sum(map(len, confirmed + unknown)) + sum(len(s["title"]) + len(s["url"]) for s in sources)
+            )
 
         before, dropped = total(), 0
         while total() > MAX_TOTAL_CHARS and (sources or unknown or confirmed):
@@ -295,7 +357,10 @@ class _Run:
                 (unknown or confirmed).pop()
             dropped += 1
         if dropped:
-            self.note("CE724", f"the answer is {before} characters in all, over the limit of {MAX_TOTAL_CHARS}: {dropped} trailing entries dropped")
+            self.note(
+                "CE724",
+                f"the answer is {before} characters in all, over the limit of {MAX_TOTAL_CHARS}: {dropped} trailing entries dropped",
+            )
 
     def _problems(self, text: str) -> list[tuple[str, str]]:
         """Why ``text`` may not be shown: URLs and numbers the material lacks, banned phrases (in that order)."""

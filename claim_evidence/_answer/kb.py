@@ -4,6 +4,7 @@
 read it back — no page parser, no site config — so ``import claim_evidence`` stays light. A kb is
 generated, never edited: anything unexpected in it is refused whole (CE700), not half-used.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,15 +14,25 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .config import STATES, state_or_none
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.jsonio import loads, read_text
+from .config import STATES, state_or_none
 from .retrieve import Index, chunk_text
 
 KB_FORMAT = "claim-evidence-kb"
 KB_VERSION = 1
 KINDS = ("claim", "text")
-_CHUNK_KEYS = {"id": str, "kind": str, "state": str, "state_rule": str, "title": str, "text": str, "url": str, "page": str, "sources": list}
+_CHUNK_KEYS = {
+    "id": str,
+    "kind": str,
+    "state": str,
+    "state_rule": str,
+    "title": str,
+    "text": str,
+    "url": str,
+    "page": str,
+    "sources": list,
+}
 
 
 @dataclass(frozen=True)
@@ -40,8 +51,14 @@ class Chunk:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "kind": self.kind, "state": self.state, "state_rule": self.state_rule, "title": self.title,
-            "text": self.text, "url": self.url, "page": self.page,
+            "id": self.id,
+            "kind": self.kind,
+            "state": self.state,
+            "state_rule": self.state_rule,
+            "title": self.title,
+            "text": self.text,
+            "url": self.url,
+            "page": self.page,
             "sources": [{"publisher": p, "title": t, "url": u} for p, t, u in self.sources],
         }
 
@@ -78,7 +95,11 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
     except MalformedInput as exc:  # a kb is generated, never edited: broken JSON is unusable input (exit 2)
         raise InputError(exc.diagnostic) from None
     if not isinstance(value, dict) or value.get("format") != KB_FORMAT or value.get("version") != KB_VERSION:
-        raise _bad(name, "$", f'not a knowledge base: expected an object with "format": "{KB_FORMAT}" and "version": {KB_VERSION}')
+        raise _bad(
+            name,
+            "$",
+            f'not a knowledge base: expected an object with "format": "{KB_FORMAT}" and "version": {KB_VERSION}',
+        )
     for key in ("built_at", "built_at_source", "lang"):
         if not isinstance(value.get(key), str):
             raise _bad(name, f"$.{key}", f"{key} must be a string")
@@ -97,7 +118,16 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
         raise _bad(name, "$.guard", "guard must hold banned (a list of phrases) and copy_prefix (text)")
     states = value.get("states") if isinstance(value.get("states"), dict) else {}
     assert isinstance(states, dict)
-    return KnowledgeBase(tuple(chunks), value["built_at"], value["built_at_source"], value["lang"], tuple(banned), prefix, dict(states), name)
+    return KnowledgeBase(
+        tuple(chunks),
+        value["built_at"],
+        value["built_at_source"],
+        value["lang"],
+        tuple(banned),
+        prefix,
+        dict(states),
+        name,
+    )
 
 
 def _chunk_problem(chunk: Any, seen: set[str]) -> tuple[str, str] | None:
@@ -114,11 +144,14 @@ def _chunk_problem(chunk: Any, seen: set[str]) -> tuple[str, str] | None:
     if state_or_none(chunk["state"]) is None:
         return ".state", f"state must be one of {', '.join(STATES)}"
     for j, source in enumerate(chunk["sources"]):
-        if not isinstance(source, dict) or not all(isinstance(source.get(k), str) for k in ("publisher", "title", "url")):
+        if not isinstance(source, dict) or not all(
+            isinstance(source.get(k), str) for k in ("publisher", "title", "url")
+        ):
             return f".sources[{j}]", "a source must be an object with publisher, title and url strings"
     return None
 
 
 def _bad(name: str, path: str, message: str) -> InputError:
-    return InputError(Diagnostic("CE700", f"{message}; rebuild it with `claim-evidence kb build`", path=path, subject="kb", file=name))
-
+    return InputError(
+        Diagnostic("CE700", f"{message}; rebuild it with `claim-evidence kb build`", path=path, subject="kb", file=name)
+    )

@@ -6,6 +6,7 @@ line ends, and only a single over-long line is cut inside — never through a nu
 because a chunk that ends in ``30`` where the file says ``300億`` would ground a figure the file
 never states.
 """
+
 from __future__ import annotations
 
 import re

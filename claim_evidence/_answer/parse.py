@@ -5,6 +5,7 @@ still the answer, taken with a finding. Anything that leaves a doubt about *whic
 the answer — two objects, a repeated key, an array, prose only — is refused: the guard then
 gives its fixed "could not produce a checked answer" text rather than guess.
 """
+
 from __future__ import annotations
 
 import json

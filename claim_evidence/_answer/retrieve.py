@@ -6,6 +6,7 @@ of *distinct* character bigrams a question and a chunk share, after NFKC, case f
 removal of every whitespace character (SCHEMA.md "Retrieval"). The guard grounds items with the
 same measure, so what retrieval finds and what the guard accepts are judged alike.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -73,7 +74,9 @@ class Searchable(Protocol):
     def index(self) -> Index: ...
 
 
-def scored(kb: Searchable | Sequence[Mapping[str, Any]], question: str, k: int = DEFAULT_K) -> list[tuple[int, dict[str, Any]]]:
+def scored(
+    kb: Searchable | Sequence[Mapping[str, Any]], question: str, k: int = DEFAULT_K
+) -> list[tuple[int, dict[str, Any]]]:
     """``(score, chunk)`` of the ``k`` best chunks (copies: a caller cannot alter the knowledge base)."""
     if not isinstance(question, str) or type(k) is not int:
         return []

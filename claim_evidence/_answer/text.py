@@ -3,6 +3,7 @@
 Kept apart from the guard's flow so each rule reads on its own and can be tested with exact
 strings; the guard (``_guard``) decides what happens when one of them fails.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from .._core.urls import safe_http_url
 from .config import STATE_RANK, UNVERIFIED
 from .mdchunks import URL, safe_cut
-from .._core.urls import safe_http_url
 
 ELLIPSIS = "…"
 _TAG = re.compile(r"[\[［]([^\]］\s]{1,20})[\]］]\s*")
@@ -45,7 +46,11 @@ def split_tag(item: str) -> tuple[str, str, str | None]:
         return UNVERIFIED, item, "no [STATE] tag: [UNVERIFIED] added"
     word = unicodedata.normalize("NFKC", match.group(1)).upper()
     if word not in STATE_RANK:
-        return UNVERIFIED, item[match.end() :].strip(), f"unknown tag {show(match.group().strip())}: replaced by [UNVERIFIED]"
+        return (
+            UNVERIFIED,
+            item[match.end() :].strip(),
+            f"unknown tag {show(match.group().strip())}: replaced by [UNVERIFIED]",
+        )
     return word, item[match.end() :].strip(), None
 
 
@@ -74,7 +79,12 @@ def site_link(value: Any) -> str:
     """A chunk's own URL: a safe http(s) URL, or a path on the site that shows the answer (``/a.html#evidence-x``)."""
     if safe_http_url(value):
         return str(value)
-    if isinstance(value, str) and value.startswith("/") and not value.startswith("//") and safe_http_url("https://site.invalid" + value):
+    if (
+        isinstance(value, str)
+        and value.startswith("/")
+        and not value.startswith("//")
+        and safe_http_url("https://site.invalid" + value)
+    ):
         return value
     return ""
 

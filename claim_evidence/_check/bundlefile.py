@@ -6,6 +6,7 @@ computed as a :class:`Rewrite` (the text before and after, so a command can
 show the diff it is about to make), then written atomically, or not at all
 when nothing changed.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -41,8 +42,12 @@ class Rewrite:
         """The edit as a unified diff (``--- a/FILE`` / ``+++ b/FILE`` as git writes them, for a relative
         path), empty when nothing changed."""
         old, new = (self.path, self.path) if os.path.isabs(self.path) else (f"a/{self.path}", f"b/{self.path}")
-        lines = difflib.unified_diff(self.before.splitlines(keepends=True), self.after.splitlines(keepends=True), old, new)
-        return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+        lines = difflib.unified_diff(
+            self.before.splitlines(keepends=True), self.after.splitlines(keepends=True), old, new
+        )
+        return "".join(
+            line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines
+        )
 
     def write(self) -> bool:
         """Write atomically (the original's BOM kept); return whether the file changed."""

@@ -1,4 +1,5 @@
 """Files that carry a bundle: a bundle JSON, or an article JSON with ``claim_evidence``."""
+
 from __future__ import annotations
 
 import os
@@ -6,15 +7,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, PathParts, internal_error
-from .._record.freshness import Freshness
 from .._core.jsonio import MAX_BYTES, loads, read_text
 from .._core.jsonpos import placed
-from .page import read_page_bundle
-from .._record.policy import DEFAULT_POLICY, Policy
-from .sitechecks import site_diagnostics
-from .._snapshots.check import snapshot_store
 from .._core.report import FileResult, input_error_result
+from .._record.freshness import Freshness
+from .._record.policy import DEFAULT_POLICY, Policy
 from .._record.validation import iter_diagnostics
+from .._snapshots.check import snapshot_store
+from .page import read_page_bundle
+from .sitechecks import site_diagnostics
 
 ARTICLE_KEY = "claim_evidence"
 PAGE_SUFFIXES = (".html", ".htm")

@@ -3,10 +3,10 @@
 Light on purpose: loading a config and looking a page up in the cache import this, not the checker
 (the tokenizer, validation, jinja2), so a call answered from the cache starts fast.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 from .._record.freshness import Freshness, marker_key

@@ -1,4 +1,5 @@
 """A page bound to its evidence record: the checks, and the rendering of its slots."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -14,26 +15,26 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedInput, Severity
-from .._record.fingerprint import normalized_text
 from .._core.jsonio import LoadedJSON, dumps_for_script, loads, read_text
-from .._core.memo import Memo
-from .._record.freshness import Freshness, marker_key
-from .options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
-from .sitechecks import site_diagnostics
-from .._snapshots.check import snapshot_store
-from .._render.summary import summary_findings
-from . import recordcache as _recordcache
-from .._render.evidence import render_blocks, render_unbound
-from .._html.equivalence import equivalent
-from .._html.lang import html_lang, primary_subtag
 from .._core.jsonpos import offset_of
-from .._html.fastpath import fast_locate
-from .._html.locate import BUNDLE_ID, CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element, Located, foreign_markup, locate
+from .._core.memo import Memo
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
+from .._html.equivalence import equivalent
+from .._html.fastpath import fast_locate
+from .._html.lang import html_lang, primary_subtag
+from .._html.locate import BUNDLE_ID, CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element, Located, foreign_markup, locate
 from .._html.text import visible_text
 from .._html.tokens import START_TAG, VOID, iter_attributes
+from .._record.fingerprint import normalized_text
+from .._record.freshness import Freshness, marker_key
 from .._record.validation import diagnose_loaded, iter_diagnostics
 from .._record.vocabulary import LABELS
+from .._render.evidence import render_blocks, render_unbound
+from .._render.summary import summary_findings
+from .._snapshots.check import snapshot_store
+from . import recordcache as _recordcache
+from .options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
+from .sitechecks import site_diagnostics
 
 STALE = "SH140"
 UNBOUND = frozenset({"SH110", "SH120"})  # a claim's page and record disagree: its slot gets the safe block
@@ -338,7 +339,14 @@ def _checks(page: Page) -> Iterator[Finding]:
     if isinstance(page.bundle, dict) and isinstance(page.bundle.get("claims"), list):
         yield from _binding(page)
         yield from summary_findings(
-            page.located, page.text, page.bundle, page.options, page.lang, page.record_invalid, frozenset(page.unbound), page.rendered
+            page.located,
+            page.text,
+            page.bundle,
+            page.options,
+            page.lang,
+            page.record_invalid,
+            frozenset(page.unbound),
+            page.rendered,
         )
 
 
@@ -531,7 +539,7 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
         message += f'; the stylesheet <link> at line {line} (href="{written}") points to {served_path}'
     if not options.stylesheet_configured:
         message += (
-            " (the default href: set stylesheet = \"…\" in claim-evidence.toml for your site's path, or "
+            ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or '
             "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
         )
     yield at, Diagnostic("SH130", message, subject="page")
@@ -555,7 +563,12 @@ def _stylesheet_target(options: PageOptions) -> tuple[str, str] | None:
     None when hrefs must equal ``stylesheet`` as written: a page checked without a config or a known
     place (``static-helper PATHS`` without one), or a stylesheet given as a full URL (a CDN)."""
     wanted = options.stylesheet
-    if (options.site is None and options.page is None) or wanted is None or _SCHEME.match(wanted) or wanted.startswith("//"):
+    if (
+        (options.site is None and options.page is None)
+        or wanted is None
+        or _SCHEME.match(wanted)
+        or wanted.startswith("//")
+    ):
         return None
     base = urlsplit(_base_url(options))
     # stylesheet names the file by its path from the web root ("/assets/x.css"; "assets/x.css" means the same).
@@ -589,7 +602,9 @@ def _shapes(page: Page) -> Iterator[Finding]:
     for slot in slots:
         cid = slot.attrs[SLOT_ATTR]
         if slot.name in NOT_CONTAINERS or ":" in slot.name or not slot.has_end_tag:
-            why = "has no end tag" if slot.name not in NOT_CONTAINERS and not slot.has_end_tag else f"is a <{slot.name}>"
+            why = (
+                "has no end tag" if slot.name not in NOT_CONTAINERS and not slot.has_end_tag else f"is a <{slot.name}>"
+            )
             if slot.self_closing and slot.name not in VOID:
                 why = f"is written <{slot.name} …/>, which HTML does not close"
             message = (
@@ -684,12 +699,22 @@ def _binding(page: Page) -> Iterator[Finding]:
                 invalid = any(d.is_error for _, d in facts.findings)
                 options = page.options
                 facts.blocks = render_blocks(
-                    bundle, invalid=invalid, lang=page.lang, search_ignore=options.search_ignore, freshness=options.freshness,
+                    bundle,
+                    invalid=invalid,
+                    lang=page.lang,
+                    search_ignore=options.search_ignore,
+                    freshness=options.freshness,
                     template_dir=options.template_dir,
                 )
                 facts.rendered_with = settings
             if unbound:
-                block = render_unbound(bundle, cid, lang=page.lang, search_ignore=page.options.search_ignore, template_dir=page.options.template_dir)
+                block = render_unbound(
+                    bundle,
+                    cid,
+                    lang=page.lang,
+                    search_ignore=page.options.search_ignore,
+                    template_dir=page.options.template_dir,
+                )
             else:
                 block = facts.blocks[cid]
             wanted = with_newlines(block, newline)
@@ -711,8 +736,12 @@ def _marker_stale(freshness: Freshness | None) -> str:
         "evidence display is stale: only its freshness marker differs, which counts the review's age to the build "
         f"date ({freshness.today}); run --write to show the current marker"
     )
+
+
 # The marker as evidence.html.j2 writes it (with the separator before it), and nothing else.
-_MARKER_SPAN = re.compile(r' · <span class="claim-evidence-freshness" data-freshness="[a-z-]+"><span aria-hidden="true">[^<]*</span> [^<]*</span>')
+_MARKER_SPAN = re.compile(
+    r' · <span class="claim-evidence-freshness" data-freshness="[a-z-]+"><span aria-hidden="true">[^<]*</span> [^<]*</span>'
+)
 
 
 def _only_marker_differs(shown: str, wanted: str) -> bool:
@@ -768,10 +797,11 @@ def _body_text(page: Page, body: Element, claim: dict[str, Any], path: str) -> I
     expected = normalized_text(statement)
     seen = visible_text(page.text, body)
     if seen != expected:
-        at = next((i for i, (a, b) in enumerate(zip(seen, expected)) if a != b), min(len(seen), len(expected)))
+        at = next(
+            (i for i, (a, b) in enumerate(zip(seen, expected, strict=False)) if a != b), min(len(seen), len(expected))
+        )
         message = (
-            f'body text differs from reviewed statement at character {at + 1}: '
-            f'page "{seen}" / statement "{expected}"'
+            f'body text differs from reviewed statement at character {at + 1}: page "{seen}" / statement "{expected}"'
         )
         yield body.start, Diagnostic("SH120", message, path=f"{path}.statement", subject=f"claim {claim['id']}")
 

@@ -21,6 +21,7 @@ Entries live in one SQLite file (:mod:`._kvstore`), shared by the worker
 processes and concurrent runs. The page check uses one only when a run turned it on
 (:func:`use`): ``static-helper`` does, unless ``--no-cache``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -50,7 +51,10 @@ class RecordCache:
     ``secret`` seals them (default: :func:`._kvstore.cache_secret` for the file's folder)."""
 
     def __init__(self, path: Path, salt: str, secret: bytes | None = None) -> None:
-        from .._core.kvstore import KeyValueStore, cache_secret  # (sqlite3 only for runs that cache: the page check imports this module)
+        from .._core.kvstore import (  # (sqlite3 only for runs that cache: the page check imports this module)
+            KeyValueStore,
+            cache_secret,
+        )
 
         self.path = Path(path)
         self.salt = salt

@@ -5,6 +5,7 @@ computed from the record as it stands now. Nothing here reads the clock: the
 build date a review cannot be later than is the caller's (``--today``, else
 ``SOURCE_DATE_EPOCH``, else the clock, resolved by the command line).
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._core.diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, json_path
+from .._core.hints import date_hint, shown
 from .._record.fingerprint import article_fingerprint, claim_fingerprint
 from .._record.freshness import REVIEW_AFTER_BUILD, review_after_build
-from .._core.hints import date_hint, shown
 from .._record.policy import DEFAULT_POLICY, Policy
-from .._snapshots.check import snapshot_diagnostics
 from .._record.validation import iter_diagnostics, review_by_not_after
 from .._record.vocabulary import METHODS, STATUSES, is_valid_date, is_valid_id
+from .._snapshots.check import snapshot_diagnostics
 
 if TYPE_CHECKING:
     from .._snapshots.store import SnapshotStore
@@ -39,7 +40,11 @@ class ReviewRequest:
 
 
 def record_review(
-    bundle: dict[str, Any], request: ReviewRequest, *, policy: Policy = DEFAULT_POLICY, build_date: tuple[str, str] | None = None,
+    bundle: dict[str, Any],
+    request: ReviewRequest,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    build_date: tuple[str, str] | None = None,
     snapshots: SnapshotStore | None = None,
 ) -> dict[str, Any]:
     """Return a copy of ``bundle`` with the claim's verification recorded.
@@ -70,7 +75,9 @@ def record_review(
             raise ReviewError(f"{REVIEW_AFTER_BUILD} {late}")
     if request.review_by and request.review_by <= request.checked_at:
         fix = f"give a date after {request.checked_at}, or leave --review-by out"
-        raise ReviewError("CE407 " + review_by_not_after(request.review_by, request.checked_at, ("--review-by", "--checked-at"), fix))
+        raise ReviewError(
+            "CE407 " + review_by_not_after(request.review_by, request.checked_at, ("--review-by", "--checked-at"), fix)
+        )
     if request.status is not None and request.status not in STATUSES:
         raise ReviewError(f"unknown status {shown(request.status)}; expected one of {', '.join(STATUSES)}")
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
@@ -78,7 +85,11 @@ def record_review(
     updated = copy.deepcopy(bundle)
     matches = [c for c in updated["claims"] if isinstance(c, dict) and c.get("id") == request.claim_id]
     if len(matches) != 1:
-        known = ", ".join(c["id"] if is_valid_id(c.get("id")) else shown(c.get("id")) for c in updated["claims"] if isinstance(c, dict))
+        known = ", ".join(
+            c["id"] if is_valid_id(c.get("id")) else shown(c.get("id"))
+            for c in updated["claims"]
+            if isinstance(c, dict)
+        )
         raise ReviewError(f"no single claim with id {shown(request.claim_id)} (claims: {known})")
     claim = matches[0]
     if request.status is not None:

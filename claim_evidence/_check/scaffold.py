@@ -7,18 +7,19 @@ other byte stays as it was, and the result is checked before anything is
 written: an insertion the check would reject (a slot inside a paragraph or a
 link) is refused with what to write by hand instead.
 """
+
 from __future__ import annotations
 
 import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
 from .._core.diagnostics import Diagnostic, InputError
-from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, locate
-from .page import PageOptions, check_text, read_page_bundle, replace_bundle
 from .._core.splice import newline_style, splice
+from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, locate
 from .._html.text import visible_text
+from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
+from .page import PageOptions, check_text, read_page_bundle, replace_bundle
 
 # Findings a new, unreviewed claim is expected to have: its slot is empty until
 # `static-helper --write`, it may lack a basis, the page may not link the
@@ -66,7 +67,9 @@ def add_page_claims(
         if not claim_ids:
             return PageChange(text, Change(current, ("every element with data-claim-id already has a record",)), ())
     elif len(claim_ids) == 1 and claim_ids[0] in registered:
-        raise AuthoringError(f"claim {claim_ids[0]!r} already has a record in {name}; change it with claim-evidence claim set")
+        raise AuthoringError(
+            f"claim {claim_ids[0]!r} already has a record in {name}; change it with claim-evidence claim set"
+        )
     slots = {e.attrs[SLOT_ATTR] for e in located.slots}
     newline = newline_style(text)
     edits: list[tuple[int, int, str]] = []
@@ -78,7 +81,9 @@ def add_page_claims(
         element = found[0]
         statement = visible_text(text, element)
         if not statement:
-            raise AuthoringError(f'the element with data-claim-id="{cid}" in {name} has no visible text to record as the statement')
+            raise AuthoringError(
+                f'the element with data-claim-id="{cid}" in {name} has no visible text to record as the statement'
+            )
         change = add_claim(current, cid, statement, label=label, basis=basis, evidence_label=evidence_label)
         current = change.bundle
         notes.extend(n.replace("FILE", name) for n in change.notes)
@@ -90,10 +95,14 @@ def add_page_claims(
                     f'<div {SLOT_ATTR}="{cid}"></div> by hand where the evidence block may stand (e.g. after the '
                     "paragraph or list), then run claim add again"
                 )
-            edits.append((element.end, element.end, newline + _indent(text, element.start) + f'<div {SLOT_ATTR}="{cid}"></div>'))
+            edits.append(
+                (element.end, element.end, newline + _indent(text, element.start) + f'<div {SLOT_ATTR}="{cid}"></div>')
+            )
     if not located.scripts:
         at = _body_end(text)
-        edits.append((at, at, f'<script type="application/json" id="{BUNDLE_ID}">{newline}{{}}{newline}</script>{newline}'))
+        edits.append(
+            (at, at, f'<script type="application/json" id="{BUNDLE_ID}">{newline}{{}}{newline}</script>{newline}')
+        )
     try:
         new = replace_bundle(splice(text, sorted(edits)), current)
     except InputError:  # the </body> found was inside a comment or script: no single bundle script
@@ -107,7 +116,9 @@ def add_page_claims(
         notes.append(f"the evidence slot is empty until you run: static-helper --write {name}")
     waiting = [cid for cid in bodies if cid not in registered and cid not in claim_ids]
     if waiting:
-        notes.append(f"marked elements without a record yet: {', '.join(waiting)} (claim-evidence claim add {name} --all)")
+        notes.append(
+            f"marked elements without a record yet: {', '.join(waiting)} (claim-evidence claim add {name} --all)"
+        )
     return PageChange(new, Change(current, tuple(dict.fromkeys(notes))), tuple(claim_ids))
 
 

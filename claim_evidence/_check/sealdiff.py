@@ -9,6 +9,7 @@ fingerprint. :func:`changed_fields` names what differs between that payload and 
 
 Nothing here decides a finding: it only adds an explanation to CE403, when one can be found.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,8 +20,8 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._record.fingerprint import CLAIM_FIELDS, claim_fingerprint, claim_payload
 from .._core.report import FileResult
+from .._record.fingerprint import CLAIM_FIELDS, claim_fingerprint, claim_payload
 
 MAX_REVISIONS = 30
 _GIT_TIMEOUT = 10.0
@@ -103,7 +104,11 @@ def sealed_payload(path: str, claim_id: str, fingerprint: str) -> tuple[str, dic
 def _git(folder: str, *args: str) -> str | None:
     try:
         done = subprocess.run(
-            [*_GIT, *args], cwd=folder, capture_output=True, timeout=_GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+            [*_GIT, *args],
+            cwd=folder,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
             env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"},
         )
     except (OSError, subprocess.SubprocessError):
@@ -119,8 +124,8 @@ def _git(folder: str, *args: str) -> str | None:
 def _claims(text: str, name: str, claim_id: str) -> list[tuple[dict[str, Any], Any]]:
     """The claims called ``claim_id`` in a file's text (a bundle or article JSON, or a page), with their
     bundle's sources; nothing when the text does not load."""
-    from .documents import ARTICLE_KEY, is_page
     from .._core.diagnostics import InputError
+    from .documents import ARTICLE_KEY, is_page
 
     try:
         if is_page(name):
@@ -170,8 +175,8 @@ def _explained(path: str, d: Any) -> Any:
 def _current(path: str, json_path: str) -> tuple[dict[str, Any], Any, str] | None:
     """The claim a CE403 at ``json_path`` (``$[.claim_evidence].claims[N].verification.fingerprint``) is
     about, read from the file as it is now, with its bundle's sources and recorded fingerprint."""
-    from .documents import load_document
     from .._core.diagnostics import InputError
+    from .documents import load_document
 
     try:
         document = load_document(path)

@@ -5,6 +5,7 @@ alone, so they run after validation and never change how a block renders.
 Every reader that knows the site — a bundle file, a page, the news registry —
 asks here, so the three apply them alike.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

@@ -7,6 +7,7 @@ or 300億 for 30億 through fails here by name. Collect, then report: :func:`run
 values, :func:`render_eval` lays them out; a malformed case is an :class:`InputError` naming
 its line (exit 2), never a silent skip.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,13 +18,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._answer.conversation import copy_text, trim_history
-from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._answer.guard import GuardedAnswer, guard_answer
-from .._core.jsonio import loads, read_text
 from .._answer.kb import KnowledgeBase
 from .._answer.retrieve import retrieve
+from .._core.diagnostics import Diagnostic, InputError, MalformedInput
+from .._core.jsonio import loads, read_text
 
-EXPECT_KEYS = ("codes", "answer", "confirmed", "unknown", "state", "sources", "refused", "copy", "history", "history_len")
+EXPECT_KEYS = (
+    "codes",
+    "answer",
+    "confirmed",
+    "unknown",
+    "state",
+    "sources",
+    "refused",
+    "copy",
+    "history",
+    "history_len",
+)
 CASE_KEYS = ("id", "category", "question", "chunks", "lang", "banned", "model", "history", "expect", "note")
 
 
@@ -83,7 +95,9 @@ def run_eval(path: str | os.PathLike[str], kb: KnowledgeBase | None) -> EvalResu
         if "history" in case:
             failures = _compare_history(case["expect"], trim_history(case["history"]))
         else:
-            guarded = guard_answer(case["model"], _chunks(case, kb, name, number), lang=case.get("lang", "ja"), banned=case.get("banned"))
+            guarded = guard_answer(
+                case["model"], _chunks(case, kb, name, number), lang=case.get("lang", "ja"), banned=case.get("banned")
+            )
             failures = _compare(case["expect"], guarded)
         results.append(CaseResult(number, case["id"], case["category"], tuple(failures)))
     return EvalResult(name, tuple(results))
@@ -151,9 +165,14 @@ def _chunks(case: Mapping[str, Any], kb: KnowledgeBase | None, name: str, number
 
 def _compare(expect: Mapping[str, Any], guarded: GuardedAnswer) -> list[str]:
     got: dict[str, Any] = {
-        "codes": sorted(guarded.codes), "answer": guarded.answer, "confirmed": list(guarded.confirmed),
-        "unknown": list(guarded.unknown), "state": guarded.state, "sources": [s["url"] for s in guarded.sources],
-        "refused": guarded.refused, "copy": copy_text(guarded),
+        "codes": sorted(guarded.codes),
+        "answer": guarded.answer,
+        "confirmed": list(guarded.confirmed),
+        "unknown": list(guarded.unknown),
+        "state": guarded.state,
+        "sources": [s["url"] for s in guarded.sources],
+        "refused": guarded.refused,
+        "copy": copy_text(guarded),
     }
     wanted = dict(expect)
     if "codes" in wanted and isinstance(wanted["codes"], list):

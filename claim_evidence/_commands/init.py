@@ -5,6 +5,7 @@ existing stylesheet is left alone, and what is written is proved before it is wr
 match exactly the pages found, with the same ``Path.glob`` the checks use; the text parses back).
 Everything is derived from the folder's files alone: no clock, no network, the same bytes twice.
 """
+
 from __future__ import annotations
 
 import glob
@@ -17,14 +18,14 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from .._check.options import DEFAULT_STYLESHEET
 from .._core.atomic import atomic_write_bytes
-from .._html.lang import html_lang, primary_subtag
 from .._core.diagnostics import ClaimEvidenceError, InputError
 from .._core.jsonio import read_text
-from .._check.options import DEFAULT_STYLESHEET
-from .._site.runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
-from .._site.config import CONFIG_NAME, Config, expand
+from .._html.lang import html_lang, primary_subtag
 from .._record.vocabulary import LOCALES
+from .._site.config import CONFIG_NAME, Config, expand
+from .._site.runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
 
 PAGE_SUFFIXES = (".html", ".htm")
 # Above this many folders holding pages, one glob per folder is a list nobody reads: use "**".
@@ -76,8 +77,11 @@ class InitResult:
             "static-helper --write, then claim-evidence prepublish",
         ]
         if not plan.pages:
-            steps.insert(0, f'list your pages in {self.config}, e.g. pages = ["*.html"]; until then static-helper and '
-                            "prepublish stop with SH006 (registers nothing)")
+            steps.insert(
+                0,
+                f'list your pages in {self.config}, e.g. pages = ["*.html"]; until then static-helper and '
+                "prepublish stop with SH006 (registers nothing)",
+            )
         return [
             f"{self.config}: written (pages: {pages}; lang: {plan.lang_reason}{unread})",
             f"{self.stylesheet}: {self.stylesheet_state}",
@@ -119,10 +123,14 @@ def copy_stylesheet(target: Path, shown_folder: str) -> str:
                 return "up to date"
         except OSError as exc:
             return f"left unchanged: cannot read it ({exc.strerror or exc})"
-        return (f"left unchanged: it differs from the packaged stylesheet (init never overwrites; "
-                f"claim-evidence assets --out {shown_folder} replaces it)")
+        return (
+            f"left unchanged: it differs from the packaged stylesheet (init never overwrites; "
+            f"claim-evidence assets --out {shown_folder} replaces it)"
+        )
     if os.path.lexists(target.parent) and not target.parent.is_dir():
-        raise InitError(f"{shown_folder} is a file, so the stylesheet cannot go there; move it, then run init again; nothing written")
+        raise InitError(
+            f"{shown_folder} is a file, so the stylesheet cannot go there; move it, then run init again; nothing written"
+        )
     try:
         target.parent.mkdir(exist_ok=True)
     except OSError as exc:
@@ -184,7 +192,9 @@ def _folder_globs(by_folder: dict[tuple[str, ...], set[str]]) -> tuple[str, ...]
         try:
             prefix.encode("utf-8")
         except UnicodeEncodeError:
-            raise InitError(f"{'/'.join(parts)!r}: the folder name is not UTF-8, so no glob can name it; rename it") from None
+            raise InitError(
+                f"{'/'.join(parts)!r}: the folder name is not UTF-8, so no glob can name it; rename it"
+            ) from None
         globs.extend(f"{prefix}*{suffix}" for suffix in _ordered(by_folder[parts]))
     return tuple(globs)
 
@@ -227,7 +237,11 @@ def guess_lang(pages: list[Path]) -> tuple[str, str, int]:
     top, n = ordered[0], votes[ordered[0]]
     of = _count(n, "page") if n == read else f"{n} of {read} pages"
     if top not in rank:
-        return "ja", f"ja (default: labels exist only in {' and '.join(LOCALES)}, and <html lang> of {of} says {top})", unread
+        return (
+            "ja",
+            f"ja (default: labels exist only in {' and '.join(LOCALES)}, and <html lang> of {of} says {top})",
+            unread,
+        )
     tied = [tag for tag in ordered[1:] if votes[tag] == n]
     tie = f" (tied with {', '.join(tied)}; ties go to {', then '.join(LOCALES)})" if tied else ""
     return top, f"{top} from <html lang> of {of}{tie}", unread
@@ -242,40 +256,44 @@ def config_text(plan: SitePlan) -> str:
             "# Every page that carries evidence markup must be listed; a glob that matches no file is an error (SH004).",
         ]
         if plan.per_folder_fallback:
-            pages.append('# One glob per folder: "**/*.html" would also take pages under hidden folders or node_modules.')
+            pages.append(
+                '# One glob per folder: "**/*.html" would also take pages under hidden folders or node_modules.'
+            )
     else:
         pages = [
             "# No HTML page was found when this file was written: list your pages here,",
             '# e.g. pages = ["*.html", "articles/*.html"]. Until then static-helper and',
             "# claim-evidence prepublish stop with SH006 (registers nothing).",
         ]
-    return "\n".join([
-        "# claim-evidence.toml: the settings static-helper and `claim-evidence prepublish` read.",
-        "# Written by `claim-evidence init` (which never overwrites it): edit it freely.",
-        '# Paths and globs are relative to this folder; every key: SCHEMA.md, "Site configuration".',
-        "",
-        "# The pages to check.",
-        *pages,
-        _toml_list("pages", plan.pages),
-        "",
-        '# The stylesheet every page with evidence must link (SH130): <link rel="stylesheet" href="…">.',
-        "# A root-relative href: this folder is taken to be served at the site root. The file is",
-        "# assets/claim-evidence.css here (`claim-evidence assets --out assets` copies it again).",
-        "# false: the site ships the evidence styles its own way, and the link is not checked.",
-        f"stylesheet = {_toml_string(DEFAULT_STYLESHEET)}",
-        "",
-        f"# Language of the evidence block labels: {' or '.join(LOCALES)}.",
-        f"# Guessed: {plan.lang_reason}.",
-        f"lang = {_toml_string(plan.lang)}",
-        "",
-        "# true: a matched or partial claim whose statement has numbers must quote the passage they come",
-        "# from (quote.exact in its source_refs): without a quote that is an error (CE905), not a warning.",
-        '# Figures the quotes do not have are reported either way. See SCHEMA.md, "The number check".',
-        "# require_quotes = true",
-        "",
-        '# The news path (correction registry, day-files, list pages) is an optional [news] table: see SCHEMA.md.',
-        "",
-    ])
+    return "\n".join(
+        [
+            "# claim-evidence.toml: the settings static-helper and `claim-evidence prepublish` read.",
+            "# Written by `claim-evidence init` (which never overwrites it): edit it freely.",
+            '# Paths and globs are relative to this folder; every key: SCHEMA.md, "Site configuration".',
+            "",
+            "# The pages to check.",
+            *pages,
+            _toml_list("pages", plan.pages),
+            "",
+            '# The stylesheet every page with evidence must link (SH130): <link rel="stylesheet" href="…">.',
+            "# A root-relative href: this folder is taken to be served at the site root. The file is",
+            "# assets/claim-evidence.css here (`claim-evidence assets --out assets` copies it again).",
+            "# false: the site ships the evidence styles its own way, and the link is not checked.",
+            f"stylesheet = {_toml_string(DEFAULT_STYLESHEET)}",
+            "",
+            f"# Language of the evidence block labels: {' or '.join(LOCALES)}.",
+            f"# Guessed: {plan.lang_reason}.",
+            f"lang = {_toml_string(plan.lang)}",
+            "",
+            "# true: a matched or partial claim whose statement has numbers must quote the passage they come",
+            "# from (quote.exact in its source_refs): without a quote that is an error (CE905), not a warning.",
+            '# Figures the quotes do not have are reported either way. See SCHEMA.md, "The number check".',
+            "# require_quotes = true",
+            "",
+            "# The news path (correction registry, day-files, list pages) is an optional [news] table: see SCHEMA.md.",
+            "",
+        ]
+    )
 
 
 def _toml_list(key: str, values: tuple[str, ...]) -> str:

@@ -9,6 +9,7 @@ UNVERIFIED here for the same reason. The output is deterministic: chunks in site
 keys, and ``built_at`` from ``--today``, ``SOURCE_DATE_EPOCH`` or the clock
 (:func:`._freshness.build_date`), named with its source.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
@@ -18,23 +19,41 @@ from typing import Any
 from urllib.parse import quote
 
 from .._answer.config import ChatConfig
-from .._core.diagnostics import Diagnostic, InputError, MalformedInput
-from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
-from .._record.freshness import EXPIRED, build_date, build_date_only
-from .._core.jsonio import read_text
 from .._answer.kb import KB_FORMAT, KB_VERSION, Chunk
 from .._answer.mdchunks import pieces, sections
+from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
 from .._check.page import STALE, UNBOUND, check_text
-from .._site.config import Config, expand, registered_pages, site_path
+from .._core.diagnostics import Diagnostic, InputError, MalformedInput
+from .._core.jsonio import read_text
 from .._core.urls import safe_http_url
+from .._record.freshness import EXPIRED, build_date, build_date_only
 from .._record.vocabulary import LABELS, STATUSES, is_valid_date, is_valid_id, str_or_none
+from .._site.config import Config, expand, registered_pages, site_path
 
 _TITLE_CHARS = 80
 _WORDS = {
-    "ja": {"statement": "主張", "conditions": "条件", "as_of": "時点", "uncertainty": "不確実性", "basis": "根拠の種類",
-           "source": "出典", "section": "該当箇所", "supports": "裏付ける内容", "quote": "引用"},
-    "en": {"statement": "Claim", "conditions": "Conditions", "as_of": "As of", "uncertainty": "Uncertainty", "basis": "Basis",
-           "source": "Source", "section": "Section", "supports": "Supports", "quote": "Quote"},
+    "ja": {
+        "statement": "主張",
+        "conditions": "条件",
+        "as_of": "時点",
+        "uncertainty": "不確実性",
+        "basis": "根拠の種類",
+        "source": "出典",
+        "section": "該当箇所",
+        "supports": "裏付ける内容",
+        "quote": "引用",
+    },
+    "en": {
+        "statement": "Claim",
+        "conditions": "Conditions",
+        "as_of": "As of",
+        "uncertainty": "Uncertainty",
+        "basis": "Basis",
+        "source": "Source",
+        "section": "Section",
+        "supports": "Supports",
+        "quote": "Quote",
+    },
 }
 
 
@@ -47,7 +66,11 @@ def build_kb(
     without it."""
     day, source = build_date(today, environ)
     chat = config.chat or ChatConfig()
-    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else build_date_only(day, source)
+    freshness = (
+        replace(config.options.freshness, today=day, source=source)
+        if config.options.freshness
+        else build_date_only(day, source)
+    )
     options = replace(config.options, freshness=freshness)
     lang = config.options.lang if config.options.lang in _WORDS else "ja"
     chunks: list[Chunk] = []
@@ -64,11 +87,15 @@ def build_kb(
         registry = config.root / config.news.corrections
         try:
             value = load_document(registry).value
-        except MalformedInput as exc:  # a registry that cannot be parsed cannot be built from: exit 2, like an unreadable one
+        except (
+            MalformedInput
+        ) as exc:  # a registry that cannot be parsed cannot be built from: exit 2, like an unreadable one
             raise InputError(exc.diagnostic) from None
         for url, entry in value.items() if isinstance(value, dict) else ():
             if isinstance(entry, dict) and ARTICLE_KEY in entry:
-                found = BundleDocument(str(registry), entry, []).diagnostics(config.options.policy, config.options.snapshots, freshness)
+                found = BundleDocument(str(registry), entry, []).diagnostics(
+                    config.options.policy, config.options.snapshots, freshness
+                )
                 chunks += _claim_chunks(url, safe_http_url(url), entry[ARTICLE_KEY], found, chat, lang)
     for path in expand(config, chat.extra, "chat.extra") if chat.extra else ():
         chunks += _text_chunks(site_path(config.root, path) or path.as_posix(), read_text(path), chat)
@@ -96,10 +123,16 @@ def _page_url(config: Config, name: str) -> str:
     return base + quote(name, safe="/")
 
 
-def _claim_chunks(page: str, url: str, bundle: Any, diagnostics: list[Diagnostic], chat: ChatConfig, lang: str) -> Iterator[Chunk]:
+def _claim_chunks(
+    page: str, url: str, bundle: Any, diagnostics: list[Diagnostic], chat: ChatConfig, lang: str
+) -> Iterator[Chunk]:
     claims = bundle.get("claims") if isinstance(bundle, dict) else None
     sources = bundle.get("sources") if isinstance(bundle, dict) else None
-    by_id = {s["id"]: s for s in sources if isinstance(s, dict) and isinstance(s.get("id"), str)} if isinstance(sources, list) else {}
+    by_id = (
+        {s["id"]: s for s in sources if isinstance(s, dict) and isinstance(s.get("id"), str)}
+        if isinstance(sources, list)
+        else {}
+    )
     errors = [d for d in diagnostics if d.is_error and d.code not in (EXPIRED, STALE)]
     bundle_invalid = any(d.code.startswith("CE") for d in errors)  # one broken record shows every claim as 未確認
     unbound = {d.subject for d in errors if d.code in UNBOUND}
@@ -113,8 +146,14 @@ def _claim_chunks(page: str, url: str, bundle: Any, diagnostics: list[Diagnostic
         label = str_or_none(claim.get("label")) or ""
         statement = str_or_none(claim.get("statement")) or ""
         yield Chunk(
-            f"{page}#{cid}" if cid else f"{page}#claims-{i}", "claim", chat.state_for(rule), rule,
-            _title(label or statement), claim_text(claim, by_id, lang), f"{url}#evidence-{cid}" if url and cid else url, page,
+            f"{page}#{cid}" if cid else f"{page}#claims-{i}",
+            "claim",
+            chat.state_for(rule),
+            rule,
+            _title(label or statement),
+            claim_text(claim, by_id, lang),
+            f"{url}#evidence-{cid}" if url and cid else url,
+            page,
             tuple(_cited(claim, by_id)),
         )
 
@@ -139,7 +178,11 @@ def claim_text(claim: Mapping[str, Any], sources: Mapping[str, Any], lang: str) 
     w = _WORDS[lang]
     lines = [label] if (label := str_or_none(claim.get("label"))) else []
     lines.append(f"{w['statement']}: {str_or_none(claim.get('statement')) or ''}")
-    conditions = [c for c in claim.get("conditions") or [] if isinstance(c, str)] if isinstance(claim.get("conditions"), list) else []
+    conditions = (
+        [c for c in claim.get("conditions") or [] if isinstance(c, str)]
+        if isinstance(claim.get("conditions"), list)
+        else []
+    )
     if conditions:
         lines.append(f"{w['conditions']}: " + "; ".join(conditions))
     if is_valid_date(claim.get("as_of")):

@@ -4,6 +4,7 @@ article across every derived output, checked against the canonical records.
 It reads and never writes. Pages or items that carry evidence but are not
 registered are listed as unregistered and never counted as passing.
 """
+
 from __future__ import annotations
 
 import os
@@ -11,8 +12,8 @@ from pathlib import Path
 
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.report import FileResult, input_error_result
-from .._site.runner import display, run, tasks_for_config
 from .._site.config import Config, at_build_date, expand, find_config, load_config
+from .._site.runner import display, run, tasks_for_config
 
 
 def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: str | None = None) -> list[FileResult]:
@@ -46,7 +47,9 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
     registry_path = config.root / news.corrections
     try:  # opened by its display name, so its findings name the file as the header does
         options = config.options
-        registry = load_corrections(display(registry_path), policy=options.policy, snapshots=options.snapshots, freshness=options.freshness)
+        registry = load_corrections(
+            display(registry_path), policy=options.policy, snapshots=options.snapshots, freshness=options.freshness
+        )
     except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
         return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
     except InputError as exc:

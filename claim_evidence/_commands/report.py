@@ -5,6 +5,7 @@ registry of ``[news]``) into a :class:`SiteReport` of claim rows; the renderers 
 The build date comes from :func:`._freshness.build_date` alone, so the same inputs and the same
 ``--today`` give the same bytes. Never a gate: findings are counted, not judged.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,15 +16,15 @@ from dataclasses import astuple, dataclass, fields, replace
 from datetime import date
 from typing import Any
 
-from .._core.diagnostics import ClaimEvidenceError, Diagnostic
 from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
-from .._record.freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
-from .._core.jsonio import read_text
 from .._check.page import check_text
+from .._core.diagnostics import ClaimEvidenceError, Diagnostic
+from .._core.jsonio import read_text
+from .._core.urls import safe_http_url
+from .._record.freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
+from .._record.vocabulary import BASES, LABELS, METHODS, STATUSES, VERIFIED_STATUSES, is_valid_date, str_or_none
 from .._render.evidence import template_environment
 from .._site.config import Config, registered_pages, site_path
-from .._core.urls import safe_http_url
-from .._record.vocabulary import BASES, LABELS, METHODS, STATUSES, VERIFIED_STATUSES, is_valid_date, str_or_none
 
 REPORT_FORMATS = ("html", "json", "csv")
 TEMPLATE = "site_report.html.j2"
@@ -150,7 +151,11 @@ def _plain(value: Any) -> dict[str, Any]:
 def collect_site(config: Config, today: str | None, environ: Mapping[str, str] | None = None) -> SiteReport:
     """Every claim of the registered pages and of the correction registry, aged to the build date."""
     day, source = build_date(today, environ)  # the one reading of the clock, when nothing names the date
-    freshness = replace(config.options.freshness, today=day, source=source) if config.options.freshness else build_date_only(day, source)
+    freshness = (
+        replace(config.options.freshness, today=day, source=source)
+        if config.options.freshness
+        else build_date_only(day, source)
+    )
     options = replace(config.options, freshness=freshness)
     built = date.fromisoformat(day)
     bundles: list[tuple[str, bool, Any, list[Diagnostic]]] = []
@@ -177,7 +182,9 @@ def collect_site(config: Config, today: str | None, environ: Mapping[str, str] |
             for sid in sorted(ids & sources.keys()):
                 s = sources[sid]
                 url = str_or_none(s.get("url")) or ""
-                entry = cited.setdefault(url, [url, str_or_none(s.get("publisher")) or "", str_or_none(s.get("title")) or "", 0])
+                entry = cited.setdefault(
+                    url, [url, str_or_none(s.get("publisher")) or "", str_or_none(s.get("title")) or "", 0]
+                )
                 entry[3] += 1
         codes = tuple(sorted({d.code for d in diagnostics}))
         errors = sum(d.severity == "error" for d in diagnostics)
@@ -208,10 +215,16 @@ def _list(bundle: Any, key: str) -> list[Any]:
 
 
 def _cited_ids(claim: dict[str, Any]) -> set[str]:
-    return {r["source_id"] for r in _list(claim, "source_refs") if isinstance(r, dict) and isinstance(r.get("source_id"), str)}
+    return {
+        r["source_id"]
+        for r in _list(claim, "source_refs")
+        if isinstance(r, dict) and isinstance(r.get("source_id"), str)
+    }
 
 
-def _row(page: str, claim: dict[str, Any], sources: int, invalid: bool, freshness: Freshness | None, built: date) -> ClaimRow:
+def _row(
+    page: str, claim: dict[str, Any], sources: int, invalid: bool, freshness: Freshness | None, built: date
+) -> ClaimRow:
     verification = claim.get("verification") if isinstance(claim.get("verification"), dict) else {}
     assert isinstance(verification, dict)
     status = str_or_none(claim.get("status")) or OTHER
@@ -223,14 +236,25 @@ def _row(page: str, claim: dict[str, Any], sources: int, invalid: bool, freshnes
     due, state = _due(claim, verification, freshness, built) if reviewed else (None, NOT_REVIEWED)
     basis, method = str_or_none(claim.get("basis")), str_or_none(verification.get("method"))
     return ClaimRow(
-        page, str_or_none(claim.get("id")) or "", str_or_none(claim.get("label")) or "",
-        status if status in STATUSES else OTHER, basis if basis in BASES else NONE,
-        str_or_none(claim.get("evidence_label")) or "", method if method in METHODS else NONE,
-        checked, age, due, state, invalid, sources,
+        page,
+        str_or_none(claim.get("id")) or "",
+        str_or_none(claim.get("label")) or "",
+        status if status in STATUSES else OTHER,
+        basis if basis in BASES else NONE,
+        str_or_none(claim.get("evidence_label")) or "",
+        method if method in METHODS else NONE,
+        checked,
+        age,
+        due,
+        state,
+        invalid,
+        sources,
     )
 
 
-def _due(claim: dict[str, Any], verification: dict[str, Any], freshness: Freshness | None, built: date) -> tuple[str | None, str]:
+def _due(
+    claim: dict[str, Any], verification: dict[str, Any], freshness: Freshness | None, built: date
+) -> tuple[str | None, str]:
     """The due date and state, by the same rule as CE601/CE602: ``review_by``, else the basis's period."""
     if freshness is None or not freshness.aging:
         return None, "no policy"
@@ -283,7 +307,10 @@ def render_html(report: SiteReport, site_href: str = "") -> bytes:
     summary = report.summary()
     text = TEXTS[lang]
     status_bars = [(LABELS[lang]["status"].get(s, text["other"]), n) for s, n in summary["by_status"].items()]
-    age_bars = [(text["not_reviewed"] if b == NOT_REVIEWED else text["days"].format(b), n) for b, n in summary["review_age"].items()]
+    age_bars = [
+        (text["not_reviewed"] if b == NOT_REVIEWED else text["days"].format(b), n)
+        for b, n in summary["review_age"].items()
+    ]
     links = {p.page: p.linked for p in report.pages}
 
     def href(row: ClaimRow) -> str:
@@ -293,12 +320,19 @@ def render_html(report: SiteReport, site_href: str = "") -> bytes:
         return f"{url}#evidence-{row.claim_id}" if url else ""
 
     context = {
-        "r": report, "s": summary, "t": text, "lang": lang, "labels": LABELS[lang], "href": href,
+        "r": report,
+        "s": summary,
+        "t": text,
+        "lang": lang,
+        "labels": LABELS[lang],
+        "href": href,
         "states": {state: text["state_" + state.replace(" ", "_")] for state in FRESHNESS_STATES},
-        "status_chart": _bars(status_bars), "age_chart": _columns(age_bars),
+        "status_chart": _bars(status_bars),
+        "age_chart": _columns(age_bars),
         "flagged": [r for r in report.rows if r.freshness in ("expired", "due soon")],
         "troubled": [r for r in report.rows if r.invalid or r.freshness == NOT_REVIEWED],
-        "safe_url": safe_http_url, "most_cited": report.sources[:MOST_CITED],
+        "safe_url": safe_http_url,
+        "most_cited": report.sources[:MOST_CITED],
     }
     html = template_environment(None, compact=False).get_template(TEMPLATE).render(context)
     return html.encode("utf-8")
@@ -314,41 +348,109 @@ def _bars(items: list[tuple[str, int]]) -> dict[str, Any]:
 def _columns(items: list[tuple[str, int]]) -> dict[str, Any]:
     """A histogram's geometry: one column per bucket, the number above, the bucket below."""
     top = max((n for _, n in items), default=0) or 1
-    cols = [{"label": label, "n": n, "x": 20 + i * 100, "h": round(160 * n / top)} for i, (label, n) in enumerate(items)]
+    cols = [
+        {"label": label, "n": n, "x": 20 + i * 100, "h": round(160 * n / top)} for i, (label, n) in enumerate(items)
+    ]
     return {"cols": cols, "width": 40 + 100 * len(items)}
 
 
 TEXTS: dict[str, dict[str, str]] = {
     "ja": {
-        "title": "根拠記録の状況", "built": "ビルド日 {date}（{source} による）", "pages": "ページ", "claims": "主張",
-        "expired": "期限切れ", "due_soon": "期限間近", "unreviewed": "未照合", "invalid": "記録に不整合",
-        "status_title": "照合状態の内訳", "status_desc": "照合状態ごとの主張の数（横棒グラフ）",
-        "age_title": "照合からの経過日数", "age_desc": "照合日からビルド日までの日数ごとの主張の数（ヒストグラム）",
-        "days": "{} 日", "not_reviewed": "未照合", "other": "語彙外",
-        "flagged": "期限切れ・期限間近の照合", "troubled": "不整合または未照合の記録", "sources": "よく引用される出典",
-        "all": "すべての主張", "findings": "指摘のあるページ", "none": "なし",
-        "col_page": "ページ", "col_claim": "主張 ID", "col_label": "ラベル", "col_status": "照合状態", "col_basis": "根拠の種類",
-        "col_kind": "情報区分", "col_method": "確認方法", "col_checked": "照合日", "col_age": "経過日数", "col_due": "期限",
-        "col_state": "鮮度", "col_invalid": "不整合", "col_sources": "出典数", "col_url": "URL", "col_publisher": "発行者",
-        "col_title": "題名", "col_count": "引用数", "col_codes": "コード", "yes": "あり", "no": "なし",
+        "title": "根拠記録の状況",
+        "built": "ビルド日 {date}（{source} による）",
+        "pages": "ページ",
+        "claims": "主張",
+        "expired": "期限切れ",
+        "due_soon": "期限間近",
+        "unreviewed": "未照合",
+        "invalid": "記録に不整合",
+        "status_title": "照合状態の内訳",
+        "status_desc": "照合状態ごとの主張の数（横棒グラフ）",
+        "age_title": "照合からの経過日数",
+        "age_desc": "照合日からビルド日までの日数ごとの主張の数（ヒストグラム）",
+        "days": "{} 日",
+        "not_reviewed": "未照合",
+        "other": "語彙外",
+        "flagged": "期限切れ・期限間近の照合",
+        "troubled": "不整合または未照合の記録",
+        "sources": "よく引用される出典",
+        "all": "すべての主張",
+        "findings": "指摘のあるページ",
+        "none": "なし",
+        "col_page": "ページ",
+        "col_claim": "主張 ID",
+        "col_label": "ラベル",
+        "col_status": "照合状態",
+        "col_basis": "根拠の種類",
+        "col_kind": "情報区分",
+        "col_method": "確認方法",
+        "col_checked": "照合日",
+        "col_age": "経過日数",
+        "col_due": "期限",
+        "col_state": "鮮度",
+        "col_invalid": "不整合",
+        "col_sources": "出典数",
+        "col_url": "URL",
+        "col_publisher": "発行者",
+        "col_title": "題名",
+        "col_count": "引用数",
+        "col_codes": "コード",
+        "yes": "あり",
+        "no": "なし",
         "policy_off": "[freshness] が設定されていないため、経過日数のみを示し、期限は判定しません。",
-        "state_fresh": "有効", "state_due_soon": "期限間近", "state_expired": "期限切れ", "state_no_policy": "期限なし",
+        "state_fresh": "有効",
+        "state_due_soon": "期限間近",
+        "state_expired": "期限切れ",
+        "state_no_policy": "期限なし",
         "state_not_reviewed": "未照合",
     },
     "en": {
-        "title": "Evidence records: site report", "built": "Build date {date} (from {source})", "pages": "pages", "claims": "claims",
-        "expired": "expired", "due_soon": "due soon", "unreviewed": "not reviewed", "invalid": "invalid records",
-        "status_title": "Claims by review status", "status_desc": "Number of claims per review status (horizontal bar chart)",
-        "age_title": "Review age", "age_desc": "Number of claims per days since review, counted to the build date (histogram)",
-        "days": "{} days", "not_reviewed": "not reviewed", "other": "outside the vocabulary",
-        "flagged": "Expired and due-soon reviews", "troubled": "Invalid or unreviewed records", "sources": "Most-cited sources",
-        "all": "All claims", "findings": "Pages with findings", "none": "none",
-        "col_page": "Page", "col_claim": "Claim ID", "col_label": "Label", "col_status": "Status", "col_basis": "Basis",
-        "col_kind": "Information kind", "col_method": "Method", "col_checked": "Checked", "col_age": "Age (days)", "col_due": "Due",
-        "col_state": "Freshness", "col_invalid": "Invalid", "col_sources": "Sources", "col_url": "URL", "col_publisher": "Publisher",
-        "col_title": "Title", "col_count": "Claims citing", "col_codes": "Codes", "yes": "yes", "no": "no",
+        "title": "Evidence records: site report",
+        "built": "Build date {date} (from {source})",
+        "pages": "pages",
+        "claims": "claims",
+        "expired": "expired",
+        "due_soon": "due soon",
+        "unreviewed": "not reviewed",
+        "invalid": "invalid records",
+        "status_title": "Claims by review status",
+        "status_desc": "Number of claims per review status (horizontal bar chart)",
+        "age_title": "Review age",
+        "age_desc": "Number of claims per days since review, counted to the build date (histogram)",
+        "days": "{} days",
+        "not_reviewed": "not reviewed",
+        "other": "outside the vocabulary",
+        "flagged": "Expired and due-soon reviews",
+        "troubled": "Invalid or unreviewed records",
+        "sources": "Most-cited sources",
+        "all": "All claims",
+        "findings": "Pages with findings",
+        "none": "none",
+        "col_page": "Page",
+        "col_claim": "Claim ID",
+        "col_label": "Label",
+        "col_status": "Status",
+        "col_basis": "Basis",
+        "col_kind": "Information kind",
+        "col_method": "Method",
+        "col_checked": "Checked",
+        "col_age": "Age (days)",
+        "col_due": "Due",
+        "col_state": "Freshness",
+        "col_invalid": "Invalid",
+        "col_sources": "Sources",
+        "col_url": "URL",
+        "col_publisher": "Publisher",
+        "col_title": "Title",
+        "col_count": "Claims citing",
+        "col_codes": "Codes",
+        "yes": "yes",
+        "no": "no",
         "policy_off": "No [freshness] table: ages are shown, and no review is judged expired.",
-        "state_fresh": "fresh", "state_due_soon": "due soon", "state_expired": "expired", "state_no_policy": "no policy",
+        "state_fresh": "fresh",
+        "state_due_soon": "due soon",
+        "state_expired": "expired",
+        "state_no_policy": "no policy",
         "state_not_reviewed": "not reviewed",
     },
 }

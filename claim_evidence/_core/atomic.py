@@ -19,6 +19,7 @@ With ``root`` (a site's folder), the resolved target must lie inside it, and
 the folders from the root down are opened one by one without following links:
 ``--write`` never writes outside the site (CE011).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -47,7 +48,9 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _AT_CALLS = all(f in os.supports_dir_fd for f in (os.open, os.rename, os.stat, os.unlink))
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, root: str | os.PathLike[str] | None = None) -> Path:
+def atomic_write_bytes(
+    path: str | os.PathLike[str], data: bytes, *, root: str | os.PathLike[str] | None = None
+) -> Path:
     """Replace ``path`` (or create it) with ``data``; return the real path written.
 
     Raises :class:`InputError` with the original left intact: CE010 when the
@@ -128,8 +131,18 @@ class PinnedFile:
         # Mode bits first: root may write anything, but a page marked read-only was marked so on purpose.
         if info is not None and (not info.st_mode & 0o222 or not self._access(os.W_OK)):
             if self._mounted_read_only():  # access() fails there too, and no chmod would help
-                raise InputError(Diagnostic("CE010", f"{READ_ONLY_MOUNT}; nothing was written: {READ_ONLY_MOUNT_ADVICE}", file=self.shown))
-            raise InputError(Diagnostic("CE010", "file is read-only; nothing was written: make it writable (chmod u+w) and run the command again", file=self.shown))
+                raise InputError(
+                    Diagnostic(
+                        "CE010", f"{READ_ONLY_MOUNT}; nothing was written: {READ_ONLY_MOUNT_ADVICE}", file=self.shown
+                    )
+                )
+            raise InputError(
+                Diagnostic(
+                    "CE010",
+                    "file is read-only; nothing was written: make it writable (chmod u+w) and run the command again",
+                    file=self.shown,
+                )
+            )
         temp = self._create_temp(0o600 if info is not None else 0o666)
         try:
             with os.fdopen(temp[0], "wb") as handle:
@@ -290,7 +303,11 @@ def _replaced(shown: str) -> InputError:
 
 
 def _outside(shown: str, target: Path, root: Path) -> InputError:
-    link = "" if os.path.abspath(shown) == os.fspath(target) else f" (it is a symbolic link, or lies in a linked folder, that resolves to {target})"
+    link = (
+        ""
+        if os.path.abspath(shown) == os.fspath(target)
+        else f" (it is a symbolic link, or lies in a linked folder, that resolves to {target})"
+    )
     message = (
         f"not written: the file lies outside the site ({root}){link}; a write never leaves the site. "
         "Replace the link by the file itself, or check the file from the folder that holds it"
@@ -308,4 +325,6 @@ def _write_error(target: Path, exc: OSError, what: str = "file") -> InputError:
         message = f"cannot write {what}: {READ_ONLY_MOUNT}; the original is unchanged: {READ_ONLY_MOUNT_ADVICE}"
         return InputError(Diagnostic("CE010", message, file=str(target)))
     reason = exc.strerror or str(exc)
-    return InputError(Diagnostic("CE010", f"cannot write {what}: {reason}; the original is unchanged", file=str(target)))
+    return InputError(
+        Diagnostic("CE010", f"cannot write {what}: {reason}; the original is unchanged", file=str(target))
+    )

@@ -1,4 +1,5 @@
 """Findings as values, and the one exception root of the toolkit."""
+
 from __future__ import annotations
 
 import json

@@ -6,6 +6,7 @@ character escaped, so an escape sequence or a bidi override cannot act on the te
 :data:`SHOWN_CHARACTERS`. A did-you-mean is difflib's closest match, the one rule for every
 "did you mean" of the toolkit (config keys, record keys, vocabulary words).
 """
+
 from __future__ import annotations
 
 import difflib

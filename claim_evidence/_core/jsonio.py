@@ -4,6 +4,7 @@ Every failure becomes an :class:`InputError` with a diagnostic that names the
 file and, for syntax errors, the line and column: callers never see a raw
 ``JSONDecodeError``, ``UnicodeDecodeError`` or ``RecursionError``.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,9 @@ def _fail(code: str, message: str, file: str | None, line: int | None = None, co
     return InputError(Diagnostic(code, message, file=file, line=line, column=column))
 
 
-def _malformed(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> MalformedInput:
+def _malformed(
+    code: str, message: str, file: str | None, line: int | None = None, column: int | None = None
+) -> MalformedInput:
     return MalformedInput(Diagnostic(code, message, file=file, line=line, column=column))
 
 
@@ -93,7 +96,9 @@ def loads(
     if not text.strip(" \t\n\r"):
         message = f'{empty}: no JSON value (a bundle is an object: {{"version": 1, "sources": [], "claims": []}})'
         embedded = bool(line_offset or column_offset)  # then point at where the script's text starts
-        raise _malformed("CE003", message, name, line_offset + 1 if embedded else None, column_offset + 1 if embedded else None)
+        raise _malformed(
+            "CE003", message, name, line_offset + 1 if embedded else None, column_offset + 1 if embedded else None
+        )
     seen_twice: dict[int, list[str]] = {}
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -114,7 +119,11 @@ def loads(
 
     try:
         value = json.loads(
-            text, object_pairs_hook=pairs_hook, parse_constant=reject_constant, parse_int=parse_int, parse_float=parse_float
+            text,
+            object_pairs_hook=pairs_hook,
+            parse_constant=reject_constant,
+            parse_int=parse_int,
+            parse_float=parse_float,
         )
     except json.JSONDecodeError as exc:
         line, column = line_column(line_starts(text), exc.pos)  # (json counts only LF as a line end)
@@ -135,9 +144,11 @@ def loads(
         line, column = line_column(line_starts(text), offset_of(text, json_path(parts)))
         column += column_offset if line == 1 else 0
         raise _malformed(code, message, name, line + line_offset, column)
-    duplicates = [
-        (*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]
-    ] if seen_twice else []
+    duplicates = (
+        [(*parts, key) for parts, obj in walk(value) if id(obj) in seen_twice for key in seen_twice[id(obj)]]
+        if seen_twice
+        else []
+    )
     return LoadedJSON(value, duplicates)
 
 
@@ -220,7 +231,11 @@ def hostile_value(value: Any) -> tuple[str, PathParts, str] | None:
             for key in node:
                 found = _SURROGATE.search(key) if isinstance(key, str) else None
                 if found:
-                    return UNICODE_CODE, (*here, key), _surrogate_message(found.group(), json_path((*here, key)), "the key of ")
+                    return (
+                        UNICODE_CODE,
+                        (*here, key),
+                        _surrogate_message(found.group(), json_path((*here, key)), "the key of "),
+                    )
             stack.extend(((*here, k), v) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
             stack.extend(((*here, i), v) for i, v in reversed(list(enumerate(node))))

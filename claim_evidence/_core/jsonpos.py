@@ -1,4 +1,5 @@
 """Where a JSON path points inside JSON text, so bundle findings get the page's line numbers."""
+
 from __future__ import annotations
 
 import json

@@ -16,6 +16,7 @@ cache), and a forged entry could make a failing page pass or put markup into a p
 ``secret`` (:func:`cache_secret`, which never lives in a cache folder) seals each entry with an
 HMAC-SHA256 over its key and bytes; an entry whose seal does not verify is a miss, like a missing one.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -67,7 +68,9 @@ class KeyValueStore:
                 return None
             value = bytes(row[0])
             if self.secret is not None:
-                if len(value) < _MAC_BYTES or not hmac.compare_digest(value[:_MAC_BYTES], _seal(self.secret, key, value[_MAC_BYTES:])):
+                if len(value) < _MAC_BYTES or not hmac.compare_digest(
+                    value[:_MAC_BYTES], _seal(self.secret, key, value[_MAC_BYTES:])
+                ):
                     return None
                 value = value[_MAC_BYTES:]
             db.execute("UPDATE entries SET used = ? WHERE key = ?", (time.time(), key))

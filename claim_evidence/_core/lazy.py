@@ -3,6 +3,7 @@
 ``import claim_evidence`` or ``import static_helper`` then costs almost nothing: a
 command line, a build hook or ``--version`` pays only for the parts it uses.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -14,7 +15,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def lazy_exports(package: str, homes: Mapping[str, str], namespace: dict[str, Any], public: list[str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+def lazy_exports(
+    package: str, homes: Mapping[str, str], namespace: dict[str, Any], public: list[str]
+) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for ``package``: each name in ``homes`` is imported from its module on
     first use and then kept in ``namespace`` (the package's globals), so later lookups do not come back."""
 

@@ -6,6 +6,7 @@ The chat demo's fake model (``claim_evidence.chat.fakemodel``) and the tests' lo
 lifetime after which it closes itself, so a runaway caller can never hang a run. What each one
 answers is its own (a subclass, and a handler derived from :class:`QuietHandler`).
 """
+
 from __future__ import annotations
 
 import sys
@@ -38,9 +39,13 @@ class LoopbackHTTP:
 
     def start(self) -> None:
         self._httpd = _Server(("127.0.0.1", 0), self.handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=self.thread_name, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=self.thread_name, daemon=True
+        )
         self._thread.start()
-        self._timer = threading.Timer(self.lifetime, self.shutdown_soon, args=(f"lifetime of {self.lifetime:g} s over",))
+        self._timer = threading.Timer(
+            self.lifetime, self.shutdown_soon, args=(f"lifetime of {self.lifetime:g} s over",)
+        )
         self._timer.daemon = True
         self._timer.start()
 
@@ -61,6 +66,7 @@ class LoopbackHTTP:
         self.closing.set()
         httpd = self._httpd
         if httpd is not None:
+
             def close() -> None:
                 httpd.shutdown()
                 httpd.server_close()

@@ -5,6 +5,7 @@ A key exists only for plain JSON values (``dict`` with ``str`` keys, ``list``,
 ``dict`` subclass would serialise like a list or a dict while validating
 differently, so such input gets no key and is never cached.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,12 +1,13 @@
 """Collect, then report: results per file, rendered by a reporter chosen by name."""
+
 from __future__ import annotations
 
 import json
-from pathlib import Path, PurePosixPath
-from urllib.parse import quote
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from .diagnostics import Diagnostic, InputError, MalformedInput, format_location
 from .hints import terminal_safe
@@ -91,7 +92,12 @@ def in_position_order(diagnostics: Sequence[Diagnostic], path: str) -> list[Diag
     files: dict[str, int] = {}
     for d in diagnostics:
         files.setdefault(d.file or path, len(files))
-    placed = iter(sorted((d for d in diagnostics if d.line is not None), key=lambda d: (files[d.file or path], d.line or 0, d.column or 0)))
+    placed = iter(
+        sorted(
+            (d for d in diagnostics if d.line is not None),
+            key=lambda d: (files[d.file or path], d.line or 0, d.column or 0),
+        )
+    )
     return [next(placed) if d.line is not None else d for d in diagnostics]
 
 
@@ -166,7 +172,9 @@ def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str
     lines = []
     for result in results:
         if result.outcome(strict) == "unregistered":
-            lines.append(f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}")
+            lines.append(
+                f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}"
+            )
         for d in result.diagnostics:
             level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
             message = f"{d.path}: {d.message}"
@@ -230,7 +238,11 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             codes.add(d.code)
             built = _physical_location(d.file or result.path, d.line, d.column)
             written = [_physical_location(file, line, None) for file, line in d.written]
-            primary, related = (written[0], [(built, "built page")]) if len(written) == 1 else (built, [(w, "written here") for w in written])
+            primary, related = (
+                (written[0], [(built, "built page")])
+                if len(written) == 1
+                else (built, [(w, "written here") for w in written])
+            )
             location: dict[str, object] = {
                 "physicalLocation": primary,
                 "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
@@ -244,7 +256,8 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
             }
             if related:
                 found["relatedLocations"] = [
-                    {"id": i, "physicalLocation": where, "message": {"text": text}} for i, (where, text) in enumerate(related)
+                    {"id": i, "physicalLocation": where, "message": {"text": text}}
+                    for i, (where, text) in enumerate(related)
                 ]
             sarif_results.append(found)
     # No helpUri: it must be an absolute URI and the project has none to give (a relative
@@ -267,11 +280,18 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
-REPORTERS: dict[str, Reporter] = {"text": text_report, "json": json_report, "github": github_report, "sarif": sarif_report}
+REPORTERS: dict[str, Reporter] = {
+    "text": text_report,
+    "json": json_report,
+    "github": github_report,
+    "sarif": sarif_report,
+}
 REPORT_FORMATS = tuple(REPORTERS)
 
 
-def report(results: Sequence[FileResult], fmt: str = "text", *, strict: bool = False, noun: str = "file", headers: bool = False) -> str:
+def report(
+    results: Sequence[FileResult], fmt: str = "text", *, strict: bool = False, noun: str = "file", headers: bool = False
+) -> str:
     """The results as one of :data:`REPORT_FORMATS`, exactly as the command lines print them.
 
     ``noun`` names what was checked in the summary line (``3 pages: …``); ``strict`` counts warnings

@@ -1,4 +1,5 @@
 """Replace spans of the original text, and prove that nothing else moved."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -58,7 +59,7 @@ def outside_identical(old: str, new: str, edits: Sequence[Edit]) -> bool:
     """True when every character of ``old`` outside the edited spans is in ``new`` unchanged."""
     ordered = sorted(edits)
     old_pos = new_pos = 0
-    for (start, end, replacement), (new_start, new_end) in zip(ordered, new_spans(ordered)):
+    for (start, end, replacement), (new_start, new_end) in zip(ordered, new_spans(ordered), strict=True):
         if old[old_pos:start] != new[new_pos:new_start] or new[new_start:new_end] != replacement:
             return False
         old_pos, new_pos = end, new_end

@@ -1,4 +1,5 @@
 """The one gate between recorded URLs and clickable links."""
+
 from __future__ import annotations
 
 import re

@@ -17,6 +17,7 @@ whitespace is what minifiers do to all text; for a quote shown with
 ``white-space: pre-line`` it joins lines, the one visible change this allows.
 ``--write`` still writes the exact rendering wherever a slot differs.
 """
+
 from __future__ import annotations
 
 import html

@@ -38,6 +38,7 @@ tests know, the html5lib tree-construction corpus and random and mutated pages.
 
 selectolax is an optional dependency: without it :func:`fast_locate` always returns None.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -47,7 +48,17 @@ from operator import sub
 from typing import Any
 
 from .fastscan import _ATTRS, CONTAINERS, INLINE
-from .locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, SUMMARY_ATTR, Element, Located, hidden_markup, keyword_offsets, parse_attributes
+from .locate import (
+    BUNDLE_ID,
+    CLAIM_ATTR,
+    SLOT_ATTR,
+    SUMMARY_ATTR,
+    Element,
+    Located,
+    hidden_markup,
+    keyword_offsets,
+    parse_attributes,
+)
 from .tokens import END_TAG, HEADINGS, START_TAG, _script_end, lower
 
 __all__ = ["available", "fast_locate"]
@@ -196,7 +207,9 @@ def _neutral(names: tuple[str, ...], block: bool) -> bool:
         if name in _PHRASING:
             ok = name != "a" or "a" not in stack
         elif name in _LEAVES or name in _LISTS or name in CONTAINERS:
-            ok = top in _BLOCKS_OK or (top == "li" and name in _LEAVES)  # (a leaf's start closes a p in button scope, a heading a heading on top: neither is open)
+            ok = top in _BLOCKS_OK or (
+                top == "li" and name in _LEAVES
+            )  # (a leaf's start closes a p in button scope, a heading a heading on top: neither is open)
         elif name == "li":
             ok = top in _LISTS  # (its search for an open li stops at the list)
         elif name in _RUBY_TEXT:
@@ -276,7 +289,13 @@ def fast_locate(text: str) -> Located | None:
     pending.sort(key=lambda item: item[1].start)
     ends = _Ends(text)
     for role, element, node in pending:
-        done = ends.script(element) if role == "script" else ends.claim(element, node) if role == CLAIM_ATTR else ends.slot(element, node)
+        done = (
+            ends.script(element)
+            if role == "script"
+            else ends.claim(element, node)
+            if role == CLAIM_ATTR
+            else ends.slot(element, node)
+        )
         if done is None:
             return None
         if role == "script":

@@ -27,6 +27,7 @@ Two things keep the skipping exact:
 ``tests/test_static_fastscan.py`` compares this scan with the reference on every
 HTML input the tests know, the html5lib tree-construction corpus and random pages.
 """
+
 from __future__ import annotations
 
 import re
@@ -178,8 +179,12 @@ def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
 def _flags(builder: TreeBuilder) -> re.Pattern[str] | None:
     """Work out the pattern from the builder's index of open elements (see ``_tokens.index_keys``)."""
     names = builder.names
-    if builder.foreign or builder.templates or builder.top("select") or builder.top("#colon") or (
-        names[0] == "select" or ":" in names[0]
+    if (
+        builder.foreign
+        or builder.templates
+        or builder.top("select")
+        or builder.top("#colon")
+        or (names[0] == "select" or ":" in names[0])
     ):
         return None
     # An <a> start tag is neutral only if no <a> is in scope nor listed as active (open or to be re-opened).

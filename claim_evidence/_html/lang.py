@@ -3,6 +3,7 @@
 The evidence labels of a page follow it (``ja``/``en``), and ``init`` guesses a site's
 default from it; a regex would also take an ``<html>`` inside a comment or a script.
 """
+
 from __future__ import annotations
 
 from re import Match

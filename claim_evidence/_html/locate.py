@@ -5,13 +5,13 @@ do not show: a ``<frameset>`` it accepts (the whole body is dropped) and slots t
 ``<a>`` left open or re-opened there (the block's own links tear the slot apart). :func:`foreign_markup`
 finds a bundle script or stylesheet link that SVG or MathML content turned into a foreign element.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
 from .._core.diagnostics import line_column, line_starts
-
 from .fastscan import fast_scan
 from .tokens import MARKERS, RAWTEXT, RCDATA, VOID, Handler, TreeBuilder, attribute_value, iter_attributes, scan
 
@@ -111,7 +111,9 @@ def parse_attributes(source: str) -> dict[str, str]:
 class _Pending:
     __slots__ = ("name", "attrs", "start", "open_end", "self_closing", "kind", "link")
 
-    def __init__(self, name: str, attrs: dict[str, str], start: int, open_end: int, self_closing: bool, kind: str) -> None:
+    def __init__(
+        self, name: str, attrs: dict[str, str], start: int, open_end: int, self_closing: bool, kind: str
+    ) -> None:
         self.name = name
         self.attrs = attrs
         self.start = start
@@ -147,7 +149,9 @@ class _Locator(Handler):
             return None
         self_closing = match.group(0).endswith("/>") and match.end(2) < match.end() - 1
         pending = _Pending(name, attrs, start, end, self_closing, kind)
-        if (SLOT_ATTR in attrs or SUMMARY_ATTR in attrs) and name not in MARKERS:  # (content after a marker is out of reach of a link)
+        if (
+            SLOT_ATTR in attrs or SUMMARY_ATTR in attrs
+        ) and name not in MARKERS:  # (content after a marker is out of reach of a link)
             pending.link = self.builder.open_link()
         self.order.append(pending)
         return pending

@@ -1,11 +1,11 @@
 """The visible text of a claim element, as a reader sees it and as the statement was reviewed."""
+
 from __future__ import annotations
 
 import html
 import re
 
 from .._record.fingerprint import normalized_text
-
 from .locate import Element
 from .tokens import RAWTEXT, RCDATA, Handler, TreeBuilder, scan
 

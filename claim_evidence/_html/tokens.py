@@ -25,6 +25,7 @@ evidence markup survives, not where it ends:
   is met, by replaying the text before it (:func:`frameset_accepted`), so pages
   without one pay nothing.
 """
+
 from __future__ import annotations
 
 import html
@@ -135,7 +136,10 @@ _CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
     ("#heading", HEADINGS),
 )
 _BOUNDARY_KEYS: dict[frozenset[str], str] = {
-    SCOPE: "#scope", TABLE_SCOPE: "#table", _BUTTON_SCOPE: "#button", _LIST_SCOPE: "#list"
+    SCOPE: "#scope",
+    TABLE_SCOPE: "#table",
+    _BUTTON_SCOPE: "#button",
+    _LIST_SCOPE: "#list",
 }
 _SCOPED_END_KEY: dict[str, str] = {name: _BOUNDARY_KEYS[boundary] for name, boundary in _SCOPED_END.items()}
 _KEYS: dict[str, tuple[str, ...]] = {}
@@ -194,8 +198,19 @@ class TreeBuilder:
     ``frameset`` is the offset of a ``<frameset>`` start tag the standard accepts (documents only).
     """
 
-    __slots__ = ("names", "tokens", "open", "handler", "foreign", "templates", "active", "plain_xml", "document",
-                 "frameset", "frameset_seen")
+    __slots__ = (
+        "names",
+        "tokens",
+        "open",
+        "handler",
+        "foreign",
+        "templates",
+        "active",
+        "plain_xml",
+        "document",
+        "frameset",
+        "frameset_seen",
+    )
 
     def __init__(self, handler: Handler, context: str = "html") -> None:
         self.names: list[str] = [context]

@@ -6,6 +6,7 @@ here as in ``validate``). What an edit may legitimately undo — a review seal
 over the fields it changed — is reported, never repaired: only ``review
 record`` writes a fingerprint, and nothing here does.
 """
+
 from __future__ import annotations
 
 import copy
@@ -42,8 +43,14 @@ def start_bundle(bundle: Any) -> dict[str, Any]:
     """A copy of ``bundle``, or a new empty one for a page or file that has none yet."""
     if bundle is None or bundle == {}:
         return copy.deepcopy(NEW_BUNDLE)
-    if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list) or not isinstance(bundle.get("sources"), list):
-        raise AuthoringError("the file's bundle has no sources and claims lists; fix it (claim-evidence validate FILE) first")
+    if (
+        not isinstance(bundle, dict)
+        or not isinstance(bundle.get("claims"), list)
+        or not isinstance(bundle.get("sources"), list)
+    ):
+        raise AuthoringError(
+            "the file's bundle has no sources and claims lists; fix it (claim-evidence validate FILE) first"
+        )
     return copy.deepcopy(bundle)
 
 
@@ -74,10 +81,14 @@ def add_claim(
     updated["claims"].append(claim)
     index = len(updated["claims"]) - 1
     allowed = set() if basis is not None else {("CE303", f"$.claims[{index}].basis")}
-    notes = [] if basis is not None else [
-        f"claim {claim_id} has no basis yet (CE303 until you set it): claim set FILE --claim {claim_id} --basis "
-        + "|".join(BASES)
-    ]
+    notes = (
+        []
+        if basis is not None
+        else [
+            f"claim {claim_id} has no basis yet (CE303 until you set it): claim set FILE --claim {claim_id} --basis "
+            + "|".join(BASES)
+        ]
+    )
     return judged(bundle, updated, allowed, notes)
 
 
@@ -90,7 +101,9 @@ def add_source(
     if published_at is not None:
         source["published_at"] = published_at
     updated["sources"].append(source)
-    notes = [f"source {source_id} is cited by no claim yet: claim-evidence ref add FILE --claim ID --source {source_id} …"]
+    notes = [
+        f"source {source_id} is cited by no claim yet: claim-evidence ref add FILE --claim ID --source {source_id} …"
+    ]
     return judged(bundle, updated, set(), notes)
 
 
@@ -103,13 +116,17 @@ def add_ref(
     known = [s.get("id") for s in updated["sources"] if isinstance(s, dict)]
     if source_id not in known:
         listed = ", ".join(str(k) for k in known) or "none yet"
-        raise AuthoringError(f"no source with id {source_id!r} (sources: {listed}); add it with claim-evidence source add")
+        raise AuthoringError(
+            f"no source with id {source_id!r} (sources: {listed}); add it with claim-evidence source add"
+        )
     ref: dict[str, Any] = {"source_id": source_id, "section": section, "supports": supports}
     if quote is not None:
         ref["quote"] = {"exact": quote}
     refs = claim.get("source_refs")
     if not isinstance(refs, list):
-        raise AuthoringError(f"claim {claim_id}'s source_refs is not a list; fix it (claim-evidence validate FILE) first")
+        raise AuthoringError(
+            f"claim {claim_id}'s source_refs is not a list; fix it (claim-evidence validate FILE) first"
+        )
     refs.append(ref)
     return judged(bundle, updated, set(), [])
 
@@ -131,7 +148,9 @@ def set_claim(
     updated = start_bundle(bundle)
     claim = _claim(updated, claim_id)
     given = {
-        "status": status, "basis": basis, "evidence_label": evidence_label,
+        "status": status,
+        "basis": basis,
+        "evidence_label": evidence_label,
         "conditions": None if conditions is None else list(conditions),
     }
     for key, value in given.items():
@@ -142,7 +161,9 @@ def set_claim(
             claim[key] = value
     notes = []
     if str_or_none(claim.get("status")) in VERIFIED_STATUSES and not isinstance(claim.get("verification"), dict):
-        notes.append(f"status {claim['status']} asserts a review: record it with claim-evidence review record FILE --claim {claim_id} … (CE311 until then)")
+        notes.append(
+            f"status {claim['status']} asserts a review: record it with claim-evidence review record FILE --claim {claim_id} … (CE311 until then)"
+        )
     return judged(bundle, updated, set(), notes)
 
 
@@ -159,7 +180,8 @@ def judged(before: Any, after: dict[str, Any], allowed: set[tuple[str, str]], no
     the reviews it undid. Every command that changes a record goes through here."""
     old = {_key(d) for d in _errors(before)}
     added = [
-        d for d in _errors(after)
+        d
+        for d in _errors(after)
         if _key(d) not in old and d.code not in CLEARED_BY_REVIEW and (d.code, d.path) not in allowed
     ]
     if added:
@@ -193,4 +215,3 @@ def _sealed(bundle: Any) -> set[str]:
         and isinstance(c.get("verification"), dict)
         and c["verification"].get("fingerprint") == claim_fingerprint(c, bundle.get("sources"))
     }
-

@@ -4,6 +4,7 @@ Bit-compatible with bundles sealed by the existing system: changing anything
 here invalidates every seal in the wild, so the vectors in ``schemas/`` and
 ``../shared/vectors`` pin it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -112,7 +113,11 @@ def matches_with_numbers_rewritten(claim: Mapping[str, Any], sources: Any, recor
     ]
     if len(spots) <= _NUMBER_SUBSETS:
         candidates = [
-            [(path, float(value) if isinstance(value, int) else int(value)) for bit, (path, value) in enumerate(spots) if mask >> bit & 1]
+            [
+                (path, float(value) if isinstance(value, int) else int(value))
+                for bit, (path, value) in enumerate(spots)
+                if mask >> bit & 1
+            ]
             for mask in range(1, 1 << len(spots))
         ]
     for changes in candidates:

@@ -12,12 +12,13 @@ That includes CE406, a review dated after the build date: the build date is
 what makes it impossible, so it is checked wherever a build date is resolved,
 always as an error.
 """
+
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
 from .._core.diagnostics import Diagnostic, InputError, json_path
@@ -70,7 +71,7 @@ class Freshness:
 def clock_date() -> date:
     """Today's date (UTC), from the clock: the last resort for the build date, and the date of a
     real fetch (``sources snapshot``). The toolkit's one reading of the clock for a date."""
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 def build_date(today: str | None, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
@@ -86,7 +87,7 @@ def build_date(today: str | None, environ: Mapping[str, str] | None = None) -> t
     epoch = (os.environ if environ is None else environ).get("SOURCE_DATE_EPOCH")
     if epoch is not None:
         try:
-            return datetime.fromtimestamp(int(epoch.strip()), timezone.utc).date().isoformat(), "SOURCE_DATE_EPOCH"
+            return datetime.fromtimestamp(int(epoch.strip()), UTC).date().isoformat(), "SOURCE_DATE_EPOCH"
         except (ValueError, OverflowError, OSError):
             raise _bad_date(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC (found {epoch!r})") from None
     return clock_date().isoformat(), "clock"
@@ -152,9 +153,21 @@ def reviews_after_build(bundle: Any, today: str, source: str | None) -> list[Dia
     for i, claim in enumerate(claims if isinstance(claims, list) else []):
         verification = claim.get("verification") if isinstance(claim, dict) else None
         checked_at = verification.get("checked_at") if isinstance(verification, dict) else None
-        late = review_after_build(checked_at, today, source) if isinstance(checked_at, str) and is_valid_date(checked_at) else None
+        late = (
+            review_after_build(checked_at, today, source)
+            if isinstance(checked_at, str) and is_valid_date(checked_at)
+            else None
+        )
         if late is not None:
-            found.append(Diagnostic(REVIEW_AFTER_BUILD, late, json_path(("claims", i, "verification", "checked_at")), "error", _subject(i, claim)))
+            found.append(
+                Diagnostic(
+                    REVIEW_AFTER_BUILD,
+                    late,
+                    json_path(("claims", i, "verification", "checked_at")),
+                    "error",
+                    _subject(i, claim),
+                )
+            )
     return found
 
 
@@ -167,7 +180,9 @@ def latest_review_date(today: str, source: str | None) -> date:
     return day if source in (None, "--today") else day + timedelta(days=1)
 
 
-def review_after_build(checked_at: str, today: str, source: str | None, *, field: str = "checked_at", fix: str = "") -> str | None:
+def review_after_build(
+    checked_at: str, today: str, source: str | None, *, field: str = "checked_at", fix: str = ""
+) -> str | None:
     """CE406's message when ``checked_at`` (a valid date) is later than a review by the build date can be
     dated (see :func:`latest_review_date`), else None. ``field`` and ``fix`` are how the caller names the
     date and the remedy (``review record`` says ``--checked-at``)."""
@@ -177,7 +192,10 @@ def review_after_build(checked_at: str, today: str, source: str | None, *, field
     origin = f"from {source}" if source else "given"
     if latest.isoformat() != today:
         origin += f", a UTC date: reviews up to {latest.isoformat()} are accepted"
-    fix = fix or "record it with the day the sources were read (claim-evidence review record … --checked-at YYYY-MM-DD), or correct the build date"
+    fix = (
+        fix
+        or "record it with the day the sources were read (claim-evidence review record … --checked-at YYYY-MM-DD), or correct the build date"
+    )
     return f"{field} {checked_at} is after the build date {today} ({origin}): a review cannot be dated after the build; {fix}"
 
 

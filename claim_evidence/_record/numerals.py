@@ -9,6 +9,7 @@ The reader is deliberately conservative about kanji: a lone ``一`` or ``千`` i
 far more often part of a word (一部, 千葉) than a number, and vague amounts
 (数十億, 十数社, 何百) have no value to compare, so neither is reported.
 """
+
 from __future__ import annotations
 
 import re

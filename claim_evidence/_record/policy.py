@@ -5,6 +5,7 @@ covered by its review; a policy only tightens what a publish accepts. It never
 changes how a record renders, so a block looks the same on every site, and it
 is part of every cache key that depends on findings.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator

@@ -2,6 +2,7 @@
 findings, the same schema compiled into a fast conformance check for the common, valid case, and
 the words of a finding on a field (its phrase, what the field must be, what was found), derived
 from the field's schema node."""
+
 from __future__ import annotations
 
 import json
@@ -145,7 +146,9 @@ def _type_words(name: str, node: dict[str, Any]) -> str:
         else:
             what = "values"
         return ("a non-empty array of " if node.get("minItems", 0) >= 1 else "an array of ") + what
-    return {"object": "an object", "number": "a number", "integer": "a whole number", "boolean": "true or false"}.get(name, f"a {name}")
+    return {"object": "an object", "number": "a number", "integer": "a whole number", "boolean": "true or false"}.get(
+        name, f"a {name}"
+    )
 
 
 class _Missing:
@@ -155,7 +158,9 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-def field_message(node: dict[str, Any], path: PathParts, value: Any, validator: str = "", *, expected: str | None = None) -> str:
+def field_message(
+    node: dict[str, Any], path: PathParts, value: Any, validator: str = "", *, expected: str | None = None
+) -> str:
     """``PHRASE: FIELD must be ALLOWED (found VALUE; did you mean X?)``: the contract's phrase first
     (callers that match it keep working), then what to type. A phrase that already says what the
     field must be (``label must be a string``) gets only the parenthesis, before its shape when it
@@ -212,7 +217,9 @@ def _field_name(path: PathParts) -> str:
 # "type" and "enum" accept exact JSON types only (a subclass is left to jsonschema).
 
 Check = Callable[[Any], bool]
-_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default", "x-code", "x-message"})
+_ANNOTATIONS = frozenset(
+    {"$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default", "x-code", "x-message"}
+)
 _TYPES: dict[str, Check] = {
     "object": lambda v: type(v) is dict,
     "array": lambda v: type(v) is list,
@@ -300,8 +307,9 @@ class _Compiler:
                 return None
             strings = frozenset(o for o in options if type(o) is str)
             numbers = [o for o in options if type(o) is int]
-            return lambda v: (type(v) is str and v in strings) or (
-                (type(v) is int or type(v) is float) and any(v == n for n in numbers)
+            return lambda v: (
+                (type(v) is str and v in strings)
+                or ((type(v) is int or type(v) is float) and any(v == n for n in numbers))
             )
         return None
 

@@ -5,6 +5,7 @@ is-pending forms are thin wrappers. Each semantic rule is a generator
 registered under its code; the record's name (``claim X``) and the JSON path
 are filled in centrally by :func:`_finish`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -12,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
-from .fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
+from .._core.hints import closest, found, shown
 from .._core.jsonio import MAX_DEPTH, hostile_value, nesting_depth
 from .._core.memo import Memo, content_key
+from .._core.urls import safe_http_url
+from .fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
 from .numerals import Number, find_numbers
 from .policy import DEFAULT_POLICY, Policy
-from .._core.hints import closest, found, shown
 from .schema import ID_RULE, MISSING, bundle_conforms, bundle_validator, field_message, known_keys, property_node
-from .._core.urls import safe_http_url
 from .vocabulary import FINGERPRINT_RE, SUPPORTING_STATUSES, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
 
 if TYPE_CHECKING:
@@ -94,7 +95,9 @@ def iter_diagnostics(
         return
     if not isinstance(bundle, dict):
         seen = found(bundle, ("object", "null"))
-        yield Diagnostic("CE100", f"object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})")
+        yield Diagnostic(
+            "CE100", f"object required: the bundle must be an object, or null or {{}} for no evidence (found {seen})"
+        )
         return
     duplicates = list(duplicate_keys)
     key = _memo_key(bundle, subject, duplicates)
@@ -128,7 +131,9 @@ def diagnose_loaded(
 _MEMO: Memo[tuple[Diagnostic, ...]] = Memo(512)
 
 
-def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, duplicates: list[PathParts]) -> tuple[str, str, str] | None:
+def _memo_key(
+    bundle: Any, subject: Mapping[str, Any] | None, duplicates: list[PathParts]
+) -> tuple[str, str, str] | None:
     bundle_key = content_key(bundle)
     subject_key = "" if subject is None else content_key(subject)
     if bundle_key is None or subject_key is None:
@@ -136,12 +141,16 @@ def _memo_key(bundle: Any, subject: Mapping[str, Any] | None, duplicates: list[P
     return bundle_key, subject_key, repr(duplicates)
 
 
-def validate_bundle(bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY) -> list[str]:
+def validate_bundle(
+    bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY
+) -> list[str]:
     """Error messages (``"claim X: statement required"``); empty when valid."""
     return [d.text for d in iter_diagnostics(bundle, subject, policy=policy) if d.is_error]
 
 
-def require_valid_evidence(bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY) -> None:
+def require_valid_evidence(
+    bundle: Any, subject: Mapping[str, Any] | None = None, *, policy: Policy = DEFAULT_POLICY
+) -> None:
     """Raise :class:`EvidenceValidationError` carrying the error diagnostics."""
     errors = [d for d in iter_diagnostics(bundle, subject, policy=policy) if d.is_error]
     if errors:
@@ -194,12 +203,16 @@ def _from_schema_error(error: ValidationError) -> Iterator[Finding]:
         known = schema.get("properties", {})
         for name in error.instance:
             if name not in known:
-                message = f"unexpected key {shown(name)}{_did_you_mean(name, known)}; " + schema.get("x-message", error.message)
+                message = f"unexpected key {shown(name)}{_did_you_mean(name, known)}; " + schema.get(
+                    "x-message", error.message
+                )
                 yield schema.get("x-code", "CE000"), (*path, name), message, "error"
         return
     if schema.get("x-code") in _RULE_OWNED:
         return
-    message = field_message(schema, path, error.instance, str(error.validator)) if "x-message" in schema else error.message
+    message = (
+        field_message(schema, path, error.instance, str(error.validator)) if "x-message" in schema else error.message
+    )
     yield schema.get("x-code", "CE000"), path, message, "error"
 
 
@@ -234,7 +247,12 @@ def _archive_and_snapshot_urls(ctx: _Context) -> Iterator[Finding]:
         snapshot = source.get("snapshot")
         final = snapshot.get("final_url") if isinstance(snapshot, dict) else None
         if isinstance(final, str) and not safe_http_url(final):
-            yield "CE206", ("sources", i, "snapshot", "final_url"), "snapshot.final_url must be a safe HTTP(S) URL", "error"
+            yield (
+                "CE206",
+                ("sources", i, "snapshot", "final_url"),
+                "snapshot.final_url must be a safe HTTP(S) URL",
+                "error",
+            )
 
 
 @rule("CE301")
@@ -256,7 +274,12 @@ def _unique_ids(records: Iterator[tuple[int, dict[str, Any]]], key: str, code: s
             yield code, (key, i, "id"), f"{phrase}: {found(rid, ('string',))} is invalid; {rule}", "error"
         elif isinstance(rid, str) and rid in first:
             where = json_path((key, first[rid], "id"))
-            yield code, (key, i, "id"), f"{phrase}: {shown(rid)} is a duplicate; the first {kind} with this id is at {where}", "error"
+            yield (
+                code,
+                (key, i, "id"),
+                f"{phrase}: {shown(rid)} is a duplicate; the first {kind} with this id is at {where}",
+                "error",
+            )
         if isinstance(rid, str):
             first.setdefault(rid, i)
 
@@ -306,7 +329,12 @@ def _checked_at(ctx: _Context) -> Iterator[Finding]:
                 path = ("claims", i, "verification", "checked_at")
                 # Not "or null", as the schema alone would say: the status asserts that a review took place.
                 expected = f"an existing date as YYYY-MM-DD for a {status} claim"
-                yield "CE401", path, field_message(node, path, verification.get("checked_at", MISSING), expected=expected), "error"
+                yield (
+                    "CE401",
+                    path,
+                    field_message(node, path, verification.get("checked_at", MISSING), expected=expected),
+                    "error",
+                )
 
 
 @rule("CE407")
@@ -318,10 +346,17 @@ def _review_by_after_check(ctx: _Context) -> Iterator[Finding]:
             continue
         checked_at, review_by = verification.get("checked_at"), verification.get("review_by")
         if is_valid_date(checked_at) and is_valid_date(review_by) and str(review_by) <= str(checked_at):
-            yield "CE407", ("claims", i, "verification", "review_by"), review_by_not_after(str(review_by), str(checked_at)), "error"
+            yield (
+                "CE407",
+                ("claims", i, "verification", "review_by"),
+                review_by_not_after(str(review_by), str(checked_at)),
+                "error",
+            )
 
 
-def review_by_not_after(review_by: str, checked_at: str, names: tuple[str, str] = ("review_by", "checked_at"), fix: str = "") -> str:
+def review_by_not_after(
+    review_by: str, checked_at: str, names: tuple[str, str] = ("review_by", "checked_at"), fix: str = ""
+) -> str:
     """CE407's message; ``names`` are how the caller calls the two dates (``--review-by`` for ``review record``)."""
     fix = fix or f"set {names[0]} to a date after {checked_at}, or remove it"
     return (
@@ -368,7 +403,11 @@ def _subject(ctx: _Context) -> Iterator[Finding]:
         return
     if recorded is None:
         yield "CE105", ("subject_fingerprint",), "article metadata requires a reviewed subject fingerprint", "error"
-    elif isinstance(recorded, str) and FINGERPRINT_RE.fullmatch(recorded) and recorded != article_fingerprint(ctx.subject):
+    elif (
+        isinstance(recorded, str)
+        and FINGERPRINT_RE.fullmatch(recorded)
+        and recorded != article_fingerprint(ctx.subject)
+    ):
         yield "CE106", ("subject_fingerprint",), "article text differs from the reviewed subject", "error"
 
 
@@ -389,7 +428,12 @@ def _unknown_keys(ctx: _Context) -> Iterator[Finding]:
 
 @rule("CE902")
 def _uncited_sources(ctx: _Context) -> Iterator[Finding]:
-    cited = {str_or_none(ref.get("source_id")) for _, claim in ctx.claim_dicts() for _, ref in _refs(claim) if isinstance(ref, dict)}
+    cited = {
+        str_or_none(ref.get("source_id"))
+        for _, claim in ctx.claim_dicts()
+        for _, ref in _refs(claim)
+        if isinstance(ref, dict)
+    }
     for sid, index in ctx.source_ids.items():
         if sid not in cited:
             yield "CE902", ("sources", index), f"source {sid!r} is not cited by any claim", "warning"
@@ -432,7 +476,12 @@ def _numbers_quoted(ctx: _Context) -> Iterator[Finding]:
         passages, malformed = _quoted_passages(claim)
         if not passages:
             if not malformed:  # a malformed quote is CE316 already
-                yield "CE905", ("claims", i, "source_refs"), _UNQUOTED + ", ".join(_shown(n) for n in numbers), "warning"
+                yield (
+                    "CE905",
+                    ("claims", i, "source_refs"),
+                    _UNQUOTED + ", ".join(_shown(n) for n in numbers),
+                    "warning",
+                )
             continue
         quoted = _distinct([n for passage in passages for n in find_numbers(passage)])
         found = {n.value for n in quoted}
@@ -440,7 +489,12 @@ def _numbers_quoted(ctx: _Context) -> Iterator[Finding]:
         amounts = [n for n in missing if n.quantity]
         others = [n for n in missing if not n.quantity]
         if amounts:
-            yield "CE317", ("claims", i, "statement"), _not_quoted(amounts, [n for n in quoted if n.quantity] or quoted), "error"
+            yield (
+                "CE317",
+                ("claims", i, "statement"),
+                _not_quoted(amounts, [n for n in quoted if n.quantity] or quoted),
+                "error",
+            )
         if others:
             yield "CE904", ("claims", i, "statement"), _not_quoted(others, quoted), "warning"
 
@@ -484,7 +538,9 @@ def _not_quoted(missing: list[Number], quoted: list[Number]) -> str:
     which = "that value" if len(missing) == 1 else "those values"
     has = ", ".join(_shown(n) for n in missing)
     listed = ", ".join(_shown(n) for n in quoted[:_LISTED]) + (", …" if len(quoted) > _LISTED else "")
-    return f"statement has {has} but no quoted passage has {which}; " + (f"quotes have {listed}" if quoted else "the quotes have no numbers")
+    return f"statement has {has} but no quoted passage has {which}; " + (
+        f"quotes have {listed}" if quoted else "the quotes have no numbers"
+    )
 
 
 def _refs(claim: dict[str, Any]) -> list[tuple[int, Any]]:

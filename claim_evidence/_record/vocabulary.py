@@ -3,6 +3,7 @@
 The keys are contract (they are stored in sealed bundles); the labels are
 presentation and may be overridden by a site's templates.
 """
+
 from __future__ import annotations
 
 import re
@@ -108,6 +109,7 @@ def is_valid_date(value: object) -> bool:
     except ValueError:
         return False
     return True
+
 
 # Fixed phrases of the evidence block, per locale. Keys are used by the templates.
 TEXT: Final[dict[str, dict[str, str]]] = {

@@ -6,6 +6,7 @@ Templates may be replaced by a site (``template_dir``); line breaks and the
 indentation after them are removed from template source, so templates can be
 written readably while the output stays one line per block.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -20,10 +21,10 @@ from typing import Any
 import jinja2
 import markupsafe
 
-from .._record.freshness import Freshness, Marker, marker_key, review_marker
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.memo import Memo, content_key
 from .._core.urls import safe_http_url
+from .._record.freshness import Freshness, Marker, marker_key, review_marker
 from .._record.validation import validate_bundle
 from .._record.vocabulary import LABELS, TEXT, is_valid_date, is_valid_id, str_or_none
 
@@ -183,7 +184,9 @@ def render_blocks(
         for claim in bundle["claims"]:
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
                 view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
-                found.setdefault(claim["id"], []).append(template.render(c=view, t=phrases, search_ignore=search_ignore))
+                found.setdefault(claim["id"], []).append(
+                    template.render(c=view, t=phrases, search_ignore=search_ignore)
+                )
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
 
@@ -196,12 +199,19 @@ def site_template(template_dir: str | None, name: str) -> Iterator[None]:
     except Exception as exc:
         if template_dir is None or not os.path.isfile(os.path.join(template_dir, name)):
             raise
-        message = f"template {name} failed while rendering: {type(exc).__name__}: {exc}; fix the template (template_dir)"
+        message = (
+            f"template {name} failed while rendering: {type(exc).__name__}: {exc}; fix the template (template_dir)"
+        )
         raise InputError(Diagnostic("SH003", message, file=os.path.join(template_dir, name))) from None
 
 
 def render_unbound(
-    bundle: dict[str, Any], claim_id: str, *, lang: str = "ja", search_ignore: bool = False, template_dir: str | None = None
+    bundle: dict[str, Any],
+    claim_id: str,
+    *,
+    lang: str = "ja",
+    search_ignore: bool = False,
+    template_dir: str | None = None,
 ) -> str:
     """The safe block for a claim whose page and record disagree (SH110, SH120): 未確認, no review date or
     method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
@@ -210,7 +220,11 @@ def render_unbound(
     sources = _source_map(bundle.get("sources"))
     with site_template(template_dir, TEMPLATE):
         blocks = [
-            template.render(c=_claim_view(claim, sources, True, lang, "mismatch_warning"), t=_phrases(lang), search_ignore=search_ignore)
+            template.render(
+                c=_claim_view(claim, sources, True, lang, "mismatch_warning"),
+                t=_phrases(lang),
+                search_ignore=search_ignore,
+            )
             for claim in bundle["claims"]
             if isinstance(claim, dict) and claim.get("id") == claim_id
         ]
@@ -246,7 +260,9 @@ def _memo_key(
 
 def _source_map(sources: Any) -> dict[str, dict[str, Any]]:
     return {
-        s["id"]: s for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict) and isinstance(s.get("id"), str)
+        s["id"]: s
+        for s in (sources if isinstance(sources, list) else [])
+        if isinstance(s, dict) and isinstance(s.get("id"), str)
     }
 
 
@@ -296,29 +312,35 @@ def _claim_view(
     # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
     # Each part is its own bidi isolate: one condition's override must not reverse the next.
     separator = markupsafe.Markup(" / ")
-    limits = separator.join(isolate(_condition(c)) for c in conditions) if isinstance(conditions, list) else markupsafe.Markup()
+    limits = (
+        separator.join(isolate(_condition(c)) for c in conditions)
+        if isinstance(conditions, list)
+        else markupsafe.Markup()
+    )
     if claim.get("uncertainty"):
         limits += (separator if limits else "") + isolate(_text(claim["uncertainty"]))
     cid = claim.get("id")
-    return _View({
-        "id": _text(cid),
-        "anchor": cid if is_valid_id(cid) else None,
-        "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
-        "basis": labels["basis"].get(_text(claim.get("basis")), TEXT[lang]["basis_missing"]),
-        "status": status if status in labels["status"] else "unverified",
-        "status_label": labels["status"].get(_text(status), labels["status"]["unverified"]),
-        "checked_at": checked_at if is_valid_date(checked_at) else None,
-        "method": labels["method"].get(_text(verification.get("method"))),
-        "invalid": invalid,
-        "warning": TEXT[lang][warning] if invalid else "",
-        "limits": limits,
-        "statement": _text(claim.get("statement")),
-        "evidence_label": _text(claim.get("evidence_label")),
-        "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
-        "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
-        "note": _text(verification.get("note")),
-        "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
-    })
+    return _View(
+        {
+            "id": _text(cid),
+            "anchor": cid if is_valid_id(cid) else None,
+            "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
+            "basis": labels["basis"].get(_text(claim.get("basis")), TEXT[lang]["basis_missing"]),
+            "status": status if status in labels["status"] else "unverified",
+            "status_label": labels["status"].get(_text(status), labels["status"]["unverified"]),
+            "checked_at": checked_at if is_valid_date(checked_at) else None,
+            "method": labels["method"].get(_text(verification.get("method"))),
+            "invalid": invalid,
+            "warning": TEXT[lang][warning] if invalid else "",
+            "limits": limits,
+            "statement": _text(claim.get("statement")),
+            "evidence_label": _text(claim.get("evidence_label")),
+            "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
+            "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
+            "note": _text(verification.get("note")),
+            "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
+        }
+    )
 
 
 MARKER_SYMBOLS = {"fresh": "🟢", "due soon": "🟡", "expired": "⚠"}
@@ -332,12 +354,14 @@ def marker_view(marker: Marker | None, lang: str) -> _View | None:
     key = "marker_" + marker.state.replace(" ", "_")
     if marker.state == "fresh" and marker.age_days == 1:
         key = "marker_fresh_one"
-    return _View({
-        "state": marker.state.replace(" ", "-"),
-        "symbol": MARKER_SYMBOLS[marker.state],
-        "text": TEXT[lang][key].format(days=marker.age_days),
-        "age_days": marker.age_days,
-    })
+    return _View(
+        {
+            "state": marker.state.replace(" ", "-"),
+            "symbol": MARKER_SYMBOLS[marker.state],
+            "text": TEXT[lang][key].format(days=marker.age_days),
+            "age_days": marker.age_days,
+        }
+    )
 
 
 def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -352,16 +376,18 @@ def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[di
 def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
     source = sources[str(ref.get("source_id"))]
     published = source.get("published_at")
-    return _View({
-        "publisher": _text(source.get("publisher")),
-        "title": _text(source.get("title")),
-        "url": safe_http_url(source.get("url")) or None,
-        "archive_url": safe_http_url(source.get("archive_url")) or None,
-        "section": _text(ref.get("section")),
-        "supports": _text(ref.get("supports")),
-        "published_at": published if is_valid_date(published) else None,
-        "quote": _quote_text(ref.get("quote")),
-    })
+    return _View(
+        {
+            "publisher": _text(source.get("publisher")),
+            "title": _text(source.get("title")),
+            "url": safe_http_url(source.get("url")) or None,
+            "archive_url": safe_http_url(source.get("archive_url")) or None,
+            "section": _text(ref.get("section")),
+            "supports": _text(ref.get("supports")),
+            "published_at": published if is_valid_date(published) else None,
+            "quote": _quote_text(ref.get("quote")),
+        }
+    )
 
 
 def _quote_text(quote: Any) -> str | None:

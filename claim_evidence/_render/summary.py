@@ -10,20 +10,21 @@ an evidence slot's: located, compared, spliced and proven the same way (:mod:`._
 A review is shown only where the block of its claim shows it: never for an invalid record, and never
 for a claim whose page and record disagree (SH110/SH120).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .._core.diagnostics import Diagnostic
-from .._record.freshness import Freshness, review_marker
-from .._html.equivalence import equivalent
-from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
 from .._check.options import PageOptions
-from .evidence import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
+from .._core.diagnostics import Diagnostic
 from .._core.splice import newline_style, with_newlines
 from .._core.urls import safe_http_url
+from .._html.equivalence import equivalent
+from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
+from .._record.freshness import Freshness, review_marker
 from .._record.vocabulary import TEXT, VERIFIED_STATUSES, is_valid_date, is_valid_id
+from .evidence import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
 
 TEMPLATE = "evidence_summary.html.j2"
 DUPLICATE = "SH170"
@@ -76,12 +77,18 @@ def summary_view(
                 entry = entries[sid] = {"source": sources[sid], "claims": [], "latest": None}
             if claim not in entry["claims"]:
                 entry["claims"].append(claim)
-            if shows_review and _reviewed(claim) and (entry["latest"] is None or _later(claim, entry["latest"], freshness)):
+            if (
+                shows_review
+                and _reviewed(claim)
+                and (entry["latest"] is None or _later(claim, entry["latest"], freshness))
+            ):
                 entry["latest"] = claim
-    return _View({
-        "sources": [_source_view(entry, lang, freshness) for entry in entries.values()],
-        "warning": TEXT[lang]["invalid_warning"] if invalid else "",
-    })
+    return _View(
+        {
+            "sources": [_source_view(entry, lang, freshness) for entry in entries.values()],
+            "warning": TEXT[lang]["invalid_warning"] if invalid else "",
+        }
+    )
 
 
 def _claims_in_order(claims: Any, order: Iterable[str]) -> list[dict[str, Any]]:
@@ -134,21 +141,25 @@ def _checked(claim: Mapping[str, Any]) -> str:
 def _source_view(entry: dict[str, Any], lang: str, freshness: Freshness | None) -> _View:
     source, latest = entry["source"], entry["latest"]
     published = source.get("published_at")
-    return _View({
-        "publisher": _text(source.get("publisher")),
-        "title": _text(source.get("title")),
-        "url": safe_http_url(source.get("url")) or None,
-        "published_at": published if is_valid_date(published) else None,
-        "claims": [
-            _View({
-                "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
-                "anchor": claim.get("id") if is_valid_id(claim.get("id")) else None,
-            })
-            for claim in entry["claims"]
-        ],
-        "reviewed": None if latest is None else _checked(latest),
-        "marker": None if latest is None else marker_view(review_marker(latest, freshness), lang),
-    })
+    return _View(
+        {
+            "publisher": _text(source.get("publisher")),
+            "title": _text(source.get("title")),
+            "url": safe_http_url(source.get("url")) or None,
+            "published_at": published if is_valid_date(published) else None,
+            "claims": [
+                _View(
+                    {
+                        "label": _text(claim.get("label") or TEXT[lang]["default_label"]),
+                        "anchor": claim.get("id") if is_valid_id(claim.get("id")) else None,
+                    }
+                )
+                for claim in entry["claims"]
+            ],
+            "reviewed": None if latest is None else _checked(latest),
+            "marker": None if latest is None else marker_view(review_marker(latest, freshness), lang),
+        }
+    )
 
 
 # --- the slot on a page ---------------------------------------------------------------
@@ -190,7 +201,13 @@ def summary_findings(
         return
     order = [e.attrs[CLAIM_ATTR] for e in located.claims]
     block = render_summary(
-        bundle, order, invalid=invalid, unbound=unbound, lang=lang, search_ignore=options.search_ignore, freshness=options.freshness,
+        bundle,
+        order,
+        invalid=invalid,
+        unbound=unbound,
+        lang=lang,
+        search_ignore=options.search_ignore,
+        freshness=options.freshness,
         template_dir=options.template_dir,
     )
     wanted = with_newlines(block, newline_style(text))
@@ -214,7 +231,11 @@ def _shape_problem(slot: Element) -> str | None:
 
 def _nesting(slot: Element, elements: list[Element]) -> str | None:
     for element in elements:
-        kind, cid = ("claim element", element.attrs[CLAIM_ATTR]) if CLAIM_ATTR in element.attrs else ("evidence slot", element.attrs[SLOT_ATTR])
+        kind, cid = (
+            ("claim element", element.attrs[CLAIM_ATTR])
+            if CLAIM_ATTR in element.attrs
+            else ("evidence slot", element.attrs[SLOT_ATTR])
+        )
         if element.contains(slot):
             return f'the {SUMMARY_ATTR} slot must not be inside the {kind} of "{cid}": move it out'
         if slot.contains(element):

@@ -5,6 +5,7 @@ the stylesheet href and where the site is served, display language, the site's p
 One file at the site root serves both paths: ``static-helper`` reads the
 top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,21 +19,33 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .._answer.config import ChatConfig, chat_config
-from .._core.diagnostics import Diagnostic, InputError
-from .._record.freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, at_build
-from .._core.hints import closest
-from .._record.policy import Policy
-from .._snapshots.store import SNAPSHOT_DIR_NAME
-from .._record.vocabulary import LABELS
-
 from .._check.options import DEFAULT_STYLESHEET, PageOptions, SiteLayout
+from .._core.diagnostics import Diagnostic, InputError
+from .._core.hints import closest
+from .._record.freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, at_build
+from .._record.policy import Policy
+from .._record.vocabulary import LABELS
+from .._snapshots.store import SNAPSHOT_DIR_NAME
 
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
 CACHE_DIR_NAME = ".claim-evidence-cache"
 KNOWN_KEYS = (
-    "pages", "require", "exclude", "stylesheet", "base_url", "web_root", "lang", "require_quotes", "snapshots", "search_ignore",
-    "sources", "template_dir", "news", "freshness", "chat",
+    "pages",
+    "require",
+    "exclude",
+    "stylesheet",
+    "base_url",
+    "web_root",
+    "lang",
+    "require_quotes",
+    "snapshots",
+    "search_ignore",
+    "sources",
+    "template_dir",
+    "news",
+    "freshness",
+    "chat",
 )
 FRESHNESS_KEYS = ("max_age_days", "expired", "markers")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
@@ -119,7 +132,7 @@ def _globs(value: Any, key: str, name: str) -> tuple[str, ...]:
     if isinstance(value, str) and value:
         value = [value]
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
-        raise _error("SH003", f"{key} must be a list of paths or globs, e.g. {key} = [\"news/*.txt\"]", name)
+        raise _error("SH003", f'{key} must be a list of paths or globs, e.g. {key} = ["news/*.txt"]', name)
     return tuple(value)
 
 
@@ -129,7 +142,11 @@ def _news(data: Any, name: str) -> NewsConfig:
     _check_keys(data, NEWS_KEYS, name, "news.")
     corrections = data.get("corrections")
     if not isinstance(corrections, str) or not corrections:
-        raise _error("SH003", "news.corrections must name the correction registry JSON, e.g. corrections = \"data/corrections.json\"", name)
+        raise _error(
+            "SH003",
+            'news.corrections must name the correction registry JSON, e.g. corrections = "data/corrections.json"',
+            name,
+        )
     pattern = data.get("evidence_url")
     if pattern is not None and (not isinstance(pattern, str) or "{claim_id}" not in pattern):
         raise _error("SH003", "news.evidence_url must be a pattern with {yyyy} {mm} {dd} and {claim_id}", name)
@@ -144,7 +161,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     _check_keys(data, KNOWN_KEYS, name)
     pages = data.get("pages", [])
     if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
-        raise _error("SH003", "pages must be a list of glob strings, e.g. pages = [\"articles/*.html\"]", name)
+        raise _error("SH003", 'pages must be a list of glob strings, e.g. pages = ["articles/*.html"]', name)
     require, exclude = (_glob_list(data.get(key, []), key, example, name) for key, example in _PAGE_GLOBS)
     stylesheet = data.get("stylesheet", DEFAULT_STYLESHEET)
     if stylesheet is not False and (not isinstance(stylesheet, str) or not stylesheet.strip()):
@@ -161,15 +178,32 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
         raise _error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
     snapshots = data.get("snapshots", SNAPSHOT_DIR_NAME)
     if not isinstance(snapshots, str) or not snapshots.strip():
-        raise _error("SH003", f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"', name)
+        raise _error(
+            "SH003",
+            f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"',
+            name,
+        )
     news = _news(data["news"], name) if "news" in data else None
     freshness = _freshness(data["freshness"], name) if "freshness" in data else None
     chat = chat_config(data["chat"], name) if "chat" in data else None
     sources = _sources(data.get("sources", []), name)
-    site = SiteLayout(os.fspath(root), _web_root(data.get("web_root"), name), _base_url(data.get("base_url", "/"), name), require, exclude)
+    site = SiteLayout(
+        os.fspath(root),
+        _web_root(data.get("web_root"), name),
+        _base_url(data.get("base_url", "/"), name),
+        require,
+        exclude,
+    )
     options = PageOptions(
-        stylesheet.strip() if stylesheet else None, lang, "stylesheet" in data, Policy(require_quotes), os.fspath(root / snapshots), site,
-        search_ignore=search_ignore, freshness=freshness, **_templates(data.get("template_dir"), root, name),
+        stylesheet.strip() if stylesheet else None,
+        lang,
+        "stylesheet" in data,
+        Policy(require_quotes),
+        os.fspath(root / snapshots),
+        site,
+        search_ignore=search_ignore,
+        freshness=freshness,
+        **_templates(data.get("template_dir"), root, name),
     )
     return Config(root, tuple(pages), options, path, news, chat, sources)
 
@@ -184,7 +218,11 @@ def _freshness(data: Any, name: str) -> Freshness:
         raise _error("SH003", f'freshness.expired must be "warning" or "error" (found {expired!r})', name)
     ages = data.get("max_age_days", {})
     if not isinstance(ages, dict):
-        raise _error("SH003", "freshness.max_age_days must be a table of days per basis, e.g. [freshness.max_age_days] reporting = 60", name)
+        raise _error(
+            "SH003",
+            "freshness.max_age_days must be a table of days per basis, e.g. [freshness.max_age_days] reporting = 60",
+            name,
+        )
     _check_keys(ages, tuple(DEFAULT_MAX_AGE_DAYS), name, "freshness.max_age_days.")
     for basis, days in ages.items():
         if days is not False and (type(days) is not int or days < 1):
@@ -193,7 +231,10 @@ def _freshness(data: Any, name: str) -> Freshness:
     markers = data.get("markers", False)
     if not isinstance(markers, bool):
         raise _error("SH003", f"freshness.markers must be true or false (found {markers!r})", name)
-    merged = {basis: (None if ages.get(basis, default) is False else ages.get(basis, default)) for basis, default in DEFAULT_MAX_AGE_DAYS.items()}
+    merged = {
+        basis: (None if ages.get(basis, default) is False else ages.get(basis, default))
+        for basis, default in DEFAULT_MAX_AGE_DAYS.items()
+    }
     return Freshness(tuple(merged.items()), expired, markers=markers)
 
 
@@ -209,7 +250,9 @@ _PAGE_GLOBS = (("require", "articles/*.html"), ("exclude", "layouts/**"))
 
 def _glob_list(value: Any, key: str, example: str, name: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
-        raise _error("SH003", f'{key} must be a list of glob strings, e.g. {key} = ["{example}"] (found {value!r})', name)
+        raise _error(
+            "SH003", f'{key} must be a list of glob strings, e.g. {key} = ["{example}"] (found {value!r})', name
+        )
     return tuple(value)
 
 
@@ -218,7 +261,11 @@ def _sources(value: Any, name: str) -> tuple[str, ...]:
     patterns = _glob_list(value, "sources", "content/**/*.md", name)
     for pattern in patterns:
         parts = pattern.replace("\\", "/").split("/")
-        if os.path.isabs(pattern) or pattern.startswith(("/", "\\")) or any("**" in part and part != "**" for part in parts):
+        if (
+            os.path.isabs(pattern)
+            or pattern.startswith(("/", "\\"))
+            or any("**" in part and part != "**" for part in parts)
+        ):
             message = f'sources glob {pattern!r} must be relative to the config\'s folder, with ** only as a whole folder name, e.g. "../content/**/*.md"'
             raise _error("SH003", message, name)
     return patterns
@@ -274,7 +321,9 @@ def _templates(value: Any, root: Path, name: str) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError) as exc:
             raise _error("SH003", f"template_dir: {path.name} cannot be read ({exc})", name) from None
         except jinja2.TemplateSyntaxError as exc:
-            raise InputError(Diagnostic("SH003", f"template syntax error: {exc.message}", file=str(path), line=exc.lineno)) from None
+            raise InputError(
+                Diagnostic("SH003", f"template syntax error: {exc.message}", file=str(path), line=exc.lineno)
+            ) from None
     return {"template_dir": str(folder.resolve()), "templates_digest": digest.hexdigest()}
 
 
@@ -385,7 +434,9 @@ def _glob(root: Path, pattern: str, key: str, name: str | None) -> list[Path]:
     try:
         return list(root.glob(pattern))
     except (ValueError, NotImplementedError):  # an absolute or empty pattern: pathlib refuses it
-        raise _error("SH003", f"{key} glob {pattern!r} must be relative to the config's folder, e.g. \"articles/*.html\"", name) from None
+        raise _error(
+            "SH003", f'{key} glob {pattern!r} must be relative to the config\'s folder, e.g. "articles/*.html"', name
+        ) from None
 
 
 def registered_pages(config: Config) -> list[Path]:

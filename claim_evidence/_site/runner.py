@@ -4,6 +4,7 @@ Both command lines use it: ``claim-evidence prepublish`` to check, ``static-help
 to check and (through the ``writer`` it passes in) to re-render stale slots. One
 page's failure, even a bug, is that page's result: the run goes on.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -17,15 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from .._core.atomic import TEMP_PREFIX
-from .._core.diagnostics import Diagnostic, InputError, internal_error
-from .._core.jsonio import MAX_BYTES, decode_utf8, read_text
 from .._check.options import STRIPPED, PageOptions
 from .._check.recordcache import RecordCache
 from .._check.recordcache import use as use_records
+from .._core.atomic import TEMP_PREFIX
+from .._core.diagnostics import Diagnostic, InputError, internal_error
+from .._core.jsonio import MAX_BYTES, decode_utf8, read_text
 from .._core.report import FileResult, input_error_result
-from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 from .._core.splice import InternalError
+from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 
 if TYPE_CHECKING:
     from .._check.page import Page
@@ -100,7 +101,10 @@ def remove_stale_temp(path: Path, now: float | None = None) -> bool:
         return False
     try:
         info = path.lstat()
-        if not stat.S_ISREG(info.st_mode) or (now if now is not None else time.time()) - info.st_mtime < STALE_TEMP_SECONDS:
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or (now if now is not None else time.time()) - info.st_mtime < STALE_TEMP_SECONDS
+        ):
             return False
         path.unlink()
     except OSError:
@@ -146,7 +150,16 @@ def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) ->
                 if site is not None and site.excluded(page):
                     left_out += 1
                     continue
-                found.append(Task(os.fspath(page), os.fspath(page), site.options_for(page) if site else options, True, write, root=root))
+                found.append(
+                    Task(
+                        os.fspath(page),
+                        os.fspath(page),
+                        site.options_for(page) if site else options,
+                        True,
+                        write,
+                        root=root,
+                    )
+                )
             if not found:
                 message = "no pages found under this folder (looked for *.html; hidden folders are skipped)"
                 if left_out:
@@ -159,7 +172,16 @@ def tasks_for_paths(paths: Sequence[Path], options: PageOptions, write: bool) ->
             if write:
                 _clean_folder(Path(os.path.realpath(path)).parent)
             root = os.fspath(site.root) if site else os.path.realpath(os.path.dirname(os.path.abspath(path)))
-            tasks.append(Task(os.fspath(path), os.fspath(path), site.options_for(path) if site else options, True, write, root=root))
+            tasks.append(
+                Task(
+                    os.fspath(path),
+                    os.fspath(path),
+                    site.options_for(path) if site else options,
+                    True,
+                    write,
+                    root=root,
+                )
+            )
     return tasks
 
 
@@ -186,8 +208,10 @@ def page_options(options: PageOptions, relative: str | None, required: bool) -> 
     """The site's options for one page: where it is served (its path under the web root, from its path
     under the site root ``relative``) and whether it must carry evidence."""
     web_root = options.site.web_root if options.site else ""
-    page = relative if not web_root or relative is None else (
-        relative[len(web_root) + 1 :] if relative.startswith(web_root + "/") else None
+    page = (
+        relative
+        if not web_root or relative is None
+        else (relative[len(web_root) + 1 :] if relative.startswith(web_root + "/") else None)
     )
     if page == options.page and required == options.required:
         return options
@@ -295,7 +319,11 @@ def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[
         f"the registered pages carry no evidence markup at all ({count}; not one has a claim element, evidence slot "
         "or bundle script), so nothing was checked, and a gate must not pass a site whose evidence vanished in the "
         "build. "
-        + (f"The site generator dropped raw HTML from {stripped} of them (SH161): fix the build first. " if stripped else "")
+        + (
+            f"The site generator dropped raw HTML from {stripped} of them (SH161): fix the build first. "
+            if stripped
+            else ""
+        )
         + "Check that pages names the built pages that carry evidence (a new site: mark a claim first, with "
         "claim-evidence claim add), and list in require the pages that must carry it, so that each fails on its own "
         "when it loses it (SH160)"

@@ -9,6 +9,7 @@ the file where its ``data-claim-id="ID"`` is written, any other finding of a pag
 page's claims. Only one file is ever chosen. When several hold the markup, each is named and none is
 chosen, and when none does, nothing is said.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,10 +19,19 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from .._core.diagnostics import Diagnostic, line_column, line_starts
-from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
 from .._core.report import FileResult
+from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
 
-__all__ = ["SourceFiles", "claim_of", "place_findings", "place_in_sources", "placeable", "read_page", "shown_from", "source_line"]
+__all__ = [
+    "SourceFiles",
+    "claim_of",
+    "place_findings",
+    "place_in_sources",
+    "placeable",
+    "read_page",
+    "shown_from",
+    "source_line",
+]
 
 Place = tuple[str, int]  # (file as shown, 1-based line)
 # Results whose findings are about reading or finding the file, not about its markup.
@@ -217,7 +227,10 @@ def _places(sources: SourceFiles, held: list[str], d: Diagnostic, shown: Callabl
 
 
 def place_in_sources(
-    results: Sequence[FileResult], root: Path, patterns: Sequence[str], page_text: Callable[[str], str | None] = read_page
+    results: Sequence[FileResult],
+    root: Path,
+    patterns: Sequence[str],
+    page_text: Callable[[str], str | None] = read_page,
 ) -> list[FileResult]:
     """:func:`place_findings` over the ``sources`` globs of a config (relative to its folder ``root``),
     each source named relative to the working folder, as the pages are (``../about.md`` from ``_site/``)."""

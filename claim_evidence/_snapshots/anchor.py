@@ -9,6 +9,7 @@ passage that is not there is reported with the closest passage as a *hint*,
 because re-attaching a quote to something merely similar is how annotation
 tools end up pointing at the wrong sentence.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -85,7 +86,9 @@ def closest_passage(haystack: str, needle: str) -> str | None:
     """
     if not haystack:
         return None
-    match = difflib.SequenceMatcher(None, haystack, needle, autojunk=False).find_longest_match(0, len(haystack), 0, len(needle))
+    match = difflib.SequenceMatcher(None, haystack, needle, autojunk=False).find_longest_match(
+        0, len(haystack), 0, len(needle)
+    )
     if match.size == 0:
         return None
     start = max(0, match.a - match.b)

@@ -10,16 +10,17 @@ extracted again from the verified bytes, never in the ``.txt`` beside them alone
 (an edit there is reported: CE527), since the bundle's digest vouches for the
 bytes only.
 """
+
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .anchor import anchor
 from .._core.diagnostics import Diagnostic, json_path
 from .._record.vocabulary import FINGERPRINT_RE, is_valid_id
+from .anchor import anchor
 
 if TYPE_CHECKING:
     from .store import SnapshotStore
@@ -118,10 +119,14 @@ def _quotes(bundle: dict[str, Any], texts: dict[str, tuple[str | None, dict[str,
                 yield Diagnostic("CE526", message, where, "warning", subject)
                 continue
             prefix, suffix = quote.get("prefix"), quote.get("suffix")  # type: ignore[union-attr]
-            found = anchor(text, exact, prefix if isinstance(prefix, str) else None, suffix if isinstance(suffix, str) else None)
+            found = anchor(
+                text, exact, prefix if isinstance(prefix, str) else None, suffix if isinstance(suffix, str) else None
+            )
             if found.outcome == "missing":
                 hint = f"; the closest passage there: «{found.closest}»" if found.closest else ""
-                yield Diagnostic("CE523", f"quote not found in {read}{hint}", where, "error", subject, hint=found.closest)
+                yield Diagnostic(
+                    "CE523", f"quote not found in {read}{hint}", where, "error", subject, hint=found.closest
+                )
             elif found.outcome == "context":
                 message = (
                     f"quote found in {read} ({found.count}×), but never with the recorded prefix/suffix; "

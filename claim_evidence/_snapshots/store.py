@@ -16,6 +16,7 @@ Every write goes through :func:`atomic_write_bytes`, so a killed run leaves a
 stray temp file at worst, never a half body under a digest's name — a name
 that would claim bytes the file does not hold.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -9,6 +9,7 @@ decoded. Only gzip and deflate are decoded (what ``Accept-Encoding`` offers), at
 :data:`MAX_CODINGS` of them; ``identity`` means nothing and is dropped. The codings are the
 HTTP ones (RFC 9110 §8.4); the decompression is the standard library's.
 """
+
 from __future__ import annotations
 
 import zlib

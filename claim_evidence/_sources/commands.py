@@ -7,6 +7,7 @@ reported, never repaired; only ``review record`` seals. Verifying writes
 nothing unless asked to store the new copies, and even then no record changes:
 a person decides whether the review still holds.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,16 +17,16 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._snapshots.anchor import anchor
-from .._record.authoring import AuthoringError, Change, judged
 from .._core.diagnostics import Diagnostic
+from .._core.report import FileResult
+from .._core.urls import safe_http_url
+from .._record.authoring import AuthoringError, Change, judged
+from .._record.freshness import clock_date
+from .._record.vocabulary import FINGERPRINT_RE, is_valid_date
+from .._snapshots.anchor import anchor
+from .._snapshots.store import SnapshotStore
 from .extract import extract_text
 from .fetch import Fetched, FetchSettings, fetch_all, origin
-from .._record.freshness import clock_date
-from .._core.report import FileResult
-from .._snapshots.store import SnapshotStore
-from .._core.urls import safe_http_url
-from .._record.vocabulary import FINGERPRINT_RE, is_valid_date
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,12 @@ def snapshot_sources(
         if result.outcome != "ok" or result.body is None:
             taken.append(Taken(source["id"], url, "failed", f"{result.outcome}: {result.reason}"))
             continue
-        record = {"sha256": "", "retrieved_at": retrieved_at, "content_type": result.content_type or "", "final_url": result.final_url or url}
+        record = {
+            "sha256": "",
+            "retrieved_at": retrieved_at,
+            "content_type": result.content_type or "",
+            "final_url": result.final_url or url,
+        }
         taken.append(_store(store, updated["sources"][index], record, result.body, result.content_type, url))
     return Snapshots(judged(bundle, updated, set(), []), tuple(taken))
 
@@ -112,14 +118,24 @@ def import_snapshot(
         raise AuthoringError(f"source {source_id!r} has no safe http(s) URL to record the copy under")
     updated = copy.deepcopy(bundle)
     record = {
-        "sha256": "", "retrieved_at": retrieved_at, "content_type": "", "final_url": url,
+        "sha256": "",
+        "retrieved_at": retrieved_at,
+        "content_type": "",
+        "final_url": url,
         "note": f"imported from a local copy ({os.path.basename(file_name)}), not fetched",
     }
     taken = _store(store, updated["sources"][index], record, data, None, url)
     return Snapshots(judged(bundle, updated, set(), []), (taken,))
 
 
-def _store(store: SnapshotStore, source: dict[str, Any], record: dict[str, Any], body: bytes, content_type: str | None, url: str) -> Taken:
+def _store(
+    store: SnapshotStore,
+    source: dict[str, Any],
+    record: dict[str, Any],
+    body: bytes,
+    content_type: str | None,
+    url: str,
+) -> Taken:
     extracted = extract_text(body, content_type)
     record["sha256"] = store.put(body, extracted.text)
     if not record["content_type"]:
@@ -150,8 +166,12 @@ class Cited:
     source_id: str  # the id of its first record: the findings' subject
     places: list[str] = field(default_factory=list)  # "about.html [source about-policy]"
     digests: set[str] = field(default_factory=set)
-    final_origins: set[tuple[str, str, int]] = field(default_factory=set)  # (scheme, host, port) of the recorded final URLs
-    quotes: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)  # (where, exact, prefix, suffix)
+    final_origins: set[tuple[str, str, int]] = field(
+        default_factory=set
+    )  # (scheme, host, port) of the recorded final URLs
+    quotes: list[tuple[str, str, str | None, str | None]] = field(
+        default_factory=list
+    )  # (where, exact, prefix, suffix)
 
 
 def source_ids(documents: Iterable[tuple[str, Any]]) -> list[str]:
@@ -181,7 +201,11 @@ def collect_sources(documents: Iterable[tuple[str, Any]], only: Collection[str] 
             entry = cited.setdefault(url, Cited(url, source["id"]))
             entry.places.append(f"{name} [source {source['id']}]")
             snapshot = source.get("snapshot")
-            if isinstance(snapshot, dict) and isinstance(snapshot.get("sha256"), str) and FINGERPRINT_RE.fullmatch(snapshot["sha256"]):
+            if (
+                isinstance(snapshot, dict)
+                and isinstance(snapshot.get("sha256"), str)
+                and FINGERPRINT_RE.fullmatch(snapshot["sha256"])
+            ):
                 entry.digests.add(snapshot["sha256"])
                 final = snapshot.get("final_url")
                 entry.final_origins.add(origin(final if isinstance(final, str) and safe_http_url(final) else url))
@@ -195,15 +219,23 @@ def collect_sources(documents: Iterable[tuple[str, Any]], only: Collection[str] 
                 target = by_id.get(ref.get("source_id")) if isinstance(ref.get("source_id"), str) else None
                 if target is not None and isinstance(exact, str) and exact.strip():
                     prefix, suffix = quote.get("prefix"), quote.get("suffix")  # type: ignore[union-attr]
-                    target.quotes.append((
-                        f"{name} [{claim.get('id')}]", exact,
-                        prefix if isinstance(prefix, str) else None, suffix if isinstance(suffix, str) else None,
-                    ))
+                    target.quotes.append(
+                        (
+                            f"{name} [{claim.get('id')}]",
+                            exact,
+                            prefix if isinstance(prefix, str) else None,
+                            suffix if isinstance(suffix, str) else None,
+                        )
+                    )
     return cited
 
 
 def verify_sources(
-    cited: dict[str, Cited], store: SnapshotStore | None, *, update: bool = False, settings: FetchSettings = FetchSettings()
+    cited: dict[str, Cited],
+    store: SnapshotStore | None,
+    *,
+    update: bool = False,
+    settings: FetchSettings = FetchSettings(),
 ) -> list[FileResult]:
     """Fetch every source again and classify it: unchanged, drifted, dead, refused, moved or unreachable."""
     fetched = fetch_all(list(cited), settings)
@@ -230,7 +262,13 @@ def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: b
     final = origin(got.final_url or entry.url)
     recorded = entry.final_origins or {origin(entry.url)}
     if final not in recorded:
-        found.append(finding("CE532", f"moved: now served from {got.final_url} ({_what_moved(final, recorded)}); cited in {where}", "warning"))
+        found.append(
+            finding(
+                "CE532",
+                f"moved: now served from {got.final_url} ({_what_moved(final, recorded)}); cited in {where}",
+                "warning",
+            )
+        )
     if not entry.digests:
         return FileResult(entry.url, found, detail="reachable; no snapshot recorded, so nothing to compare")
     digest = _sha256(got.body)
@@ -239,7 +277,9 @@ def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: b
     text = extract_text(got.body, got.content_type).text
     if update and store is not None:
         store.put(got.body, text)
-    gone = [place for place, exact, prefix, suffix in entry.quotes if anchor(text, exact, prefix, suffix).outcome != "found"]
+    gone = [
+        place for place, exact, prefix, suffix in entry.quotes if anchor(text, exact, prefix, suffix).outcome != "found"
+    ]
     stored = f" (new copy stored: {digest[:12]}…)" if update and store is not None else ""
     if gone:
         message = (
@@ -248,7 +288,11 @@ def _classify(entry: Cited, got: Fetched, store: SnapshotStore | None, update: b
         )
         found.append(finding("CE534", message))
     else:
-        kept = f"the {len(entry.quotes)} quote{'s' if len(entry.quotes) != 1 else ''} still present" if entry.quotes else "no quote to check"
+        kept = (
+            f"the {len(entry.quotes)} quote{'s' if len(entry.quotes) != 1 else ''} still present"
+            if entry.quotes
+            else "no quote to check"
+        )
         found.append(finding("CE533", f"drifted: changed since the snapshot, {kept}{stored}", "warning"))
     return FileResult(entry.url, found, detail="drifted")
 
@@ -266,4 +310,3 @@ def _what_moved(final: tuple[str, str, int], recorded: set[tuple[str, str, int]]
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-

@@ -19,6 +19,7 @@ functions that use them, so ``import claim_evidence`` stays cheap. PDFs are
 read in a child process with a time and memory bound (``_pdftext``); HTML and
 text are not, since their cost is linear in the (capped) size of the body.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -53,7 +54,9 @@ class Extracted:
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
 # A server that does not know what it sends: look at the bytes, as a browser would.
-SNIFFED_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "application/unknown", "unknown/unknown"})
+SNIFFED_TYPES = frozenset(
+    {"", "application/octet-stream", "binary/octet-stream", "application/unknown", "unknown/unknown"}
+)
 
 # Invisible in a rendered page (rt/rp: ruby readings, as the page check treats them). ``head``
 # too: its <title> usually repeats the <h1>, and a quote found twice is ambiguous.
@@ -194,7 +197,9 @@ def _decode(data: bytes, charset: str | None, html: bool) -> _Decoded | None:
         try:
             return _Decoded(body.decode(codec), codec, warnings)
         except UnicodeDecodeError:
-            warnings.append(f"the {'page' if html else 'text'} is not valid {codec}; invalid bytes were replaced with U+FFFD")
+            warnings.append(
+                f"the {'page' if html else 'text'} is not valid {codec}; invalid bytes were replaced with U+FFFD"
+            )
             return _Decoded(body.decode(codec, "replace"), codec, warnings)
     if not body:
         return _Decoded("", None, warnings)
@@ -228,7 +233,9 @@ def _detect(body: bytes, html: bool, warnings: list[str]) -> _Decoded | None:
         if dammit.unicode_markup is None:  # bs4 says it cannot happen: windows-1252 with replacement always works
             return _Decoded(body.decode("utf-8", "replace"), "utf-8", [*warnings, "the page could not be decoded"])
         if dammit.contains_replacement_characters:
-            warnings.append(f"the page is not valid {dammit.original_encoding}; invalid bytes were replaced with U+FFFD")
+            warnings.append(
+                f"the page is not valid {dammit.original_encoding}; invalid bytes were replaced with U+FFFD"
+            )
         return _Decoded(dammit.unicode_markup, dammit.original_encoding, warnings)
     import charset_normalizer
 
@@ -298,7 +305,9 @@ def _html(data: bytes, charset: str | None) -> Extracted:
     if stopped:
         warnings.append(stopped)
     if not text and not warnings:
-        warnings.append("the HTML page has no visible text (is it rendered by a script?): quotes cannot be checked against it")
+        warnings.append(
+            "the HTML page has no visible text (is it rendered by a script?): quotes cannot be checked against it"
+        )
     return Extracted(text, "html", decoded.encoding, "; ".join(warnings) or None)
 
 

@@ -73,6 +73,7 @@ fetches of a run are asyncio tasks of one ``httpx.AsyncClient``: a deadline is
 a cancellation, the one way to stop a request whose headers are still
 arriving.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -88,9 +89,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import urljoin, urlsplit
 
-from .codings import ACCEPT_ENCODING, NotDecodable, OverCap, codings_to_undo, decoded
 from .._core.hints import terminal_safe
 from .._core.urls import safe_http_url
+from .codings import ACCEPT_ENCODING, NotDecodable, OverCap, codings_to_undo, decoded
 
 if TYPE_CHECKING:
     from http.cookiejar import CookieJar
@@ -179,7 +180,10 @@ class FetchSettings:
     def __post_init__(self) -> None:
         if min(self.per_host, self.workers) < 1 or min(self.retries, self.max_redirects, self.max_bytes) < 0:
             raise ValueError("per_host and workers must be at least 1; retries, max_redirects and max_bytes at least 0")
-        if min(self.connect_timeout, self.read_timeout, self.deadline) <= 0 or min(self.backoff, self.retry_after_budget) < 0:
+        if (
+            min(self.connect_timeout, self.read_timeout, self.deadline) <= 0
+            or min(self.backoff, self.retry_after_budget) < 0
+        ):
             raise ValueError("timeouts and the deadline must be positive; backoff and retry_after_budget not negative")
 
 
@@ -201,7 +205,7 @@ def fetch_all(
     results = {url: _refused(url, "not a safe http(s) URL") for url in unique if not safe_http_url(url)}
     wanted = _interleave_by_host([url for url in unique if url not in results])
     if wanted:
-        results.update(zip(wanted, _run(_Fetcher(settings, sleep).fetch_many(wanted))))
+        results.update(zip(wanted, _run(_Fetcher(settings, sleep).fetch_many(wanted)), strict=True))
     return {url: results[url] for url in unique}
 
 
@@ -373,7 +377,9 @@ class _Fetcher:
                 reason = _with_why(_after_attempts(answer.reason, attempts), why_not)
                 return Fetched(url, answer.outcome, reached, None, None, None, reason, tuple(chain))
             if answer.status not in _REDIRECT_STATUSES or answer.location is None:
-                return self._judge(url, current, answer, _with_why(_after_attempts("", attempts), why_not), tuple(chain))
+                return self._judge(
+                    url, current, answer, _with_why(_after_attempts("", attempts), why_not), tuple(chain)
+                )
             target = safe_http_url(urljoin(current, answer.location))
             if terminal_safe(target) != target:  # a bidi override or a control a terminal would act on
                 target = ""
@@ -415,7 +421,9 @@ class _Fetcher:
             outcome, reason = "dead", f"HTTP {answer.status}"
         return Fetched(url, outcome, final, answer.status, answer.content_type, answer.body, reason, chain)
 
-    async def _hop(self, client: httpx.AsyncClient, source: str, url: str, clock: _Clock) -> tuple[_Reply | _Broken, int, str]:
+    async def _hop(
+        self, client: httpx.AsyncClient, source: str, url: str, clock: _Clock
+    ) -> tuple[_Reply | _Broken, int, str]:
         """One request with its retries, holding the host's slot throughout: the answer, the
         attempts made, and why no further attempt was made when one was due ("" otherwise).
 
@@ -458,7 +466,10 @@ class _Fetcher:
             # The server asked for this wait; a run of many sources on one rate-limited host must not
             # add such waits up without end (the fetches wait in parallel, the budget counts them all).
             if delay > self._waits_left:
-                return None, f"{lead}not retried: the run's {self._settings.retry_after_budget:g} s for Retry-After waits are spent"
+                return (
+                    None,
+                    f"{lead}not retried: the run's {self._settings.retry_after_budget:g} s for Retry-After waits are spent",
+                )
             self._waits_left -= delay
         return delay, ""
 
@@ -489,7 +500,11 @@ class _Fetcher:
             async with client.stream("GET", url, extensions={"trace": check}) as response:
                 return await self._read(response)
         except _NonPublic as exc:
-            return _Broken("refused", f"redirected to {url}, a non-public address ({_net_text(exc.address)}): not followed", retry=False)
+            return _Broken(
+                "refused",
+                f"redirected to {url}, a non-public address ({_net_text(exc.address)}): not followed",
+                retry=False,
+            )
         except httpx.TimeoutException as exc:
             return _Broken("unreachable", self._timed_out(exc), retry=True)
         except httpx.ConnectError as exc:
@@ -507,7 +522,9 @@ class _Fetcher:
         location = response.extensions.get(_LOCATION)
         content_type = headers.get("content-type")
         answer = _Reply(
-            response.status_code, None if content_type is None else terminal_safe(content_type), location,
+            response.status_code,
+            None if content_type is None else terminal_safe(content_type),
+            location,
             _retry_after(headers.get("retry-after")),
         )
         if not 200 <= response.status_code < 300 or response.status_code == 206:
@@ -610,12 +627,22 @@ def _connect_failure(exc: BaseException) -> _Broken:
     if isinstance(cause, socket.gaierror):
         if cause.errno == socket.EAI_AGAIN:
             return _Broken("unreachable", f"DNS lookup failed for now: {_net_text(str(cause.strerror))}", retry=True)
-        return _Broken("unreachable", f"DNS lookup failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}", retry=False)
+        return _Broken(
+            "unreachable",
+            f"DNS lookup failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}",
+            retry=False,
+        )
     if isinstance(cause, ssl.SSLCertVerificationError):
         # The verify message can quote the certificate's names: the server's words.
-        return _Broken("dead", f"TLS certificate rejected: {_net_text(cause.verify_message) if cause.verify_message else _describe(cause)}", retry=False)
+        return _Broken(
+            "dead",
+            f"TLS certificate rejected: {_net_text(cause.verify_message) if cause.verify_message else _describe(cause)}",
+            retry=False,
+        )
     if isinstance(cause, ssl.SSLError):
-        return _Broken("dead", f"TLS failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}", retry=False)
+        return _Broken(
+            "dead", f"TLS failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}", retry=False
+        )
     if isinstance(cause, ConnectionRefusedError):
         return _Broken("unreachable", "connection refused", retry=True)
     return _Broken("unreachable", f"could not connect: {_describe(exc)}", retry=True)

@@ -18,6 +18,7 @@ bytes), with pypdf's log records, which the parent replays to its own
 ``pypdf`` loggers so that logging configured by the application sees them as
 before.
 """
+
 from __future__ import annotations
 
 import io
@@ -41,11 +42,24 @@ PDF_MEMORY = 512 * 2**20
 # A hostile file can log a line per object: the parent replays at most this many.
 _MAX_LOG_RECORDS = 200
 # What a handler's format can show of a record, besides the message (formatted in the child).
-_RECORD_FIELDS = ("name", "levelno", "levelname", "pathname", "filename", "module", "lineno", "funcName", "created", "msecs")
+_RECORD_FIELDS = (
+    "name",
+    "levelno",
+    "levelname",
+    "pathname",
+    "filename",
+    "module",
+    "lineno",
+    "funcName",
+    "created",
+    "msecs",
+)
 # Run by the child (with -P: the working folder is not on its path, so a json.py or pypdf.py in a
 # checked-out site cannot stand in for the real one); the package is imported from where the parent has it.
 _CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from claim_evidence._sources.pdftext import main; sys.exit(main(sys.argv[2:]))"
-_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the folder holding claim_evidence/
+_PACKAGE_ROOT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+)  # the folder holding claim_evidence/
 # Deaths that mean the bound was hit: the CPU limit (set as a backstop for an
 # orphaned child) and the kernel's out-of-memory killer.
 _COSTLY_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGXCPU", "SIGKILL") if hasattr(signal, name))
@@ -82,7 +96,12 @@ def pdf_text(data: bytes) -> Extracted:
 def _too_costly() -> Extracted:
     seconds = f"{PDF_SECONDS:g}"
     memory = f"{PDF_MEMORY / 2**20:g} MiB"
-    return Extracted("", "pdf", None, f"the PDF was not extracted: too costly (over {seconds} s or {memory}); quotes cannot be checked against it")
+    return Extracted(
+        "",
+        "pdf",
+        None,
+        f"the PDF was not extracted: too costly (over {seconds} s or {memory}); quotes cannot be checked against it",
+    )
 
 
 def _died(returncode: int, stderr: bytes) -> Extracted:
@@ -113,7 +132,11 @@ def _replay(records: Any) -> None:
         return
     _quiet("pypdf")
     for fields in records[:_MAX_LOG_RECORDS]:
-        if not isinstance(fields, dict) or not isinstance(fields.get("name"), str) or not isinstance(fields.get("levelno"), int):
+        if (
+            not isinstance(fields, dict)
+            or not isinstance(fields.get("name"), str)
+            or not isinstance(fields.get("levelno"), int)
+        ):
             continue
         logger = logging.getLogger(fields["name"])
         if logger.isEnabledFor(fields["levelno"]):
@@ -195,12 +218,16 @@ def read_pdf(data: bytes) -> Extracted:
 
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not _decrypt(reader):
-            return Extracted("", "pdf", None, "the PDF is encrypted with a password: quotes cannot be checked against it")
+            return Extracted(
+                "", "pdf", None, "the PDF is encrypted with a password: quotes cannot be checked against it"
+            )
         pages = list(reader.pages)
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001 - see above
-        return Extracted("", "pdf", None, f"the PDF could not be read ({_reason(exc)}): quotes cannot be checked against it")
+        return Extracted(
+            "", "pdf", None, f"the PDF could not be read ({_reason(exc)}): quotes cannot be checked against it"
+        )
     texts: list[str] = []
     failed = 0
     for page in pages:

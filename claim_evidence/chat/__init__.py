@@ -11,6 +11,7 @@ widget (``chat.js``, ``chat.css``) is served under ``/chat-widget/``. See docs/c
 Importing this package loads neither Starlette nor the SDK: ``create_app`` does, so the command
 can say which extra is missing. ``import claim_evidence`` never imports this package.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

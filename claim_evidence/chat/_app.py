@@ -10,6 +10,7 @@ traceback. The model call has one deadline (``timeout``) for the whole exchange:
 timeout bounds each wait for data, so an upstream sending a byte a second would otherwise hold a
 request for as long as it likes.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -64,7 +65,10 @@ class ChatService:
         self.kb = kb
         self.client = client
         self.limiter = RateLimiter(
-            burst=settings.rate_burst, per_second=settings.rate_per_minute / 60.0, max_keys=settings.rate_clients, clock=settings.clock
+            burst=settings.rate_burst,
+            per_second=settings.rate_per_minute / 60.0,
+            max_keys=settings.rate_clients,
+            clock=settings.clock,
         )
         self.in_flight = 0
 
@@ -122,7 +126,10 @@ class ChatService:
         try:
             with anyio.fail_after(self.settings.timeout):  # the whole call: connect, headers, body, the SDK's retries
                 reply = await self.client.messages.create(
-                    model=self.settings.model, max_tokens=self.settings.max_tokens, system=system, messages=messages,  # type: ignore[arg-type]
+                    model=self.settings.model,
+                    max_tokens=self.settings.max_tokens,
+                    system=system,
+                    messages=messages,  # type: ignore[arg-type]
                 )
         except TimeoutError:
             log.warning("model provider did not answer within %g s", self.settings.timeout)
@@ -151,7 +158,11 @@ class ChatService:
             # The SDK does not validate responses strictly: a message without these is no answer.
             log.warning("model provider sent a malformed message (no content or model)")
             return refuse(UPSTREAM_DOWN)
-        text = "".join(t for block in content if getattr(block, "type", None) == "text" and isinstance(t := getattr(block, "text", None), str))
+        text = "".join(
+            t
+            for block in content
+            if getattr(block, "type", None) == "text" and isinstance(t := getattr(block, "text", None), str)
+        )
         if not is_unicode(text) or not is_unicode(model):
             log.warning(_NOT_UNICODE)
             return refuse(UPSTREAM_DOWN)
@@ -159,7 +170,9 @@ class ChatService:
         result: dict[str, Any] = guarded.to_dict()
         body = {key: result[key] for key in RESPONSE_KEYS if key in result}
         body["findings"] = list(guarded.codes)
-        body["copy_text"] = copy_text(guarded, prefix_template=self.kb.copy_prefix or DEFAULT_COPY_PREFIX, site_url=self.settings.site_url)
+        body["copy_text"] = copy_text(
+            guarded, prefix_template=self.kb.copy_prefix or DEFAULT_COPY_PREFIX, site_url=self.settings.site_url
+        )
         body["model"] = model
         try:
             return JSONResponse(body, headers=_NO_STORE)  # rendered here: UTF-8 now or never
@@ -190,8 +203,12 @@ def create_app(settings: ChatSettings) -> Starlette:
         raise ChatConfigError(f"site folder not found: {settings.site_dir}")
     api_key = os.environ.get(KEY_ENV)
     if not api_key:
-        raise ChatConfigError(f"{KEY_ENV} is not set in the server's environment; the chat endpoint needs it to ask the model")
-    client = anthropic.AsyncAnthropic(api_key=api_key, base_url=settings.base_url, timeout=settings.timeout, max_retries=settings.max_retries)
+        raise ChatConfigError(
+            f"{KEY_ENV} is not set in the server's environment; the chat endpoint needs it to ask the model"
+        )
+    client = anthropic.AsyncAnthropic(
+        api_key=api_key, base_url=settings.base_url, timeout=settings.timeout, max_retries=settings.max_retries
+    )
     service = ChatService(settings, kb, client)
 
     @contextlib.asynccontextmanager

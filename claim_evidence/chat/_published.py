@@ -14,6 +14,7 @@ Markdown notes. The rule, checked on every request (a file refused is a 404, as 
 4. no file whose bytes are a stored snapshot (its SHA-256 names a ``.bin`` in that folder): a
    source copy imported with ``sources snapshot --file`` is such a file, wherever it lies.
 """
+
 from __future__ import annotations
 
 import functools

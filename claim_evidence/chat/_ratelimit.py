@@ -1,4 +1,5 @@
 """A token bucket per client, in bounded memory."""
+
 from __future__ import annotations
 
 import math

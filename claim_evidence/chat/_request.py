@@ -1,4 +1,5 @@
 """What a reader may send to ``POST /api/chat``: checked into a value, or refused with a fixed error."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ NOT_JSON_TYPE = Refusal(415, "unsupported_media_type", "Send the request as appl
 TOO_LARGE = Refusal(413, "request_too_large", "The request body is too large.")
 NOT_JSON = Refusal(400, "invalid_json", "The request body is not a JSON object.")
 NO_QUESTION = Refusal(400, "invalid_question", f"question must be a string of 1 to {MAX_QUESTION_CHARS} characters.")
-BAD_LANG = Refusal(400, "invalid_lang", "lang must be \"ja\" or \"en\".")
+BAD_LANG = Refusal(400, "invalid_lang", 'lang must be "ja" or "en".')
 BAD_HISTORY = Refusal(400, "invalid_history", "history must be a list of {role: user|assistant, content: string}.")
 
 
@@ -41,7 +42,12 @@ def parse_chat_request(body: Any) -> ChatRequest | Refusal:
     if not isinstance(body, dict):
         return NOT_JSON
     question = body.get("question")
-    if not isinstance(question, str) or not question.strip() or len(question) > MAX_QUESTION_CHARS or not is_unicode(question):
+    if (
+        not isinstance(question, str)
+        or not question.strip()
+        or len(question) > MAX_QUESTION_CHARS
+        or not is_unicode(question)
+    ):
         return NO_QUESTION
     lang = body.get("lang", "ja")
     if lang not in LANGS:
@@ -52,7 +58,11 @@ def parse_chat_request(body: Any) -> ChatRequest | Refusal:
     if not isinstance(history, list) or len(history) > MAX_HISTORY_ITEMS:
         return BAD_HISTORY
     for turn in history:
-        if not (isinstance(turn, dict) and turn.get("role") in ("user", "assistant") and isinstance(turn.get("content"), str)):
+        if not (
+            isinstance(turn, dict)
+            and turn.get("role") in ("user", "assistant")
+            and isinstance(turn.get("content"), str)
+        ):
             return BAD_HISTORY
         if not is_unicode(turn["content"]):
             return BAD_HISTORY

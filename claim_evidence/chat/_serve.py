@@ -1,4 +1,5 @@
 """``python -m claim_evidence.chat``: parse, build the app, hand it to uvicorn. Exit 2 on any setup problem."""
+
 from __future__ import annotations
 
 import argparse

@@ -3,6 +3,7 @@
 The API key is not a setting: the app reads ``ANTHROPIC_API_KEY`` from the server's environment
 when it is created and keeps it inside the SDK client, so it is never in a repr, a log or a page.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,9 +54,13 @@ class ChatSettings:
 
     def __post_init__(self) -> None:
         positive = {
-            "timeout": self.timeout, "max_tokens": self.max_tokens, "max_body_bytes": self.max_body_bytes,
-            "max_concurrent": self.max_concurrent, "rate_burst": self.rate_burst,
-            "rate_per_minute": self.rate_per_minute, "rate_clients": self.rate_clients,
+            "timeout": self.timeout,
+            "max_tokens": self.max_tokens,
+            "max_body_bytes": self.max_body_bytes,
+            "max_concurrent": self.max_concurrent,
+            "rate_burst": self.rate_burst,
+            "rate_per_minute": self.rate_per_minute,
+            "rate_clients": self.rate_clients,
         }
         for name, value in positive.items():
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
@@ -69,7 +74,12 @@ class ChatSettings:
 
     @classmethod
     def from_env(
-        cls, kb_path: str | Path, *, site_dir: str | Path | None = None, site_url: str | None = None, environ: Mapping[str, str] | None = None
+        cls,
+        kb_path: str | Path,
+        *,
+        site_dir: str | Path | None = None,
+        site_url: str | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> ChatSettings:
         """Settings from ``CLAIM_EVIDENCE_CHAT_*`` variables (see docs/chat.md), defaults elsewhere."""
         env = os.environ if environ is None else environ

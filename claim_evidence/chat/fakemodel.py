@@ -16,6 +16,7 @@ It is bounded so a runaway caller cannot hang anything: after ``max_requests`` i
 and stops, after ``lifetime`` seconds it stops, a delayed reply wakes when it stops, and every
 connection has a socket timeout. Standard library only; it never leaves the loopback interface.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -156,7 +157,10 @@ class FakeModel(LoopbackHTTP):
             return _as_response(error(529, "fake model request budget spent"))
         if request.method != "POST" or request.path != "/v1/messages":
             return _as_response(error(404, f"not found: {request.method} {request.path}"))
-        if self.api_key is not None and self.api_key not in (request.headers.get("x-api-key"), _bearer(request.headers.get("authorization"))):
+        if self.api_key is not None and self.api_key not in (
+            request.headers.get("x-api-key"),
+            _bearer(request.headers.get("authorization")),
+        ):
             return _as_response(error(401, "invalid x-api-key"))
         problem = _request_problem(request.body)
         if problem:
@@ -174,7 +178,9 @@ class FakeModel(LoopbackHTTP):
         if reply.raw is not None or reply.body is not None:
             return _as_response(reply)
         model = self.reported_model or str(request.body.get("model", ""))
-        body = message(reply.text, model=model, number=next(self._numbers), input_tokens=len(json.dumps(request.body)) // 4)
+        body = message(
+            reply.text, model=model, number=next(self._numbers), input_tokens=len(json.dumps(request.body)) // 4
+        )
         return _Out(reply.status, _encoded(body), dict(reply.headers), reply.drip)
 
 
@@ -189,7 +195,7 @@ class _Out:
 
 
 def _bearer(value: str | None) -> str | None:
-    return value[len("Bearer "):] if value and value.startswith("Bearer ") else None
+    return value[len("Bearer ") :] if value and value.startswith("Bearer ") else None
 
 
 def _encoded(body: Mapping[str, Any]) -> bytes:
@@ -314,7 +320,7 @@ def _statement(chunk: Mapping[str, Any]) -> str:
     for line in str(chunk.get("text", "")).splitlines():
         for label in ("主張: ", "Statement: "):
             if line.startswith(label):
-                return line[len(label):].strip()
+                return line[len(label) :].strip()
     return str(chunk.get("title", ""))
 
 
@@ -332,7 +338,9 @@ def grounded_answer(request: Mapping[str, Any]) -> str:
     chunks, question = read_user_message(last_user_text(request))
     empty: dict[str, Any] = {"confirmed": [], "unknown": [], "sources": []}
     if any(word in question.lower() for word in _ADVICE_WORDS):
-        return json.dumps({"answer": words["refused"], **empty, "state": UNVERIFIED, "refused": True}, ensure_ascii=False)
+        return json.dumps(
+            {"answer": words["refused"], **empty, "state": UNVERIFIED, "refused": True}, ensure_ascii=False
+        )
     if not chunks:
         return json.dumps({"answer": words["none"], **empty, "state": UNVERIFIED, "refused": False}, ensure_ascii=False)
     top = chunks[0]
@@ -358,6 +366,13 @@ def grounded_answer(request: Mapping[str, Any]) -> str:
         if isinstance(url, str) and url and url not in sources:
             sources.append(url)
     return json.dumps(
-        {"answer": answer, "confirmed": confirmed, "unknown": unknown, "state": state, "sources": sources, "refused": False},
+        {
+            "answer": answer,
+            "confirmed": confirmed,
+            "unknown": unknown,
+            "state": state,
+            "sources": sources,
+            "refused": False,
+        },
         ensure_ascii=False,
     )

@@ -8,6 +8,7 @@ Each chunk goes between ``<material>`` and ``</material>`` as one line of JSON i
 ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e`` and ``\\u0026``: no chunk text (and no
 question) can close the delimiter or open a new one, whatever it says.
 """
+
 from __future__ import annotations
 
 import json
@@ -102,7 +103,13 @@ def system_prompt(lang: str = "ja") -> str:
 def quote(value: Any) -> str:
     """``value`` as one line of JSON that cannot hold ``<``, ``>`` or ``&`` (so no tag can be closed)."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (
+        text.replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def material(chunks: Sequence[Mapping[str, Any]]) -> str:
@@ -118,7 +125,9 @@ def user_message(chunks: Sequence[Mapping[str, Any]], question: str) -> str:
     return f"{material(chunks)}\n{QUESTION_OPEN}\n{quote(question)}\n{QUESTION_CLOSE}"
 
 
-def build_messages(chunks: Sequence[Mapping[str, Any]], question: str, history: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
+def build_messages(
+    chunks: Sequence[Mapping[str, Any]], question: str, history: Sequence[Mapping[str, str]]
+) -> list[dict[str, str]]:
     """The Messages API ``messages``: the trimmed history (alternating, user first), then the question with its material."""
     messages = [{"role": turn["role"], "content": turn["content"]} for turn in history]
     messages.append({"role": "user", "content": user_message(chunks, question)})

@@ -1,4 +1,5 @@
 """``claim-evidence kb`` and ``claim-evidence answer``: a thin click layer over the knowledge base and the guard's regression set."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,10 +15,26 @@ def kb() -> None:
 
 
 @kb.command("build")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
-@click.option("--today", metavar="YYYY-MM-DD", default=None,
-              help="The build date (built_at, and review ages under [freshness]); default: SOURCE_DATE_EPOCH (its UTC date), else the clock.")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="Where to write kb.json.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site settings (default: the nearest claim-evidence.toml).",
+)
+@click.option(
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The build date (built_at, and review ages under [freshness]); default: SOURCE_DATE_EPOCH (its UTC date), else the clock.",
+)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Where to write kb.json.",
+)
 def kb_build(config_path: Path | None, today: str | None, out: Path) -> int:
     """Write kb.json: one chunk per claim of the registered pages and of the [news]
     correction registry, with its evidence state (FACT, CONFIRMED, ESTIMATE, HYPOTHESIS or
@@ -39,9 +56,13 @@ def kb_build(config_path: Path | None, today: str | None, out: Path) -> int:
     built = build_kb(load_config(path), today, skipped=skipped)
     atomic_write_bytes(out, dumps_kb(built))
     for line in skipped:
-        click.echo(f"claim-evidence: kb build: no chunks from {line} (its records cannot be read; fix the page)", err=True)
+        click.echo(
+            f"claim-evidence: kb build: no chunks from {line} (its records cannot be read; fix the page)", err=True
+        )
     states = ", ".join(f"{state} {n}" for state, n in _count(built["chunks"]).items())
-    click.echo(f"{out}: written ({len(built['chunks'])} chunks: {states}; built_at {built['built_at']} from {built['built_at_source']})")
+    click.echo(
+        f"{out}: written ({len(built['chunks'])} chunks: {states}; built_at {built['built_at']} from {built['built_at_source']})"
+    )
     return 0
 
 
@@ -52,8 +73,13 @@ def answer() -> None:
 
 @answer.command("eval")
 @click.argument("cases", metavar="SET.jsonl", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--kb", "kb_path", type=click.Path(dir_okay=False, path_type=str), metavar="KB",
-              help="The kb.json whose chunk ids the cases name (needed unless every case carries its chunks).")
+@click.option(
+    "--kb",
+    "kb_path",
+    type=click.Path(dir_okay=False, path_type=str),
+    metavar="KB",
+    help="The kb.json whose chunk ids the cases name (needed unless every case carries its chunks).",
+)
 def answer_eval(cases: str, kb_path: str | None) -> int:
     """Run the guard over every case of SET.jsonl and compare what it makes of each model
     output with what the case expects (finding codes, answer, items, state, sources).
@@ -62,8 +88,8 @@ def answer_eval(cases: str, kb_path: str | None) -> int:
     case passes, 1 when any fails, 2 when the set or the kb cannot be read (a malformed
     case names its line).
     """
-    from .._commands.answereval import render_eval, run_eval
     from .._answer.kb import load_kb
+    from .._commands.answereval import render_eval, run_eval
 
     result = run_eval(cases, load_kb(kb_path) if kb_path else None)
     click.echo(render_eval(result), nl=False)

@@ -1,5 +1,6 @@
 """``claim-evidence claim / source / ref``: editing a record without hand-writing JSON (a thin click
 layer over :mod:`._authoring` and :mod:`._scaffold`; every write goes through :mod:`._bundlefile`)."""
+
 from __future__ import annotations
 
 import json
@@ -10,12 +11,12 @@ from typing import Any
 
 import click
 
-from .._record.authoring import EditRefused
 from .._check.bundlefile import Rewrite, read_source, rewrite
-from .options import T
-from .._core.diagnostics import ClaimEvidenceError, MalformedInput
 from .._check.documents import ARTICLE_KEY, BundleDocument, is_page, load_document
+from .._core.diagnostics import ClaimEvidenceError, MalformedInput
+from .._record.authoring import EditRefused
 from .._record.vocabulary import BASES, EVIDENCE_LABELS, STATUSES
+from .options import T
 
 
 @click.group()
@@ -31,14 +32,36 @@ def claim() -> None:
 
 @claim.command("add")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--id", "claim_id", metavar="ID", help="The claim id: on a page, the data-claim-id of the marked element.")
-@click.option("--all", "add_all", is_flag=True, help="On a page: every element with data-claim-id that has no record yet.")
-@click.option("--statement", metavar="TEXT", help="For a bundle or article JSON only: the exact sentence (a page's is read from the element).")
+@click.option(
+    "--id", "claim_id", metavar="ID", help="The claim id: on a page, the data-claim-id of the marked element."
+)
+@click.option(
+    "--all", "add_all", is_flag=True, help="On a page: every element with data-claim-id that has no record yet."
+)
+@click.option(
+    "--statement",
+    metavar="TEXT",
+    help="For a bundle or article JSON only: the exact sentence (a page's is read from the element).",
+)
 @click.option("--label", metavar="TEXT", help="Short display label (default この主張).")
-@click.option("--basis", type=click.Choice(BASES), help="What the claim rests on; without it the record is incomplete (CE303) until `claim set --basis`.")
-@click.option("--evidence-label", type=click.Choice([e for e in EVIDENCE_LABELS if e]), help="Information kind (not a review status).")
+@click.option(
+    "--basis",
+    type=click.Choice(BASES),
+    help="What the claim rests on; without it the record is incomplete (CE303) until `claim set --basis`.",
+)
+@click.option(
+    "--evidence-label",
+    type=click.Choice([e for e in EVIDENCE_LABELS if e]),
+    help="Information kind (not a review status).",
+)
 def claim_add(
-    file: str, claim_id: str | None, add_all: bool, statement: str | None, label: str | None, basis: str | None, evidence_label: str | None
+    file: str,
+    claim_id: str | None,
+    add_all: bool,
+    statement: str | None,
+    label: str | None,
+    basis: str | None,
+    evidence_label: str | None,
 ) -> int:
     """Add an unverified claim with no sources and no review.
 
@@ -49,30 +72,53 @@ def claim_add(
     nothing else on the page changes. Then: `source add`, `ref add`, read the
     source, `review record`, `static-helper --write`.
     """
-    from .._record.authoring import add_claim
     from .._check.scaffold import add_page_claims
+    from .._record.authoring import add_claim
 
     if (claim_id is None) == (not add_all):
         raise click.UsageError("give --id ID, or --all for every marked element without a record")
     if is_page(file):
         if statement is not None:
-            raise click.UsageError("--statement is for bundle and article JSON files; a page's statement is read from its element")
+            raise click.UsageError(
+                "--statement is for bundle and article JSON files; a page's statement is read from its element"
+            )
         text, bom = read_source(file)
-        page = run_edit(file, lambda: add_page_claims(text, file, None if add_all else [claim_id or ""], label=label, basis=basis, evidence_label=evidence_label))
+        page = run_edit(
+            file,
+            lambda: add_page_claims(
+                text,
+                file,
+                None if add_all else [claim_id or ""],
+                label=label,
+                basis=basis,
+                evidence_label=evidence_label,
+            ),
+        )
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
     if add_all or statement is None:
-        raise click.UsageError("for a bundle or article JSON give --id ID and --statement TEXT (--all reads marked elements of a page)")
+        raise click.UsageError(
+            "for a bundle or article JSON give --id ID and --statement TEXT (--all reads marked elements of a page)"
+        )
     document = editable_document(file, allow_new=True)
     bundle = None if document is None else document.bundle
-    change = run_edit(file, lambda: add_claim(bundle, claim_id or "", statement, label=label, basis=basis, evidence_label=evidence_label))
+    change = run_edit(
+        file,
+        lambda: add_claim(bundle, claim_id or "", statement, label=label, basis=basis, evidence_label=evidence_label),
+    )
     return store_change(file, document, change)
 
 
 @claim.command("set")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim to change.")
-@click.option("--status", type=click.Choice(STATUSES), help="Status against the sources (matched, partial and conflict need a review record).")
-@click.option("--condition", "conditions", multiple=True, metavar="TEXT", help="Replace the conditions with these (repeatable).")
+@click.option(
+    "--status",
+    type=click.Choice(STATUSES),
+    help="Status against the sources (matched, partial and conflict need a review record).",
+)
+@click.option(
+    "--condition", "conditions", multiple=True, metavar="TEXT", help="Replace the conditions with these (repeatable)."
+)
 @click.option("--no-conditions", is_flag=True, help="Remove every condition.")
 @click.option("--as-of", metavar="YYYY-MM-DD", help="The time point the statement is about ('' removes it).")
 @click.option("--uncertainty", metavar="TEXT", help="What the sources do not establish ('' removes it).")
@@ -80,8 +126,16 @@ def claim_add(
 @click.option("--basis", type=click.Choice(BASES), help="What the claim rests on.")
 @click.option("--evidence-label", type=click.Choice(EVIDENCE_LABELS), help="Information kind ('' for none).")
 def claim_set(
-    file: str, claim_id: str, status: str | None, conditions: Sequence[str], no_conditions: bool, as_of: str | None,
-    uncertainty: str | None, label: str | None, basis: str | None, evidence_label: str | None,
+    file: str,
+    claim_id: str,
+    status: str | None,
+    conditions: Sequence[str],
+    no_conditions: bool,
+    as_of: str | None,
+    uncertainty: str | None,
+    label: str | None,
+    basis: str | None,
+    evidence_label: str | None,
 ) -> int:
     """Change a claim's fields; say which review this undoes.
 
@@ -96,15 +150,24 @@ def claim_set(
         raise click.UsageError("give --condition TEXT (repeatable) or --no-conditions, not both")
     changes = {"status": status, "basis": basis, "evidence_label": evidence_label}
     if not (conditions or no_conditions or any(v is not None for v in (*changes.values(), as_of, uncertainty, label))):
-        raise click.UsageError("nothing to change: give at least one of --status, --condition, --no-conditions, --as-of, --uncertainty, --label, --basis, --evidence-label")
+        raise click.UsageError(
+            "nothing to change: give at least one of --status, --condition, --no-conditions, --as-of, --uncertainty, --label, --basis, --evidence-label"
+        )
     document = editable_document(file)
-    change = run_edit(file, lambda: set_claim(
-        document.bundle if document else None, claim_id, status=status, basis=basis, evidence_label=evidence_label,
-        conditions=[] if no_conditions else (list(conditions) or None),
-        as_of=_UNSET if as_of is None else (as_of or None),
-        uncertainty=_UNSET if uncertainty is None else (uncertainty or None),
-        label=_UNSET if label is None else (label or None),
-    ))
+    change = run_edit(
+        file,
+        lambda: set_claim(
+            document.bundle if document else None,
+            claim_id,
+            status=status,
+            basis=basis,
+            evidence_label=evidence_label,
+            conditions=[] if no_conditions else (list(conditions) or None),
+            as_of=_UNSET if as_of is None else (as_of or None),
+            uncertainty=_UNSET if uncertainty is None else (uncertainty or None),
+            label=_UNSET if label is None else (label or None),
+        ),
+    )
     return store_change(file, document, change)
 
 
@@ -130,7 +193,9 @@ def source_add(file: str, source_id: str, url: str, publisher: str, title: str, 
 
     document = editable_document(file)
     bundle = document.bundle if document else None
-    return store_change(file, document, run_edit(file, lambda: add_source(bundle, source_id, url, publisher, title, published_at)))
+    return store_change(
+        file, document, run_edit(file, lambda: add_source(bundle, source_id, url, publisher, title, published_at))
+    )
 
 
 @click.group()
@@ -141,10 +206,16 @@ def ref() -> None:
 @ref.command("add")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim.")
-@click.option("--source", "source_id", required=True, metavar="ID", help="The source it cites (added with `source add`).")
+@click.option(
+    "--source", "source_id", required=True, metavar="ID", help="The source it cites (added with `source add`)."
+)
 @click.option("--section", required=True, metavar="TEXT", help="The section of the source that was read.")
 @click.option("--supports", required=True, metavar="TEXT", help="What that section supports.")
-@click.option("--quote", metavar="TEXT", help='The passage relied on, copied from the source (stored as quote.exact); every figure of a matched or partial statement must be in a quote.')
+@click.option(
+    "--quote",
+    metavar="TEXT",
+    help="The passage relied on, copied from the source (stored as quote.exact); every figure of a matched or partial statement must be in a quote.",
+)
 def ref_add(file: str, claim_id: str, source_id: str, section: str, supports: str, quote: str | None) -> int:
     """Cite a source for a claim, with the passage relied on.
 
@@ -156,7 +227,9 @@ def ref_add(file: str, claim_id: str, source_id: str, section: str, supports: st
 
     document = editable_document(file)
     bundle = document.bundle if document else None
-    return store_change(file, document, run_edit(file, lambda: add_ref(bundle, claim_id, source_id, section, supports, quote)))
+    return store_change(
+        file, document, run_edit(file, lambda: add_ref(bundle, claim_id, source_id, section, supports, quote))
+    )
 
 
 def editable_document(file: str, allow_new: bool = False) -> BundleDocument | None:
@@ -169,10 +242,16 @@ def editable_document(file: str, allow_new: bool = False) -> BundleDocument | No
         document = load_document(file)
     except MalformedInput as exc:
         if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message:
-            raise AuthoringError(f"{file} has no evidence bundle yet: add a claim first (claim-evidence claim add {file} --id ID)") from None
+            raise AuthoringError(
+                f"{file} has no evidence bundle yet: add a claim first (claim-evidence claim add {file} --id ID)"
+            ) from None
         raise
     value = document.value
-    if isinstance(value, dict) and not ({ARTICLE_KEY, "version", "sources", "claims"} & value.keys()) and ({"title", "tldr", "summary"} & value.keys()):
+    if (
+        isinstance(value, dict)
+        and not ({ARTICLE_KEY, "version", "sources", "claims"} & value.keys())
+        and ({"title", "tldr", "summary"} & value.keys())
+    ):
         # An article item without evidence yet: its bundle goes under claim_evidence.
         return BundleDocument(document.path, {**value, ARTICLE_KEY: None}, document.duplicate_keys, document.text)
     return document
@@ -201,7 +280,9 @@ def store_change(file: str, document: BundleDocument | None, change: Any) -> int
         return _apply(Rewrite(file, "", json.dumps(change.bundle, ensure_ascii=False, indent=2) + "\n"), change.notes)
     notes = tuple(change.notes)
     if document.is_article and not change.bundle.get("subject_fingerprint"):
-        notes += (f"the article's title, tldr and summary are not sealed yet (CE105): claim-evidence review subject {file}",)
+        notes += (
+            f"the article's title, tldr and summary are not sealed yet (CE105): claim-evidence review subject {file}",
+        )
     return _apply(rewrite(file, change.bundle, article=document.is_article), notes)
 
 

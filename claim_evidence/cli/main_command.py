@@ -3,6 +3,7 @@
 Commands return exit codes; errors are mapped to codes in one place (:func:`main`):
 0 clean, 1 findings, 2 usage error or unreadable input. No traceback reaches a user.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,34 +17,43 @@ from typing import Any
 import click
 
 from .. import __version__
-from .._core.atomic import atomic_write_bytes
-from .._record.authoring import EditRefused
 from .._check.bundlefile import write_bundle_file
+from .._check.documents import BundleDocument, check_file, is_page, load_document
+from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
+from .._core.atomic import atomic_write_bytes
+from .._core.diagnostics import (
+    ClaimEvidenceError,
+    Diagnostic,
+    EvidenceValidationError,
+    MalformedInput,
+    PathParts,
+    json_path,
+)
+from .._core.hints import found
+from .._core.jsonio import MAX_BYTES
+from .._core.jsonpos import placed
+from .._core.report import FileResult, exit_code, record_tag, report
+from .._record.authoring import EditRefused
+from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
+from .._record.freshness import Freshness, at_build, check_today
+from .._record.policy import Policy
+from .._record.schema import schema_text
+from .._record.vocabulary import LOCALES, METHODS, STATUSES
+from .._render.evidence import render_evidence
+from .._site.config import at_build_date, load_config
 from .answer import answer, kb
 from .edit import claim, ref, source
 from .options import FORMAT, REQUIRE_QUOTES, refuse_unknown
 from .report import report as site_report
 from .sources import sources
-from .._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
-from .._check.documents import BundleDocument, check_file, is_page, load_document
-from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
-from .._record.freshness import Freshness, at_build, check_today
-from .._core.hints import found
-from .._core.jsonio import MAX_BYTES
-from .._core.jsonpos import placed
-from .._record.policy import Policy
-from .._render.evidence import render_evidence
-from .._core.report import FileResult, exit_code, record_tag, report
-from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
-from .._record.schema import schema_text
-from .._site.config import at_build_date, load_config
-from .._record.vocabulary import LOCALES, METHODS, STATUSES
 
 # A value `fingerprint` reads has the wrong JSON type (SCHEMA.md, "Input errors").
 FINGERPRINT_INPUT = "CE006"
 
 TODAY = click.option(
-    "--today", metavar="YYYY-MM-DD", default=None,
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
     help="The build date review ages are counted to ([freshness] in claim-evidence.toml); default: "
     "SOURCE_DATE_EPOCH (its UTC date), else the clock.",
 )
@@ -63,24 +73,42 @@ def cli() -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=str))
 @FORMAT
-@click.option("--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures.")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_BYTES, show_default=True,
-              help="Refuse larger files (CE004, exit 2). static-helper, prepublish and the other commands read up to the default.")
+@click.option(
+    "--strict", is_flag=True, help="Treat warnings (unknown keys, duplicate keys, uncited sources) as failures."
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=MAX_BYTES,
+    show_default=True,
+    help="Refuse larger files (CE004, exit 2). static-helper, prepublish and the other commands read up to the default.",
+)
 @REQUIRE_QUOTES
 @click.option(
-    "--snapshot-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+    "--snapshot-dir",
+    type=click.Path(file_okay=False, path_type=str),
+    metavar="DIR",
     help="The site's snapshot folder: check that each recorded snapshot is there unaltered and that every quote is in it "
     "(without it, bundles with snapshots get a note that these checks were skipped).",
 )
 @click.option(
-    "--config", "config_path", type=click.Path(dir_okay=False, path_type=str), metavar="FILE",
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=str),
+    metavar="FILE",
     help="A claim-evidence.toml whose [freshness] table ages the reviews (only that table is read; without "
     "--config, reviews are not aged).",
 )
 @TODAY
 def validate(
-    files: Sequence[str], fmt: str, strict: bool, max_bytes: int, require_quotes: bool, snapshot_dir: str | None,
-    config_path: str | None, today: str | None,
+    files: Sequence[str],
+    fmt: str,
+    strict: bool,
+    max_bytes: int,
+    require_quotes: bool,
+    snapshot_dir: str | None,
+    config_path: str | None,
+    today: str | None,
 ) -> int:
     """Validate bundle files, or article JSON files carrying `claim_evidence`.
 
@@ -105,7 +133,10 @@ def validate(
     # Every validation learns the build date (a review dated after it is CE406); ages only under [freshness].
     freshness = at_build(load_config(config_path).options.freshness if config_path is not None else None, today)
     policy = Policy(require_quotes=require_quotes)
-    results = [_advise_max_bytes(check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness)) for f in files]
+    results = [
+        _advise_max_bytes(check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness))
+        for f in files
+    ]
     if any(d.code == "CE403" for r in results for d in r.diagnostics):  # what changed since the review (git history)
         from .._check.sealdiff import explain
 
@@ -117,7 +148,9 @@ def validate(
 
 def _advise_max_bytes(result: FileResult) -> FileResult:
     """CE004 names the way out that ``validate`` has and the other commands do not: ``--max-bytes``."""
-    result.diagnostics = [replace(d, message=f"{d.message} or raise --max-bytes") if d.code == "CE004" else d for d in result.diagnostics]
+    result.diagnostics = [
+        replace(d, message=f"{d.message} or raise --max-bytes") if d.code == "CE004" else d for d in result.diagnostics
+    ]
     return result
 
 
@@ -130,8 +163,12 @@ def _say_build_date(freshness: Freshness | None) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_id", metavar="ID", help="The claim whose review fingerprint to print.")
-@click.option("--subject", is_flag=True, help="Print a news item's subject fingerprint instead (its title/tldr/summary): FILE must be an "
-              "article JSON with claim_evidence. A static page or a bundle has no subject.")
+@click.option(
+    "--subject",
+    is_flag=True,
+    help="Print a news item's subject fingerprint instead (its title/tldr/summary): FILE must be an "
+    "article JSON with claim_evidence. A static page or a bundle has no subject.",
+)
 def fingerprint(file: str, claim_id: str | None, subject: bool) -> int:
     """Print a fingerprint as it would be recorded now (stores nothing).
 
@@ -199,19 +236,33 @@ def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[
         _read_as(document, (*at, "claims", index, "statement"), claim["statement"], str)
     refs = claim.get("source_refs", [])
     _read_as(document, (*at, "claims", index, "source_refs"), refs, list)
-    for number, ref in enumerate(refs):
-        _read_as(document, (*at, "claims", index, "source_refs", number), ref, dict)
-        if "source_id" in ref:
-            _read_as(document, (*at, "claims", index, "source_refs", number, "source_id"), ref["source_id"], str)
+    for number, source_ref in enumerate(refs):
+        _read_as(document, (*at, "claims", index, "source_refs", number), source_ref, dict)
+        if "source_id" in source_ref:
+            _read_as(document, (*at, "claims", index, "source_refs", number, "source_id"), source_ref["source_id"], str)
     return claim, bundle.get("sources")
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--claim", "claim_ids", multiple=True, metavar="ID", help="Only these claims (repeatable); default all. An id the file does not have is an error (exit 2).")
-@click.option("--lang", type=click.Choice(LOCALES), default=None,
-              help="Label language (default: a page's own <html lang> when labels exist in it, else ja).")
-@click.option("--template-dir", type=click.Path(file_okay=False, exists=True, path_type=str), help="Site templates that override the built-in ones.")
+@click.option(
+    "--claim",
+    "claim_ids",
+    multiple=True,
+    metavar="ID",
+    help="Only these claims (repeatable); default all. An id the file does not have is an error (exit 2).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LOCALES),
+    default=None,
+    help="Label language (default: a page's own <html lang> when labels exist in it, else ja).",
+)
+@click.option(
+    "--template-dir",
+    type=click.Path(file_okay=False, exists=True, path_type=str),
+    help="Site templates that override the built-in ones.",
+)
 def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: str | None) -> int:
     """Print the evidence HTML for a bundle or article file, or a page's bundle.
 
@@ -221,8 +272,14 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
     """
     document = load_document(file)
     claims = document.bundle.get("claims") if isinstance(document.bundle, dict) else None
-    known = [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)] if isinstance(claims, list) else []
-    refuse_unknown("'--claim'", f"{file} has no claim with id", [c for c in claim_ids if c not in known], known, "its claims")
+    known = (
+        [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        if isinstance(claims, list)
+        else []
+    )
+    refuse_unknown(
+        "'--claim'", f"{file} has no claim with id", [c for c in claim_ids if c not in known], known, "its claims"
+    )
     if lang is None:
         lang = _page_lang(file)
     html = render_evidence(document.bundle, claim_ids or None, document.subject, lang=lang, template_dir=template_dir)
@@ -232,8 +289,8 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
 
 def _page_lang(file: str) -> str:
     """The labels' language of a page as the page check picks it (its <html lang>), else ja."""
-    from .._core.jsonio import read_text
     from .._check.page import page_lang
+    from .._core.jsonio import read_text
 
     return page_lang(read_text(file), "ja") if is_page(file) else "ja"
 
@@ -246,7 +303,13 @@ def schema() -> int:
 
 
 @cli.command()
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder to copy into (created if missing).")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to copy into (created if missing).",
+)
 def assets(out_dir: Path) -> int:
     """Copy the shared stylesheet claim-evidence.css into a site folder."""
     data = resources.files("claim_evidence").joinpath("assets/claim-evidence.css").read_bytes()
@@ -261,9 +324,19 @@ def assets(out_dir: Path) -> int:
 
 
 @cli.command()
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site settings (default: the nearest claim-evidence.toml).",
+)
 @FORMAT
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for static pages (default: number of cores).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for static pages (default: number of cores).",
+)
 @TODAY
 def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str | None) -> int:
     """Gate a publish: check every registered target; never writes.
@@ -299,20 +372,39 @@ def review() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--claim", "claim_id", required=True, metavar="ID", help="Claim you reviewed.")
 @click.option("--method", required=True, type=click.Choice(METHODS), help="How you reviewed it.")
-@click.option("--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock).")
-@click.option("--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it.")
-@click.option("--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept).")
-@click.option("--review-by", metavar="YYYY-MM-DD", default=None,
-              help="Re-review by this date, after --checked-at (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.")
+@click.option(
+    "--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock)."
+)
+@click.option(
+    "--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it."
+)
+@click.option(
+    "--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept)."
+)
+@click.option(
+    "--review-by",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="Re-review by this date, after --checked-at (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.",
+)
 @REQUIRE_QUOTES
 @click.option(
-    "--today", metavar="YYYY-MM-DD", default=None,
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
     help="The build date --checked-at may not be later than (CE406); default: SOURCE_DATE_EPOCH (its UTC date), else "
     "the clock's UTC date, each with a day's grace for time zones ahead of UTC.",
 )
 def review_record(
-    file: str, claim_id: str, method: str, checked_at: str, note: str | None, status: str | None, review_by: str | None,
-    require_quotes: bool, today: str | None,
+    file: str,
+    claim_id: str,
+    method: str,
+    checked_at: str,
+    note: str | None,
+    status: str | None,
+    review_by: str | None,
+    require_quotes: bool,
+    today: str | None,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
@@ -338,11 +430,18 @@ def review_record(
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
     try:
-        updated = record_review(document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store)
+        updated = record_review(
+            document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
+        )
     except EvidenceValidationError as exc:
         for d in exc.diagnostics:
-            click.echo(f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True)
-        click.echo(f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged", err=True)
+            click.echo(
+                f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True
+            )
+        click.echo(
+            f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged",
+            err=True,
+        )
         return 1
     changed = write_bundle_file(file, updated)
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
@@ -394,7 +493,9 @@ for _group in (claim, source, ref, sources, site_report, kb, answer):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; the one place that turns exceptions into exit codes."""
     try:
-        result = cli.main(args=list(argv) if argv is not None else None, prog_name="claim-evidence", standalone_mode=False)
+        result = cli.main(
+            args=list(argv) if argv is not None else None, prog_name="claim-evidence", standalone_mode=False
+        )
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
@@ -405,7 +506,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except EditRefused as exc:  # an authoring edit that would leave errors: a wrong request, exit 2
         for d in exc.diagnostics:
-            click.echo(f"claim-evidence: {d.file + ':' if d.file else ''}{d.path}: {d.code} {record_tag(d)}{d.message}", err=True)
+            click.echo(
+                f"claim-evidence: {d.file + ':' if d.file else ''}{d.path}: {d.code} {record_tag(d)}{d.message}",
+                err=True,
+            )
         click.echo("claim-evidence: the edit was refused; nothing was written", err=True)
         return 2
     except EvidenceValidationError as exc:
@@ -420,7 +524,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for a user; keep it for developers
         if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
             raise
-        click.echo(f"claim-evidence: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True)
+        click.echo(
+            f"claim-evidence: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)",
+            err=True,
+        )
         return 2
     return result if isinstance(result, int) else 0
 

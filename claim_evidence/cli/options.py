@@ -1,4 +1,5 @@
 """Options shared by the ``claim-evidence`` commands (one definition, one help text)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,13 +13,18 @@ from .._core.report import REPORT_FORMATS
 T = TypeVar("T")
 
 FORMAT = click.option(
-    "--format", "fmt", type=click.Choice(REPORT_FORMATS), default="text", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(REPORT_FORMATS),
+    default="text",
+    show_default=True,
     help="text: FILE:LINE:COL: CODE [CLAIM-ID] message; json: fixed keys; github: workflow annotations; sarif: SARIF 2.1.0.",
 )
 
 
 REQUIRE_QUOTES = click.option(
-    "--require-quotes", is_flag=True,
+    "--require-quotes",
+    is_flag=True,
     help="A matched or partial claim whose statement has numbers must quote the passage they come from (CE905 "
     "becomes an error). static-helper and prepublish take this from require_quotes in claim-evidence.toml.",
 )
@@ -39,8 +45,12 @@ def unknown_message(lead: str, unknown: Sequence[str], known: Sequence[str], lis
     for name in dict.fromkeys(unknown):
         close = closest(name, known)
         names.append(f"{name!r}" + (f" (did you mean {close!r}?)" if close else ""))
-    listed = ", ".join(known[:KNOWN_SHOWN]) + (f" and {len(known) - KNOWN_SHOWN} more" if len(known) > KNOWN_SHOWN else "")
-    return terminal_safe(f"{lead} {' or '.join(names)}; {listing}: {listed or 'none'}")  # (ids come from files anyone edits)
+    listed = ", ".join(known[:KNOWN_SHOWN]) + (
+        f" and {len(known) - KNOWN_SHOWN} more" if len(known) > KNOWN_SHOWN else ""
+    )
+    return terminal_safe(
+        f"{lead} {' or '.join(names)}; {listing}: {listed or 'none'}"
+    )  # (ids come from files anyone edits)
 
 
 def refuse_unknown(option: str, lead: str, unknown: Sequence[str], known: Sequence[str], listing: str) -> None:

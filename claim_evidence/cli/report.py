@@ -1,4 +1,5 @@
 """``claim-evidence report``: the whole site's evidence on one page (a thin click layer over :mod:`._sitereport`)."""
+
 from __future__ import annotations
 
 import os
@@ -6,18 +7,38 @@ from pathlib import Path
 
 import click
 
-from .._core.atomic import atomic_write_bytes
 from .._commands.report import REPORT_FORMATS, SiteReport, collect_site, render_csv, render_html, render_json
+from .._core.atomic import atomic_write_bytes
 
 
 @click.command("report")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
-@click.option("--today", metavar="YYYY-MM-DD", default=None,
-              help="The build date review ages are counted to; default: SOURCE_DATE_EPOCH (its UTC date), else the clock.")
-@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), required=True,
-              help="html: one self-contained page; json: fixed keys; csv: one row per claim.")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, allow_dash=True, path_type=str), metavar="FILE",
-              help="Where to write the report; - writes it to stdout (and the HTML's links lead from the working folder).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site settings (default: the nearest claim-evidence.toml).",
+)
+@click.option(
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The build date review ages are counted to; default: SOURCE_DATE_EPOCH (its UTC date), else the clock.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(REPORT_FORMATS),
+    required=True,
+    help="html: one self-contained page; json: fixed keys; csv: one row per claim.",
+)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=str),
+    metavar="FILE",
+    help="Where to write the report; - writes it to stdout (and the HTML's links lead from the working folder).",
+)
 def report(config_path: Path | None, today: str | None, fmt: str, out: str) -> int:
     """Write the state of the whole site: every claim of the registered pages (and of the [news]
     correction registry) with its status, basis, method, review age and freshness, a summary,
@@ -45,7 +66,10 @@ def report(config_path: Path | None, today: str | None, fmt: str, out: str) -> i
         click.echo(data, nl=False)
     else:
         atomic_write_bytes(out, data)
-    click.echo(f"{'<stdout>' if to_stdout else out}: written ({len(found.rows)} claims on {len(found.pages)} pages)", err=to_stdout)
+    click.echo(
+        f"{'<stdout>' if to_stdout else out}: written ({len(found.rows)} claims on {len(found.pages)} pages)",
+        err=to_stdout,
+    )
     return 0
 
 

@@ -1,5 +1,6 @@
 """``claim-evidence sources snapshot / verify``: the only commands that use the network (a thin
 click layer over :mod:`._sources`)."""
+
 from __future__ import annotations
 
 import os
@@ -9,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .edit import editable_document, run_edit, store_change
-from .options import FORMAT, refuse_unknown
-from .._core.diagnostics import ClaimEvidenceError
 from .._check.documents import ARTICLE_KEY
+from .._core.diagnostics import ClaimEvidenceError
 from .._core.hints import terminal_safe
 from .._core.report import exit_code, report
+from .edit import editable_document, run_edit, store_change
+from .options import FORMAT, refuse_unknown
 
 if TYPE_CHECKING:
     from .._sources.fetch import FetchSettings
@@ -26,18 +27,30 @@ def sources() -> None:
 
 
 SNAPSHOT_DIR = click.option(
-    "--snapshot-dir", type=click.Path(file_okay=False, path_type=str), metavar="DIR",
+    "--snapshot-dir",
+    type=click.Path(file_okay=False, path_type=str),
+    metavar="DIR",
     help="Where snapshots are stored (default: snapshots in the nearest claim-evidence.toml, evidence-snapshots/ beside it).",
 )
-MAX_FETCH = click.option("--max-bytes", "max_fetch", type=click.IntRange(min=1), default=20_000_000, show_default=True,
-                         help="Largest body fetched, counted after decompression.")
+MAX_FETCH = click.option(
+    "--max-bytes",
+    "max_fetch",
+    type=click.IntRange(min=1),
+    default=20_000_000,
+    show_default=True,
+    help="Largest body fetched, counted after decompression.",
+)
 TIMEOUT = click.option(
-    "--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=60.0,
+    show_default=True,
     help="Seconds one source may take in all: connecting, the headers and the whole body, across its redirects and retries "
     "(a single wait for data is at most 20 s of it).",
 )
 ALLOW_PRIVATE = click.option(
-    "--allow-private", is_flag=True,
+    "--allow-private",
+    is_flag=True,
     help="Also follow redirects to other servers on loopback, link-local and private addresses (an intranet). "
     "Without it only the source's own server may be on such an address.",
 )
@@ -49,22 +62,43 @@ def fetch_settings(max_fetch: int, timeout: float, allow_private: bool) -> Fetch
     from .._sources.fetch import FetchSettings
 
     return FetchSettings(
-        deadline=timeout, read_timeout=min(timeout, 20.0), connect_timeout=min(timeout, 10.0), max_bytes=max_fetch, allow_private=allow_private
+        deadline=timeout,
+        read_timeout=min(timeout, 20.0),
+        connect_timeout=min(timeout, 10.0),
+        max_bytes=max_fetch,
+        allow_private=allow_private,
     )
 
 
 @sources.command("snapshot")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--source", "source_ids", multiple=True, metavar="ID", help="Only these sources (repeatable); default all.")
+@click.option(
+    "--source", "source_ids", multiple=True, metavar="ID", help="Only these sources (repeatable); default all."
+)
 @SNAPSHOT_DIR
-@click.option("--file", "local", type=click.Path(dir_okay=False, exists=True, path_type=str), metavar="PATH",
-              help="Record a local copy (a PDF received by mail, a page behind a login) instead of fetching; needs one --source.")
-@click.option("--retrieved-at", metavar="YYYY-MM-DD", help="The date to record (default: today — a fetch is the one place the clock is read).")
+@click.option(
+    "--file",
+    "local",
+    type=click.Path(dir_okay=False, exists=True, path_type=str),
+    metavar="PATH",
+    help="Record a local copy (a PDF received by mail, a page behind a login) instead of fetching; needs one --source.",
+)
+@click.option(
+    "--retrieved-at",
+    metavar="YYYY-MM-DD",
+    help="The date to record (default: today — a fetch is the one place the clock is read).",
+)
 @MAX_FETCH
 @TIMEOUT
 @ALLOW_PRIVATE
 def sources_snapshot(
-    file: str, source_ids: Sequence[str], snapshot_dir: str | None, local: str | None, retrieved_at: str | None, max_fetch: int, timeout: float,
+    file: str,
+    source_ids: Sequence[str],
+    snapshot_dir: str | None,
+    local: str | None,
+    retrieved_at: str | None,
+    max_fetch: int,
+    timeout: float,
     allow_private: bool,
 ) -> int:
     """Fetch each source of FILE, store its bytes and text, and record a snapshot on the source.
@@ -79,13 +113,16 @@ def sources_snapshot(
     source could not be fetched (its record is left as it was).
     """
     from .._snapshots.store import SnapshotStore
-    from .._sources.commands import import_snapshot, snapshot_sources, source_ids as known_ids, today
+    from .._sources.commands import import_snapshot, snapshot_sources, today
+    from .._sources.commands import source_ids as known_ids
 
     folder = _snapshot_folder(file, snapshot_dir)
     document = editable_document(file)
     bundle = document.bundle if document else None
     known = known_ids([(file, bundle)])
-    refuse_unknown("'--source'", f"{file} has no source with id", [s for s in source_ids if s not in known], known, "its sources")
+    refuse_unknown(
+        "'--source'", f"{file} has no source with id", [s for s in source_ids if s not in known], known, "its sources"
+    )
     store = SnapshotStore(Path(folder))
     date = retrieved_at or today()
     if local is not None:
@@ -96,30 +133,61 @@ def sources_snapshot(
         result = run_edit(file, lambda: import_snapshot(bundle, store, source_ids[0], data, local, retrieved_at=date))
     else:
         settings = fetch_settings(max_fetch, timeout, allow_private)
-        result = run_edit(file, lambda: snapshot_sources(bundle, store, source_ids, retrieved_at=date, settings=settings))
+        result = run_edit(
+            file, lambda: snapshot_sources(bundle, store, source_ids, retrieved_at=date, settings=settings)
+        )
     for taken in result.taken:
         # The detail quotes the network (a Content-Type, a reason): escaped again here, the last guard before a terminal.
-        click.echo(terminal_safe(f"{'SNAPSHOT' if taken.outcome == 'stored' else 'FAILED'} source {taken.source_id} ({taken.url}): {taken.detail}"))
+        click.echo(
+            terminal_safe(
+                f"{'SNAPSHOT' if taken.outcome == 'stored' else 'FAILED'} source {taken.source_id} ({taken.url}): {taken.detail}"
+            )
+        )
     assert document is not None
     store_change(file, document, result.change)
     return 1 if result.failed else 0
 
 
 @sources.command("verify")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="Site settings (default: the nearest claim-evidence.toml).")
-@click.option("--source", "source_ids", multiple=True, metavar="ID",
-              help="Only the sources with this id (repeatable); default all. An id that none of the checked pages (or the registry) has is an error (exit 2).")
-@click.option("--page", "pages", multiple=True, metavar="PAGE",
-              help="Only the sources of this registered page (repeatable; a path from here or from the config's folder); "
-              "default every registered page and the [news] registry, which --page leaves out. A page the config does not "
-              "register is an error (exit 2).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site settings (default: the nearest claim-evidence.toml).",
+)
+@click.option(
+    "--source",
+    "source_ids",
+    multiple=True,
+    metavar="ID",
+    help="Only the sources with this id (repeatable); default all. An id that none of the checked pages (or the registry) has is an error (exit 2).",
+)
+@click.option(
+    "--page",
+    "pages",
+    multiple=True,
+    metavar="PAGE",
+    help="Only the sources of this registered page (repeatable; a path from here or from the config's folder); "
+    "default every registered page and the [news] registry, which --page leaves out. A page the config does not "
+    "register is an error (exit 2).",
+)
 @FORMAT
-@click.option("--update-snapshots", is_flag=True, help="Store the new copies of drifted sources in the snapshot folder (no record changes).")
+@click.option(
+    "--update-snapshots",
+    is_flag=True,
+    help="Store the new copies of drifted sources in the snapshot folder (no record changes).",
+)
 @MAX_FETCH
 @TIMEOUT
 @ALLOW_PRIVATE
 def sources_verify(
-    config_path: Path | None, source_ids: Sequence[str], pages: Sequence[str], fmt: str, update_snapshots: bool, max_fetch: int, timeout: float,
+    config_path: Path | None,
+    source_ids: Sequence[str],
+    pages: Sequence[str],
+    fmt: str,
+    update_snapshots: bool,
+    max_fetch: int,
+    timeout: float,
     allow_private: bool,
 ) -> int:
     """Fetch every registered source again and say what became of it (for a scheduled job).
@@ -137,20 +205,29 @@ def sources_verify(
     """
     from .._commands.prepublish import find_site_config
     from .._snapshots.check import snapshot_store
-    from .._sources.commands import collect_sources, source_ids as known_ids, verify_sources
+    from .._sources.commands import collect_sources, verify_sources
+    from .._sources.commands import source_ids as known_ids
 
     path = config_path or find_site_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     documents = _registered_bundles(path, pages)
     known = known_ids(documents)
-    lead, listing = ("the pages given have no source with id", "their sources") if pages else ("the site has no source with id", "its sources")
+    lead, listing = (
+        ("the pages given have no source with id", "their sources")
+        if pages
+        else ("the site has no source with id", "its sources")
+    )
     refuse_unknown("'--source'", lead, [s for s in source_ids if s not in known], known, listing)
     cited = collect_sources(documents, set(source_ids))
     store = snapshot_store(_config_snapshots(path))
     if update_snapshots and store is None:
-        raise click.UsageError("--update-snapshots needs the snapshot folder; create it with claim-evidence sources snapshot first")
-    results = verify_sources(cited, store, update=update_snapshots, settings=fetch_settings(max_fetch, timeout, allow_private))
+        raise click.UsageError(
+            "--update-snapshots needs the snapshot folder; create it with claim-evidence sources snapshot first"
+        )
+    results = verify_sources(
+        cited, store, update=update_snapshots, settings=fetch_settings(max_fetch, timeout, allow_private)
+    )
     click.echo(report(results, fmt, noun="source"), nl=False)
     return exit_code(results)
 
@@ -162,7 +239,9 @@ def _snapshot_folder(file: str, given: str | None) -> str:
 
     found = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     if found is None:
-        raise click.UsageError("no snapshot folder: give --snapshot-dir DIR, or run claim-evidence init so that claim-evidence.toml names one")
+        raise click.UsageError(
+            "no snapshot folder: give --snapshot-dir DIR, or run claim-evidence init so that claim-evidence.toml names one"
+        )
     folder = _config_snapshots(found)
     assert folder is not None
     return folder
@@ -178,8 +257,8 @@ def _registered_bundles(path: Path, pages: Sequence[str] = ()) -> list[tuple[str
     """(name, bundle) of every registered page and every bundle of the news registry; with ``pages``, of
     those registered pages alone."""
     from .._check.documents import load_document as load
-    from .._site.runner import display
     from .._site.config import load_config, registered_pages
+    from .._site.runner import display
 
     config = load_config(path)
     found: list[tuple[str, Any]] = []
@@ -196,7 +275,7 @@ def _registered_bundles(path: Path, pages: Sequence[str] = ()) -> list[tuple[str
             value = load(registry).value
         except ClaimEvidenceError:
             value = None
-        for url, entry in (value.items() if isinstance(value, dict) else []):
+        for url, entry in value.items() if isinstance(value, dict) else []:
             if isinstance(entry, dict):
                 found.append((f"{display(registry)} [{url}]", entry.get(ARTICLE_KEY)))
     return found
@@ -211,7 +290,9 @@ def _chosen_pages(root: Path, registered: Sequence[Path], wanted: Sequence[str],
     chosen: dict[Path, None] = {}
     unknown = []
     for given in wanted:
-        match = next((by_path[p] for p in (os.path.realpath(given), os.path.realpath(root / given)) if p in by_path), None)
+        match = next(
+            (by_path[p] for p in (os.path.realpath(given), os.path.realpath(root / given)) if p in by_path), None
+        )
         if match is None:
             unknown.append(given)
         else:

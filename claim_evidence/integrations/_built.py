@@ -5,6 +5,7 @@ What the three plugins share and no generator is needed for: the check and the o
 one-line form of a finding. The line in the source file where a finding's markup was written is the
 command lines' too: :func:`claim_evidence._site.sourcemap.source_line`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,13 +13,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._core.diagnostics import Diagnostic
 from .._check.page import STALE, Page, PageOptions, check_text
+from .._core.diagnostics import Diagnostic
 from .._core.report import record_tag
-from .._site.runner import not_rewritten
+from .._core.splice import InternalError
 from .._record.freshness import at_build
 from .._site.config import CONFIG_NAME, at_build_date, load_config
-from .._core.splice import InternalError
+from .._site.runner import not_rewritten
 
 __all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options"]
 
@@ -63,7 +64,11 @@ def site_options(path: str | os.PathLike[str] | None) -> PageOptions:
     """The page options of a ``claim-evidence.toml`` (:class:`InputError` when it does not load), or the
     defaults without one. A ``[freshness]`` policy is dated as a build dates it: ``SOURCE_DATE_EPOCH``,
     else the clock (generators have no ``--today``; they honour ``SOURCE_DATE_EPOCH`` too)."""
-    return at_build_date(load_config(path), None).options if path is not None else PageOptions(freshness=at_build(None, None))
+    return (
+        at_build_date(load_config(path), None).options
+        if path is not None
+        else PageOptions(freshness=at_build(None, None))
+    )
 
 
 def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:

@@ -12,6 +12,7 @@ Enable it in ``mkdocs.yml`` (``pip install 'claim-evidence[mkdocs]'``)::
 Findings are logged as warnings of ``mkdocs.plugins.claim_evidence``, so ``mkdocs build --strict``
 fails on them; each names the Markdown file and the line its markup is written on.
 """
+
 from __future__ import annotations
 
 import logging
@@ -26,9 +27,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from .._check.page import PageOptions
 from .._core.diagnostics import InputError
 from .._html.locate import might_have_markup
-from .._check.page import PageOptions
 from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
 

@@ -13,6 +13,7 @@ Only the output of an article or a page (a draft, a hidden one, a translation) i
 cannot check as one page (several bundles, a bundle cut short by the summary); feeds are never touched.
 A page's failing findings are one warning of this module's logger, so ``pelican --fatal warnings`` fails.
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,10 +27,10 @@ from typing import Any
 from pelican import signals  # type: ignore[import-untyped]
 from pelican.contents import Content  # type: ignore[import-untyped]
 
+from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import InputError
 from .._html.locate import might_have_markup
-from .._check.page import PageOptions
 from .._site.config import find_config
 from .._site.sourcemap import source_line
 from ._built import at_page, check_built, describe, display_path, site_options
@@ -64,7 +65,9 @@ def settings_of(settings: Mapping[str, Any]) -> Settings:
     content = os.path.abspath(settings.get("PATH") or os.curdir)
     named = settings.get("CLAIM_EVIDENCE_CONFIG")
     found = os.path.abspath(named) if named else find_config(Path(content))
-    return Settings(_options(found), flags["CLAIM_EVIDENCE_WRITE"], flags["CLAIM_EVIDENCE_STRICT"], os.path.dirname(content))
+    return Settings(
+        _options(found), flags["CLAIM_EVIDENCE_WRITE"], flags["CLAIM_EVIDENCE_STRICT"], os.path.dirname(content)
+    )
 
 
 def _options(path: str | os.PathLike[str] | None) -> PageOptions:
@@ -114,7 +117,9 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
     built = check_built(text, shown, at_page(settings.options, served), settings.write)
     if built.text != text:
         try:
-            atomic_write_bytes(path, built.text.encode("utf-8"), root=context.get("OUTPUT_PATH") or os.path.dirname(path))
+            atomic_write_bytes(
+                path, built.text.encode("utf-8"), root=context.get("OUTPUT_PATH") or os.path.dirname(path)
+            )
         except InputError as exc:  # CE010/CE011: the page stays as Pelican wrote it, and the build fails
             built.findings.append(exc.diagnostic)
     if not built.findings:

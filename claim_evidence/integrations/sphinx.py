@@ -11,6 +11,7 @@ Enable it in ``conf.py`` (``pip install 'claim-evidence[sphinx]'``)::
 Findings are Sphinx warnings (type ``claim_evidence``, subtype the code), placed at the source document
 and the line its markup is written on, so ``sphinx-build -W`` fails on them.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,10 +26,10 @@ from sphinx.util import logging
 
 import claim_evidence
 
+from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import Diagnostic, InputError
 from .._html.locate import might_have_markup
-from .._check.page import PageOptions
 from .._site.runner import html_files
 from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options

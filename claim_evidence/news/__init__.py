@@ -6,6 +6,7 @@ their ``data.json``, and the homepage projection. The comparisons here prove it
 before anything ships. Nothing in this package reads the clock, prints, or
 changes its inputs; every write is atomic.
 """
+
 from ._corrections import (
     Correction,
     CorrectionRegistry,

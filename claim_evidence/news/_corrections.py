@@ -6,6 +6,7 @@ covers the *corrected* title/tldr/summary. Loading validates every bundle
 against that corrected subject, so a bad registry stops the pipeline before
 anything is derived from it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -15,17 +16,17 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from .._check.sitechecks import site_diagnostics
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
-from .._record.freshness import Freshness
 from .._core.jsonio import MAX_BYTES, loads, read_text
 from .._core.jsonpos import placed
 from .._core.urls import safe_http_url
+from .._record.freshness import Freshness
 from .._record.policy import DEFAULT_POLICY, Policy
-from .._check.sitechecks import site_diagnostics
-from .._snapshots.check import snapshot_store
-from .._snapshots.store import SnapshotStore
 from .._record.validation import iter_diagnostics
 from .._record.vocabulary import EVIDENCE_LABELS
+from .._snapshots.check import snapshot_store
+from .._snapshots.store import SnapshotStore
 
 EVIDENCE_KEY = "claim_evidence"
 SUBJECT_FIELDS = ("title", "tldr", "summary")
@@ -88,7 +89,15 @@ def load_corrections(
     name = os.fspath(path)
     text = read_text(name, max_bytes)
     loaded = loads(text, name)
-    return registry_from_value(loaded.value, name, duplicate_keys=loaded.duplicate_keys, policy=policy, text=text, snapshots=snapshots, freshness=freshness)
+    return registry_from_value(
+        loaded.value,
+        name,
+        duplicate_keys=loaded.duplicate_keys,
+        policy=policy,
+        text=text,
+        snapshots=snapshots,
+        freshness=freshness,
+    )
 
 
 def registry_from_value(
@@ -105,7 +114,9 @@ def registry_from_value(
 
     ``text``, the JSON the value was parsed from, gives each finding its line and column.
     """
-    found = iter_registry_diagnostics(value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots), freshness=freshness)
+    found = iter_registry_diagnostics(
+        value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots), freshness=freshness
+    )
     diagnostics = [replace(d, file=name) for d in found]
     if text is not None:
         diagnostics = placed(diagnostics, text)
@@ -133,18 +144,30 @@ def iter_registry_diagnostics(
 ) -> Iterator[Diagnostic]:
     """Every finding of a registry value: its shape, then each correction and bundle."""
     if not isinstance(value, dict):
-        yield Diagnostic("NW100", "the registry must be a JSON object mapping article URLs to corrections", subject="corrections")
+        yield Diagnostic(
+            "NW100", "the registry must be a JSON object mapping article URLs to corrections", subject="corrections"
+        )
         return
     for parts in duplicate_keys or []:
         if len(parts) == 1:
-            yield Diagnostic("NW104", "URL registered twice; only the last correction would be kept", json_path(parts), subject=f"article {parts[0]}")
+            yield Diagnostic(
+                "NW104",
+                "URL registered twice; only the last correction would be kept",
+                json_path(parts),
+                subject=f"article {parts[0]}",
+            )
     for url, entry in value.items():
         duplicates = [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)]
         yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots, freshness)
 
 
 def _entry_diagnostics(
-    url: str, entry: Any, duplicate_keys: list[PathParts], policy: Policy, snapshots: SnapshotStore | None, freshness: Freshness | None
+    url: str,
+    entry: Any,
+    duplicate_keys: list[PathParts],
+    policy: Policy,
+    snapshots: SnapshotStore | None,
+    freshness: Freshness | None,
 ) -> Iterator[Diagnostic]:
     subject = f"article {url}"
 
@@ -171,7 +194,10 @@ def _entry_diagnostics(
         message = f"a correction with claim_evidence must give the reviewed {', '.join(missing)} as strings"
         yield at("NW103", (), message)
         return
-    for d in (*iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy), *site_diagnostics(bundle, snapshots, freshness)):
+    for d in (
+        *iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy),
+        *site_diagnostics(bundle, snapshots, freshness),
+    ):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)
 

@@ -24,6 +24,7 @@ The reader also reads the existing system's day-files (line 1 starting with
 ``YYYY年MM月DD日``; see :mod:`._legacy_dayfile`), and a file without a date
 line takes its date from its name: a site moving over keeps its archive.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -127,7 +128,9 @@ def _item_lines(item: Mapping[str, Any], index: int) -> list[str]:
         try:
             lines.append(metadata_line(bundle))
         except ValueError as exc:
-            raise DayfileError(Diagnostic("NW211", f"claim_evidence cannot be written as JSON: {exc}", subject=name)) from None
+            raise DayfileError(
+                Diagnostic("NW211", f"claim_evidence cannot be written as JSON: {exc}", subject=name)
+            ) from None
     return lines
 
 
@@ -152,7 +155,9 @@ def _no_cr(text: str, key: str, name: str) -> str:
 def _one_line(value: Any, key: str, name: str) -> str:
     text = "" if value is None else str(value)
     if "\n" in text or "\r" in text:
-        raise DayfileError(Diagnostic("NW210", f"{key} contains a line break; a day-file field is one line", subject=name))
+        raise DayfileError(
+            Diagnostic("NW210", f"{key} contains a line break; a day-file field is one line", subject=name)
+        )
     return text
 
 
@@ -185,8 +190,12 @@ class _Parser:
         self.items: list[_Item] = []
         self.diagnostics: list[Diagnostic] = []
 
-    def report(self, code: str, line: int, message: str, severity: Severity = "error", column: int | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code, message, severity=severity, subject="day-file", file=self.name, line=line, column=column))
+    def report(
+        self, code: str, line: int, message: str, severity: Severity = "error", column: int | None = None
+    ) -> None:
+        self.diagnostics.append(
+            Diagnostic(code, message, severity=severity, subject="day-file", file=self.name, line=line, column=column)
+        )
 
     def feed(self, number: int, line: str) -> None:
         if self.legacy:
@@ -198,7 +207,7 @@ class _Parser:
                 self.report("NW200", 1, f"date header must be '# YYYY-MM-DD', got {line!r}")
             return
         if line.startswith(ITEM_MARK):
-            self.items.append(_Item(number, {"title": line[len(ITEM_MARK):]}))
+            self.items.append(_Item(number, {"title": line[len(ITEM_MARK) :]}))
         elif not self.items:
             self.outside(number, line.startswith(META_PREFIX), bool(line.strip()))
         elif line == "":
@@ -215,17 +224,17 @@ class _Parser:
 
     def item_line(self, item: _Item, number: int, line: str) -> None:
         if line.startswith(META_PREFIX):
-            self.evidence(item, number, line[len(META_PREFIX):], len(META_PREFIX))
+            self.evidence(item, number, line[len(META_PREFIX) :], len(META_PREFIX))
         elif line.startswith(POINT_MARK):
-            item.value.setdefault("points", []).append(line[len(POINT_MARK):])
+            item.value.setdefault("points", []).append(line[len(POINT_MARK) :])
         elif line.startswith(TLDR_PREFIX):
-            self.field(item, number, "tldr", line[len(TLDR_PREFIX):])
+            self.field(item, number, "tldr", line[len(TLDR_PREFIX) :])
         elif line.startswith(ESCAPE):
             item.summary.append(line[1:])
         else:
             for key, prefix in FIELD_LINES:
                 if line.startswith(prefix):
-                    self.field(item, number, key, line[len(prefix):])
+                    self.field(item, number, key, line[len(prefix) :])
                     return
             item.summary.append(line)
 
@@ -261,7 +270,9 @@ class _Parser:
             item.bundle = self.decode(number, text, column)
         else:
             first = item.evidence_lines[0]
-            message = f"second claim evidence line for one item (first on line {first}); the item is kept without evidence"
+            message = (
+                f"second claim evidence line for one item (first on line {first}); the item is kept without evidence"
+            )
             self.report("NW203", number, message)
 
     def field(self, item: _Item, number: int, key: str, text: str) -> None:
@@ -288,7 +299,12 @@ class _Parser:
             self.report("NW201", number, message, column=d.column or column)
             return None
         if not isinstance(loaded.value, dict):
-            self.report("NW202", number, "claim evidence line must hold a JSON object; the item is kept without evidence", column=column)
+            self.report(
+                "NW202",
+                number,
+                "claim evidence line must hold a JSON object; the item is kept without evidence",
+                column=column,
+            )
             return None
         for parts in loaded.duplicate_keys:
             message = f"duplicate key at {json_path(parts)} in the claim evidence JSON: only the last value is kept"
@@ -321,7 +337,12 @@ class _Parser:
                 value[EVIDENCE_KEY] = item.bundle
             headlines.append(value)
         ordered = sorted(self.diagnostics, key=lambda d: (d.line or 0, d.code))
-        return {"date": self.date, "headlines": headlines, "lines": [i.line for i in self.items], "diagnostics": ordered}
+        return {
+            "date": self.date,
+            "headlines": headlines,
+            "lines": [i.line for i in self.items],
+            "diagnostics": ordered,
+        }
 
 
 def _lines(text: str) -> list[str]:

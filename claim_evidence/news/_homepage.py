@@ -17,6 +17,7 @@ JSON (``news/latest.json``) wrote none: its records keep the article's URL
 under ``source.url`` (``"source": {"name": …, "url": …}``), and
 :func:`article_url` reads either form, so such records check unchanged.
 """
+
 from __future__ import annotations
 
 import copy
@@ -73,7 +74,9 @@ def _pattern_regex(pattern: str) -> re.Pattern[str]:
         if name is None:
             continue
         if name not in _FIELD_RE or spec or conversion:
-            raise ValueError(f"evidence URL pattern: unknown field {{{name}}}; use {', '.join('{' + k + '}' for k in _FIELD_RE)}")
+            raise ValueError(
+                f"evidence URL pattern: unknown field {{{name}}}; use {', '.join('{' + k + '}' for k in _FIELD_RE)}"
+            )
         parts.append(_FIELD_RE[name] if name not in names else f"(?P={name})")
         names.append(name)
     dated = "date" in names or {"yyyy", "mm", "dd"} <= set(names)

@@ -27,6 +27,7 @@ and their diagnostics, whichever form it reads. Nothing here is ever written:
 ``write_dayfile`` writes the project's own form, so reading an old file and
 writing it again converts it.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,7 +41,9 @@ TITLE_DATE = re.compile(r"([0-9]{4})年([0-9]{2})月([0-9]{2})日")
 # ``■ title（category / スコア: 85）``: the suffix the existing writer added; the title may hold （…） itself.
 _ITEM = re.compile(r"■ (?P<title>.*)（(?P<category>[^（）]+?) / スコア: (?P<score>-?[0-9]+(?:\.[0-9]+)?)）")
 # Section headers as the existing writer wrote them (``📰 ヘッドライン速報（15件）``), or bare.
-_SECTION = re.compile(r"(?:\S+ )?(?:ヘッドライン速報|市場・資金動向|GitHub Trending(?: AI/ML)?|HuggingFace注目モデル)(?:（[0-9]+件）)?")
+_SECTION = re.compile(
+    r"(?:\S+ )?(?:ヘッドライン速報|市場・資金動向|GitHub Trending(?: AI/ML)?|HuggingFace注目モデル)(?:（[0-9]+件）)?"
+)
 _RULE = re.compile(r"=+")
 _TLDR = re.compile(r"🎯\s*(?:TL;DR\s*:\s*)?", re.IGNORECASE)
 META = "🔎 Claim Evidence:"
@@ -115,16 +118,16 @@ def classify(line: str) -> Line:
     if not text or _RULE.fullmatch(text) or _SECTION.fullmatch(text):
         return Line("skip")
     if text.startswith(META):
-        body = text[len(META):]
+        body = text[len(META) :]
         return Line("meta", body.strip(), column=column + len(META) + len(body) - len(body.lstrip()))
     if text.startswith("🎯"):
         return Line("field", _TLDR.sub("", text, count=1).strip(), "tldr")
     for prefix, key in _FIELDS:
         if text.startswith(prefix):
-            return Line("field", text[len(prefix):].strip(), key)
+            return Line("field", text[len(prefix) :].strip(), key)
     if text.startswith(_DROPPED):
         return Line("dropped")
     for mark in _POINTS:
         if text.startswith(mark):
-            return Line("point", text[len(mark):])
+            return Line("point", text[len(mark) :])
     return Line("summary", text)

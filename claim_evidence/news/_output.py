@@ -1,4 +1,5 @@
 """Writing derived outputs: atomic, UTF-8, deterministic bytes."""
+
 from __future__ import annotations
 
 import os

@@ -6,6 +6,7 @@ right after its summary (the text the claims are about) and the page links the
 shared stylesheet; a page of legacy items only is the same page as before the
 evidence feature existed: no badge, no stylesheet link.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,8 +19,8 @@ from typing import Any
 import jinja2
 import markupsafe
 
-from .._render.evidence import render_evidence, template_environment
 from .._core.urls import safe_http_url
+from .._render.evidence import render_evidence, template_environment
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 
@@ -120,7 +121,9 @@ def render_daily_page(
     return _render(DAILY_TEMPLATE, list(items), heading, stylesheet, lang, template_dir, {"date": day})
 
 
-def top_page_data(items: Iterable[Mapping[str, Any]], *, date: str | datetime.date, limit: int | None = 15) -> dict[str, Any]:
+def top_page_data(
+    items: Iterable[Mapping[str, Any]], *, date: str | datetime.date, limit: int | None = 15
+) -> dict[str, Any]:
     """The Top page's ``data.json``: the same ranked items, ``claim_evidence`` verbatim."""
     return _page_data("top", rank_items(items, limit), date)
 

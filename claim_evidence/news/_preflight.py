@@ -5,6 +5,7 @@ legacy list of strings. :func:`check_derived_outputs` runs them over files
 (day-files, list-page ``data.json``, homepage JSON) and returns one result per
 article URL, for ``claim-evidence prepublish`` to report.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,7 +35,7 @@ def _differences(actual: Any, expected: Any, parts: PathParts = ()) -> Iterator[
             else:
                 yield from _differences(actual[key], expected[key], (*parts, key))
     elif isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected):
-        for index, (a, e) in enumerate(zip(actual, expected)):
+        for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
             yield from _differences(a, e, (*parts, index))
     else:
         yield parts, _versus(actual, expected, "the registry")
@@ -49,7 +50,9 @@ def _versus(actual: Any, expected: Any, owner: str) -> str:
     """``is X, <owner> has Y``; long texts are cut around their first difference."""
     if not (isinstance(actual, str) and isinstance(expected, str)) or max(len(actual), len(expected)) <= 60:
         return f"is {_short(actual)}, {owner} has {_short(expected)}"
-    at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+    at = next(
+        (i for i, (a, e) in enumerate(zip(actual, expected, strict=False)) if a != e), min(len(actual), len(expected))
+    )
     start = max(0, at - 20)
 
     def window(text: str) -> str:
@@ -82,7 +85,11 @@ def _homepage_subject(projection: Mapping[str, Any], index: int | None) -> str:
     if isinstance(url, str) and url:
         return f"homepage {url}"
     title = projection.get("title")
-    return "homepage item" + (f" {index}" if index is not None else "") + (f" ({_short(title)})" if isinstance(title, str) else "")
+    return (
+        "homepage item"
+        + (f" {index}" if index is not None else "")
+        + (f" ({_short(title)})" if isinstance(title, str) else "")
+    )
 
 
 def _validity(bundle: Any, item: Mapping[str, Any], subject: str) -> Iterator[Diagnostic]:
@@ -108,9 +115,19 @@ def iter_article_diagnostics(
     subject = _subject_name(item)
     bundle = item.get(EVIDENCE_KEY)
     if _present(expected) and not _present(bundle):
-        yield Diagnostic("NW401", "claim_evidence dropped: the correction registry has a bundle for this URL", json_path((EVIDENCE_KEY,)), subject=subject)
+        yield Diagnostic(
+            "NW401",
+            "claim_evidence dropped: the correction registry has a bundle for this URL",
+            json_path((EVIDENCE_KEY,)),
+            subject=subject,
+        )
     elif not _present(expected) and _present(bundle):
-        yield Diagnostic("NW405", "carries claim_evidence the correction registry does not have for this URL", json_path((EVIDENCE_KEY,)), subject=subject)
+        yield Diagnostic(
+            "NW405",
+            "carries claim_evidence the correction registry does not have for this URL",
+            json_path((EVIDENCE_KEY,)),
+            subject=subject,
+        )
     elif _present(bundle):
         yield from _bundle_differences("NW402", subject, bundle, expected)
         yield from _validity(bundle, item, subject)
@@ -152,7 +169,9 @@ def iter_homepage_diagnostics(
     subject = _homepage_subject(projection, index)
     bundle = projection.get(EVIDENCE_KEY)
     if not _present(bundle):
-        yield Diagnostic("NW411", "claim_evidence dropped from the homepage entry", json_path((EVIDENCE_KEY,)), subject=subject)
+        yield Diagnostic(
+            "NW411", "claim_evidence dropped from the homepage entry", json_path((EVIDENCE_KEY,)), subject=subject
+        )
     else:
         yield from _bundle_differences("NW412", subject, bundle, expected)
     yield from _link_diagnostics(projection.get("evidence_url"), expected, pattern, date, subject)
@@ -166,7 +185,9 @@ def iter_homepage_diagnostics(
             yield from _validity(bundle, item, subject)
 
 
-def _link_diagnostics(url: Any, expected: Mapping[str, Any] | None, pattern: str, date: str | None, subject: str) -> Iterator[Diagnostic]:
+def _link_diagnostics(
+    url: Any, expected: Mapping[str, Any] | None, pattern: str, date: str | None, subject: str
+) -> Iterator[Diagnostic]:
     where = json_path(("evidence_url",))
     link = parse_evidence_url(url, pattern)
     if link is None:
@@ -174,11 +195,18 @@ def _link_diagnostics(url: Any, expected: Mapping[str, Any] | None, pattern: str
         yield Diagnostic("NW413", message, where, subject=subject)
         return
     if date is not None and link.date != date:
-        yield Diagnostic("NW418", f"evidence_url points to the page of {link.date}, expected {date}", where, subject=subject)
+        yield Diagnostic(
+            "NW418", f"evidence_url points to the page of {link.date}, expected {date}", where, subject=subject
+        )
     claims = expected.get("claims") if isinstance(expected, Mapping) else None
     ids = {c.get("id") for c in claims if isinstance(c, dict)} if isinstance(claims, list) else set()
     if link.claim_id not in ids:
-        yield Diagnostic("NW414", f"evidence_url anchor evidence-{link.claim_id} is not a claim of the bundle", where, subject=subject)
+        yield Diagnostic(
+            "NW414",
+            f"evidence_url anchor evidence-{link.claim_id} is not a claim of the bundle",
+            where,
+            subject=subject,
+        )
 
 
 def _wording_diagnostics(projection: Mapping[str, Any], item: Mapping[str, Any], subject: str) -> Iterator[Diagnostic]:
@@ -212,7 +240,12 @@ def compare_homepage_evidence(
     return [d.text for d in found if d.is_error]
 
 
-def at_file(diagnostics: Iterator[Diagnostic], file: str | os.PathLike[str], prefix: PathParts = (), line: int | None = None) -> list[Diagnostic]:
+def at_file(
+    diagnostics: Iterator[Diagnostic], file: str | os.PathLike[str], prefix: PathParts = (), line: int | None = None
+) -> list[Diagnostic]:
     """Place diagnostics of a value found at ``prefix`` in ``file`` (and ``line``)."""
     base = json_path(prefix)
-    return [replace(d, path=base + d.path[1:], file=os.fspath(file), line=line if d.line is None else d.line) for d in diagnostics]
+    return [
+        replace(d, path=base + d.path[1:], file=os.fspath(file), line=line if d.line is None else d.line)
+        for d in diagnostics
+    ]

@@ -6,6 +6,7 @@ it was found in at least one output and every copy matches the registry.
 Items that carry evidence but are not registered are listed as unregistered,
 never counted as passing; a malformed metadata line fails its item either way.
 """
+
 from __future__ import annotations
 
 import html
@@ -16,8 +17,8 @@ from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, json_path
 from .._core.jsonio import load_file, read_text
-from .._render.evidence import render_evidence
 from .._core.report import FileResult, input_error_result
+from .._render.evidence import render_evidence
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
 from ._homepage import DEFAULT_EVIDENCE_URL, article_url
@@ -56,7 +57,15 @@ class _Collector:
         self.unregistered.setdefault(name, []).append(where)
         self.unregistered_diagnostics.setdefault(name, []).extend(found)
 
-    def article(self, item: Any, where: str, file: PathLike, prefix: tuple[str | int, ...], line: int | None, extra: list[Diagnostic]) -> None:
+    def article(
+        self,
+        item: Any,
+        where: str,
+        file: PathLike,
+        prefix: tuple[str | int, ...],
+        line: int | None,
+        extra: list[Diagnostic],
+    ) -> None:
         url = self.target(item)
         if url is not None:
             correction = self.registry.corrections[url]
@@ -76,14 +85,28 @@ class _Collector:
             found = [d for d in self.registry.diagnostics if d.path.startswith(own)] + self.diagnostics.get(url, [])
             seen = self.found.get(url, [])
             if not seen:
-                found.append(Diagnostic("NW409", "registered article not found in any derived output", subject=f"article {url}", file=self.registry.path))
+                found.append(
+                    Diagnostic(
+                        "NW409",
+                        "registered article not found in any derived output",
+                        subject=f"article {url}",
+                        file=self.registry.path,
+                    )
+                )
             detail = f"{len(seen)} derived cop{'y' if len(seen) == 1 else 'ies'} match the registry"
             out.append(FileResult(url, found, detail=detail))
         for name in sorted(self.unregistered):
             found = self.unregistered_diagnostics[name]
             places = ", ".join(dict.fromkeys(self.unregistered[name]))
             status = "fail" if any(d.is_error for d in found) else "unregistered"
-            out.append(FileResult(name, found, status=status, detail=f"carries claim_evidence in {places} but is not in the correction registry"))
+            out.append(
+                FileResult(
+                    name,
+                    found,
+                    status=status,
+                    detail=f"carries claim_evidence in {places} but is not in the correction registry",
+                )
+            )
         return out + self.files
 
 
@@ -179,7 +202,12 @@ def _load_items(collector: _Collector, name: str) -> tuple[list[Any], Any] | Non
         return None
     items = value.get("items") if isinstance(value, dict) else None
     if not isinstance(items, list):
-        collector.files.append(FileResult(name, [Diagnostic("NW501", 'expected an object with an "items" list', subject="derived output", file=name)]))
+        collector.files.append(
+            FileResult(
+                name,
+                [Diagnostic("NW501", 'expected an object with an "items" list', subject="derived output", file=name)],
+            )
+        )
         return None
     return items, value
 
@@ -194,7 +222,9 @@ def _check_items_file(collector: _Collector, path: PathLike, *, homepage: bool, 
     for index, entry in enumerate(items):
         where = f"{name}:$.items[{index}]"
         if not isinstance(entry, dict):
-            bad = Diagnostic("NW502", "item must be an object", f"$.items[{index}]", subject="derived output", file=name)
+            bad = Diagnostic(
+                "NW502", "item must be an object", f"$.items[{index}]", subject="derived output", file=name
+            )
             collector.files.append(FileResult(name, [bad]))
         elif homepage:
             _check_homepage_entry(collector, entry, name, index, where, pattern, date)
@@ -202,7 +232,9 @@ def _check_items_file(collector: _Collector, path: PathLike, *, homepage: bool, 
             collector.article(entry, where, name, ("items", index), None, [])
 
 
-def _check_homepage_entry(collector: _Collector, entry: dict[str, Any], name: str, index: int, where: str, pattern: str, date: str | None) -> None:
+def _check_homepage_entry(
+    collector: _Collector, entry: dict[str, Any], name: str, index: int, where: str, pattern: str, date: str | None
+) -> None:
     named, _ = article_url(entry)  # ``source.url`` in the existing system's records
     url = collector.target_url(named)
     if url is None:

@@ -8,6 +8,7 @@ Files are created only in a temporary folder, removed at the end.
 
 Run:  python -B examples/claim-evidence/reproduce.py
 """
+
 from __future__ import annotations
 
 import copy

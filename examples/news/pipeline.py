@@ -14,6 +14,7 @@ so two runs write identical bytes. Seals in corrections.json are literals
 recorded once at review time; nothing here computes or refreshes one.
 Exit code: 0 when every registered article passes, 1 otherwise, 2 on bad input.
 """
+
 from __future__ import annotations
 
 import argparse

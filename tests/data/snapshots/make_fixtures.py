@@ -5,6 +5,7 @@
 Everything here is fictional. The PDF is written object by object so that no
 PDF library is needed to make it, only to read it.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +19,8 @@ _JAPANESE_BODY = """\
 <p>この文書は架空の製品についての説明であり、実在の製品とは関係ありません。</p>
 """
 
-SHIFT_JIS = """\
+SHIFT_JIS = (
+    """\
 <!DOCTYPE html>
 <html lang="ja">
 <head>
@@ -28,10 +30,13 @@ SHIFT_JIS = """\
 <script>var hidden = "スクリプトの文字列";</script>
 </head>
 <body>
-""" + _JAPANESE_BODY + """\
+"""
+    + _JAPANESE_BODY
+    + """\
 </body>
 </html>
 """
+)
 
 # No charset anywhere: detection must recognise EUC-JP from the text alone.
 EUC_JP = """\
