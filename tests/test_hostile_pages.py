@@ -1,7 +1,7 @@
 """Hostile pages (issue #31, item 6): deep nesting and huge attribute lists must cost linear time.
 
 The tree builder answers its scope questions from an index of the open elements instead of walking the
-stack (``_tokens.TreeBuilder.in_scope``), the bulk scan reads its flags from that index, and the lexbor
+stack (``treebuilder.TreeBuilder.in_scope``), the bulk scan reads its flags from that index, and the lexbor
 fast path hands pages with a tag of ``ATTRIBUTE_LIMIT`` attributes or more than ``DEPTH_LIMIT`` open
 elements to the reference reader (lexbor is quadratic in both). Timings are asserted loosely: each size
 under a generous bound, and doubling the size at most about triples the time (before the change 25,000
@@ -20,8 +20,10 @@ import pytest
 
 from claim_evidence._core.jsonio import dumps_for_script
 from claim_evidence._html import fastpath as _fastpath
+from claim_evidence._html.elements import index_keys
 from claim_evidence._html.locate import Located, _locate
-from claim_evidence._html.tokens import Handler, TreeBuilder, index_keys, scan
+from claim_evidence._html.tokenizer import scan
+from claim_evidence._html.treebuilder import Handler, TreeBuilder
 from static_helper import check_text
 
 DATA = Path(__file__).resolve().parent / "data"

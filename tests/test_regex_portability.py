@@ -26,7 +26,8 @@ import pytest
 from claim_evidence._core import jsonio as _jsonio
 from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._html import fastscan as _fastscan
-from claim_evidence._html import tokens as _tokens
+from claim_evidence._html import tokenizer as _tokenizer
+from claim_evidence._html import treebuilder as _treebuilder
 
 from .conftest import ROOT
 
@@ -36,7 +37,7 @@ try:  # the parser of the re module: private, but the only way to see how a patt
 except ImportError:  # pragma: no cover - Python 3.11+ has both
     pytest.skip("re._parser is not available on this Python", allow_module_level=True)
 
-READER_MODULES = (_tokens, _fastscan, _fastpath, _jsonio)
+READER_MODULES = (_tokenizer, _treebuilder, _fastscan, _fastpath, _jsonio)
 
 
 def _possessive_groups(pattern: re.Pattern[str]) -> list[str]:
@@ -75,7 +76,7 @@ def _reader_patterns() -> dict[str, re.Pattern[str]]:
     # The bulk-skip patterns are built per stack shape: build every one.
     for key in itertools.product((False, True), repeat=6):
         patterns[f"_fastscan._pattern{key}"] = _fastscan._pattern(*key)
-    patterns["_tokens._raw_end('script')"] = _tokens._raw_end("script")
+    patterns["_tokenizer._raw_end('script')"] = _tokenizer._raw_end("script")
     return patterns
 
 
@@ -126,19 +127,19 @@ START_TAGS = [
 
 @pytest.mark.parametrize(("text", "name", "attrs"), START_TAGS)
 def test_regex_start_tag_shapes(text: str, name: str, attrs: str) -> None:
-    match = _tokens.START_TAG.match(text)
+    match = _tokenizer.START_TAG.match(text)
     assert match is not None and match.group(0) == text
     assert (match.group(1), match.group(2)) == (name, attrs)
 
 
 @pytest.mark.parametrize("text", ["</h>", "</p >", "</a b>", '</div x="y">', "</x/>"])
 def test_regex_end_tag_shapes(text: str) -> None:
-    match = _tokens.END_TAG.match(text)
+    match = _tokenizer.END_TAG.match(text)
     assert match is not None and match.group(0) == text
 
 
 def test_regex_attribute_shapes() -> None:
-    found = [(m.group(1), m.group(2)) for m in _tokens.ATTR.finditer(" b c=d e='f' g=\"h\" i", 0)]
+    found = [(m.group(1), m.group(2)) for m in _tokenizer.ATTR.finditer(" b c=d e='f' g=\"h\" i", 0)]
     assert found[:5] == [("b", None), ("c", "d"), ("e", "'f'"), ("g", '"h"'), ("i", None)]
 
 
@@ -157,12 +158,12 @@ def _system_python() -> str | None:
 
 _TOKEN_DUMP = """
 import json, sys
-from claim_evidence._html import tokens as _tokens
+from claim_evidence._html import tokenizer as _tokenizer
 out = []
 for name in sys.argv[1:]:
     text = open(name, encoding="utf-8", errors="replace").read()
-    out.append([[m.span(), m.groups()] for m in _tokens.START_TAG.finditer(text)]
-               + [[m.span(), m.groups()] for m in _tokens.END_TAG.finditer(text)])
+    out.append([[m.span(), m.groups()] for m in _tokenizer.START_TAG.finditer(text)]
+               + [[m.span(), m.groups()] for m in _tokenizer.END_TAG.finditer(text)])
 print(json.dumps(out))
 """
 
@@ -183,11 +184,11 @@ def test_regex_same_tags_on_the_system_python() -> None:
     here = [
         [
             [list(m.span()), list(m.groups())]
-            for m in _tokens.START_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
+            for m in _tokenizer.START_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
         ]
         + [
             [list(m.span()), list(m.groups())]
-            for m in _tokens.END_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
+            for m in _tokenizer.END_TAG.finditer(Path(p).read_text(encoding="utf-8", errors="replace"))
         ]
         for p in pages
     ]

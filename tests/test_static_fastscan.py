@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claim_evidence._html import fastscan as _fastscan
-from claim_evidence._html.locate import _INTERESTING, Located, _locate, keyword_offsets
-from claim_evidence._html.tokens import (
+from claim_evidence._html.elements import (
     _SCOPED_END,
     _TABLE_CLOSES,
     CLOSES_P,
@@ -22,6 +21,7 @@ from claim_evidence._html.tokens import (
     SPECIAL,
     VOID,
 )
+from claim_evidence._html.locate import _INTERESTING, Located, _locate, keyword_offsets
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "corpora"

@@ -23,7 +23,8 @@ from __future__ import annotations
 import html
 import re
 
-from .tokens import Handler, TreeBuilder, attribute_value, iter_attributes, scan
+from .tokenizer import attribute_value, iter_attributes, scan
+from .treebuilder import Handler, TreeBuilder
 
 _WHITESPACE = re.compile(r"[ \t\n\f\r]+")
 Event = tuple[str, str, tuple[tuple[str, str], ...]]

@@ -47,6 +47,7 @@ from itertools import accumulate
 from operator import sub
 from typing import Any
 
+from .elements import HEADINGS
 from .fastscan import _ATTRS, CONTAINERS, INLINE
 from .locate import (
     BUNDLE_ID,
@@ -59,7 +60,7 @@ from .locate import (
     keyword_offsets,
     parse_attributes,
 )
-from .tokens import END_TAG, HEADINGS, START_TAG, _script_end, lower
+from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
 __all__ = ["available", "fast_locate"]
 

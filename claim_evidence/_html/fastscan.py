@@ -1,6 +1,6 @@
 """The locator's scan, with the stretches that cannot matter to it skipped in bulk by one regex.
 
-:func:`scan` in ``_tokens`` feeds every token to the tree builder, in Python:
+:func:`scan` in ``tokenizer`` feeds every token to the tree builder, in Python:
 about 1,300 tags on a 50 KB page. Most of them are *neutral*: plain text, void
 tags such as ``<br>``, and small balanced fragments such as ``<b>…</b>``,
 ``<p>…</p>``, ``<li><a href=…>…</a></li>`` or a table row, whose start tags end
@@ -13,7 +13,7 @@ inside it (no evidence attribute, no script, no link). So a compiled pattern
 consumes runs of them in C, and every other token (comments, raw text,
 templates, any tag that is not in the plain standard shape, any tag near an
 evidence keyword, every structural tag) goes through the reference tokenizer
-(``_tokens._markup``) and the reference builder, unchanged.
+(``tokenizer._markup``) and the reference builder, unchanged.
 
 Two things keep the skipping exact:
 
@@ -33,7 +33,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .tokens import HEADINGS, TreeBuilder, _markup
+from .elements import HEADINGS
+from .tokenizer import _markup
+from .treebuilder import TreeBuilder
 
 _WS = "[\t\n\f\r ]"
 _ATTRS = rf"""(?>(?:{_WS}++[^\t\n\f\r "'<>/=]++(?>(?:{_WS}*+={_WS}*+(?:"[^"<>]*+"|'[^'<>]*+'|[^\t\n\f\r "'<>=`]++))?))*){_WS}*+/?>"""
@@ -177,7 +179,7 @@ def _run_pattern(builder: TreeBuilder) -> re.Pattern[str] | None:
 
 
 def _flags(builder: TreeBuilder) -> re.Pattern[str] | None:
-    """Work out the pattern from the builder's index of open elements (see ``_tokens.index_keys``)."""
+    """Work out the pattern from the builder's index of open elements (see ``elements.index_keys``)."""
     names = builder.names
     if (
         builder.foreign
@@ -200,7 +202,7 @@ def _flags(builder: TreeBuilder) -> re.Pattern[str] | None:
 
 
 def fast_scan(text: str, builder: TreeBuilder, keywords: Sequence[int]) -> None:
-    """Like ``_tokens.scan(text, builder)`` for a handler that ignores text and every start tag
+    """Like ``tokenizer.scan(text, builder)`` for a handler that ignores text and every start tag
     without an evidence keyword other than script and link; ``keywords`` are the sorted offsets
     of the evidence keywords in ``text``."""
     end = len(text)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from re import Match
 
-from .tokens import Handler, TreeBuilder, attribute_value, iter_attributes, scan
+from .tokenizer import attribute_value, iter_attributes, scan
+from .treebuilder import Handler, TreeBuilder
 
 
 def primary_subtag(lang: str | None) -> str | None:

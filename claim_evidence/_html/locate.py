@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass, field
 
 from .._core.diagnostics import line_column, line_starts
+from .elements import MARKERS, RAWTEXT, RCDATA, VOID
 from .fastscan import fast_scan
-from .tokens import MARKERS, RAWTEXT, RCDATA, VOID, Handler, TreeBuilder, attribute_value, iter_attributes, scan
+from .tokenizer import attribute_value, iter_attributes, scan
+from .treebuilder import Handler, TreeBuilder
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"

@@ -6,8 +6,10 @@ import html
 import re
 
 from .._record.fingerprint import normalized_text
+from .elements import RAWTEXT, RCDATA
 from .locate import Element
-from .tokens import RAWTEXT, RCDATA, Handler, TreeBuilder, scan
+from .tokenizer import scan
+from .treebuilder import Handler, TreeBuilder
 
 # Not part of the statement: code and styling, inert templates, ruby readings.
 HIDDEN = frozenset({"script", "style", "template", "rt", "rp", "svg:script", "svg:style"})

@@ -1,18 +1,12 @@
-"""An HTML tokenizer and a small tree builder that know where everything is.
+"""A small tree builder that knows where every element ends, fed by :func:`.tokenizer.scan`.
 
-Only the parts of the HTML standard that decide *where an element ends* are
-modelled: comments and bogus comments, CDATA in foreign content, raw text and
-RCDATA elements (with script's escaped states), attribute quoting, void
-elements, ``<template>``, SVG/MathML self-closing (``<annotation-xml>`` holds
-HTML only with ``encoding="text/html"``), and the implicit end tags of the tree
-builder (``<p>``, ``<li>``, ``<dd>``/``<dt>``, table cells and rows, ruby,
-options; a table part outside any table is no element). Misnested formatting
-elements are approximated (the element ends at its end tag, unless eight or
-more blocks are nested in it: then the standard keeps a copy of it open).
-Every position is an index into the original text, so spans are exact whatever
-the line endings, BOM, case or quoting. The builder keeps an index of its stack
-of open elements (:func:`index_keys`), so a tag costs the same however deep the
-page nests: hostile pages are read in linear time.
+It models the implicit end tags of the HTML standard (``<p>``, ``<li>``, ``<dd>``/``<dt>``, table cells
+and rows, ruby, options; a table part outside any table is no element), void elements, ``<template>``,
+SVG/MathML self-closing (``<annotation-xml>`` holds HTML only with ``encoding="text/html"``) and
+misnested formatting elements, approximated (the element ends at its end tag, unless eight or more
+blocks are nested in it: then the standard keeps a copy of it open). The builder keeps an index of its
+stack of open elements (:func:`.elements.index_keys`), so a tag costs the same however deep the page
+nests: hostile pages are read in linear time.
 
 Two more parts of the standard are modelled because they decide whether the
 evidence markup survives, not where it ends:
@@ -22,158 +16,39 @@ evidence markup survives, not where it ends:
   re-opens it around later content (``TreeBuilder.open_link``);
 - the frameset-ok flag: a ``<frameset>`` start tag that the standard accepts
   drops the whole body (``TreeBuilder.frameset``). It is decided when such a tag
-  is met, by replaying the text before it (:func:`frameset_accepted`), so pages
-  without one pay nothing.
+  is met, by replaying the text before it (:func:`.frameset.frameset_accepted`),
+  so pages without one pay nothing.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterator
 
-_WS = "\t\n\f\r "
-# Possessive quantifiers only on one character class; a repeated group is an atomic group around a
-# greedy repeat. CPython before 3.11.5 (gh-106052) mis-matches a possessive repeat of a group that can
-# backtrack inside: on Debian 12's 3.11.2 this pattern's possessive form did not match "<h>".
-_ATTRS = rf"""(?>(?:[{_WS}/]*+(?:[^{_WS}/>=]|(?<=[{_WS}/"'])=)[^{_WS}/>=]*+(?>(?:[{_WS}]*+=[{_WS}]*+(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>)))?))*)"""
-START_TAG = re.compile(rf"<([A-Za-z][^{_WS}/>]*+)({_ATTRS})[{_WS}/]*+>")
-END_TAG = re.compile(rf"</([A-Za-z][^{_WS}/>]*+){_ATTRS}[{_WS}/]*+>")
-ATTR = re.compile(
-    rf"""[{_WS}/]*+((?:[^{_WS}/>=]|(?<=[{_WS}/"'])=)[^{_WS}/>=]*+)(?>(?:[{_WS}]*+=[{_WS}]*+("[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>|$)))?)"""
+from .elements import (
+    _BREAKOUT,
+    _CLOSES_SELECT,
+    _IGNORED_END,
+    _INTEGRATION,
+    _MATH_TEXT,
+    _OWN_END_CLEARS,
+    _SCOPED_END_KEY,
+    _TABLE_CLOSES,
+    _TABLE_PARTS,
+    _TRACKED,
+    CLOSES_P,
+    FORMATTING,
+    HEADINGS,
+    IMPLIED_END,
+    VOID,
+    index_keys,
 )
-_SCRIPT_STATES = re.compile(rf"<!--|-->|<(/?)script(?=[{_WS}/>])", re.IGNORECASE)
-_RAW_END: dict[str, re.Pattern[str]] = {}
+from .tokenizer import attribute, lower
 
-VOID = frozenset(
-    "area base basefont bgsound br col embed frame hr img input keygen link meta param source track wbr".split()
-)
-RAWTEXT = frozenset("script style xmp iframe noembed noframes".split())
-RCDATA = frozenset("textarea title".split())
-HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
-CLOSES_P = frozenset(
-    "address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form "
-    "header hgroup hr main menu nav ol p pre listing search section summary table ul li dd dt plaintext xmp "
-    "h1 h2 h3 h4 h5 h6".split()
-)
-SPECIAL = frozenset(
-    "address applet area article aside base basefont bgsound blockquote body br button caption center col "
-    "colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 "
-    "h5 h6 head header hgroup hr html iframe img input keygen li link listing main marquee menu meta nav "
-    "noembed noframes noscript object ol p param plaintext pre script search section select source style "
-    "summary table tbody td template textarea tfoot th thead title tr track ul wbr xmp "
-    "svg:foreignobject svg:desc svg:title math:mi math:mo math:mn math:ms math:mtext math:annotation-xml".split()
-)
-IMPLIED_END = frozenset("dd dt li optgroup option p rb rp rt rtc".split())
-FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
-_INTEGRATION = frozenset(
-    "svg:foreignobject svg:desc svg:title math:mi math:mo math:mn math:ms math:mtext math:annotation-xml".split()
-)
-_MATH_TEXT = frozenset("math:mi math:mo math:mn math:ms math:mtext".split())  # mglyph/malignmark stay MathML there
-SCOPE = frozenset("applet caption html table td th marquee object template".split()) | _INTEGRATION
-TABLE_SCOPE = frozenset("html table template".split())
-_BUTTON_SCOPE = SCOPE | {"button"}
-_LIST_SCOPE = SCOPE | {"ol", "ul"}
-# End tags that close only when an element of that name is in scope (else ignored).
-_SCOPED_END: dict[str, frozenset[str]] = {
-    name: SCOPE
-    for name in (
-        "address article aside blockquote button center details dialog dir div dl fieldset figcaption figure "
-        "footer header hgroup listing main menu nav ol pre search section summary ul form dd dt applet marquee "
-        "object select"
-    ).split()
-}
-_SCOPED_END.update({"p": _BUTTON_SCOPE, "li": _LIST_SCOPE})
-_SCOPED_END.update({name: TABLE_SCOPE for name in "table tbody tfoot thead tr td th caption colgroup".split()})
-_TABLE_CLOSES: dict[str, frozenset[str]] = {
-    "td": frozenset({"td", "th"}),
-    "th": frozenset({"td", "th"}),
-    "tr": frozenset({"td", "th", "tr"}),
-    "tbody": frozenset({"td", "th", "tr", "tbody", "thead", "tfoot"}),
-    "thead": frozenset({"td", "th", "tr", "tbody", "thead", "tfoot"}),
-    "tfoot": frozenset({"td", "th", "tr", "tbody", "thead", "tfoot"}),
-    "caption": frozenset({"td", "th", "tr", "tbody", "thead", "tfoot", "caption", "colgroup"}),
-    "colgroup": frozenset({"td", "th", "tr", "tbody", "thead", "tfoot", "caption", "colgroup"}),
-}
-_BREAKOUT = frozenset(
-    "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing "
-    "menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
-)
-_IGNORED_END = frozenset({"body", "html", "br", "head"})
-_TABLE_PARTS = frozenset("caption table tbody tfoot thead tr td th".split())
-_CLOSES_SELECT = frozenset({"select", "input", "textarea"}) | _TABLE_PARTS
-# The list of active formatting elements gets a marker when one of these is pushed, and is cleared back to
-# the last marker when a cell, caption or template is closed, or an applet, marquee or object by its own end
-# tag (else its marker stays); only <a> entries are kept between markers (the block's links meet them).
-MARKERS = frozenset("applet caption marquee object td th template".split())
-_OWN_END_CLEARS = frozenset({"applet", "marquee", "object"})
-_TRACKED = MARKERS | {"a", "math:annotation-xml"}
 # The adoption agency runs its outer loop at most eight times: an element with eight or more special
 # elements open inside it is not closed by its end tag, a copy of it stays open after the eighth.
 _ADOPTION_LIMIT = 8
-# Start tags after which the frameset-ok flag is "not ok" (input: unless type=hidden).
-_FRAMESET_NOT_OK = frozenset(
-    "applet area br button dd dt embed hr iframe image img keygen li listing marquee object pre select table "
-    "textarea wbr xmp".split()
-)
-# Start tags a parser puts in the head while the body has not started (a <frameset> there is always taken).
-_HEAD_ONLY = frozenset("base basefont bgsound link meta noframes noscript script style template title".split())
-# The stack of open elements is indexed so that every question the builder asks of it ("is an X in scope",
-# "the nearest special element", "the lowest cell above the table") is answered from the tops of a few
-# lists instead of a walk down the stack: a walk per tag made nested pages quadratic (25,000 nested <div>
-# took 9 s). Each open element at stack position p >= 1 is listed under its name and under every class it
-# belongs to ("#scope" …; no tag name starts with "#"); position 0, the context, is never listed (no
-# search ever looked at it).
-_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("#scope", SCOPE),
-    ("#table", TABLE_SCOPE),
-    ("#button", _BUTTON_SCOPE),
-    ("#list", _LIST_SCOPE),
-    ("#special", SPECIAL),
-    ("#listop", SPECIAL - {"address", "div", "p"}),  # where the search for an open li, dd or dt stops
-    ("#heading", HEADINGS),
-)
-_BOUNDARY_KEYS: dict[frozenset[str], str] = {
-    SCOPE: "#scope",
-    TABLE_SCOPE: "#table",
-    _BUTTON_SCOPE: "#button",
-    _LIST_SCOPE: "#list",
-}
-_SCOPED_END_KEY: dict[str, str] = {name: _BOUNDARY_KEYS[boundary] for name, boundary in _SCOPED_END.items()}
-_KEYS: dict[str, tuple[str, ...]] = {}
-_KEYS_MAX = 4096
-
-
-def index_keys(name: str) -> tuple[str, ...]:
-    """The keys an open element named ``name`` is listed under: its name, its classes, ``#foreign`` (SVG
-    and MathML elements) or ``#html``, and ``#colon`` for any name with a colon."""
-    keys = _KEYS.get(name)
-    if keys is None:
-        found = [name, *(key for key, members in _CLASSES if name in members)]
-        found.append("#foreign" if name.startswith(("svg:", "math:")) else "#html")
-        if ":" in name:
-            found.append("#colon")
-        if len(_KEYS) >= _KEYS_MAX:
-            _KEYS.clear()
-        keys = _KEYS[name] = tuple(found)
-    return keys
-
-
-_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def lower(name: str) -> str:
-    """ASCII lowercase, as the HTML tokenizer does (other letters are kept)."""
-    return name.translate(_UPPER) if not name.islower() else name
-
-
-def _raw_end(name: str) -> re.Pattern[str]:
-    pattern = _RAW_END.get(name)
-    if pattern is None:
-        pattern = _RAW_END[name] = re.compile(rf"</{re.escape(name)}(?=[{_WS}/>])", re.IGNORECASE)
-    return pattern
 
 
 class Handler:
@@ -415,6 +290,8 @@ class TreeBuilder:
         if self.templates or not self.document or self.frameset_seen:
             return
         self.frameset_seen = True
+        from .frameset import frameset_accepted  # (here: that module builds on this one)
+
         if frameset_accepted(match.string, at):
             self.frameset = at
 
@@ -556,216 +433,3 @@ class TreeBuilder:
 def _holds_html(attributes: str) -> bool:
     """Whether a MathML ``<annotation-xml>`` with these attributes is an HTML integration point."""
     return lower(attribute(attributes, "encoding")) in ("text/html", "application/xhtml+xml")
-
-
-def frameset_accepted(text: str, at: int) -> bool:
-    """Whether the standard takes the ``<frameset>`` start tag at ``text[at]`` (not in a template): yes
-    while the body has not started, else only if its frameset-ok flag is still "ok". Replays ``text[:at]``."""
-    probe = _FramesetProbe(text)
-    builder = _FramesetBuilder(probe)
-    probe.builder = builder
-    scan(text, builder, 0, at)
-    return probe.ok or not probe.body
-
-
-class _FramesetProbe(Handler):
-    """Follows the frameset-ok flag and whether the body has started. Where the model is unsure it leaves
-    the flag "ok" and the body unstarted: a frameset taken by mistake is reported, never passed silently."""
-
-    def __init__(self, text: str) -> None:
-        self.source = text
-        self.builder: TreeBuilder | None = None
-        self.ok = True
-        self.body = False
-
-    def opened(self, name: str, index: int, start: int, end: int, match: re.Match[str]) -> object:
-        assert self.builder is not None
-        if name in _FRAMESET_NOT_OK or (name == "input" and not _hidden_input(match.group(2))):
-            self.ok = False
-        if name not in _HEAD_ONLY and not self.builder.templates:
-            self.body = True
-        return None
-
-    def text(self, start: int, end: int, raw: bool) -> None:
-        builder = self.builder
-        assert builder is not None
-        if raw and not builder.foreign:
-            return  # script, style and other raw text: never characters of the body (CDATA in SVG is)
-        if not raw and builder.names[-1] in RCDATA:
-            return  # a <title>'s text (a <textarea> already said "not ok")
-        chunk = self.source[start:end]
-        if not raw and "&" in chunk:
-            chunk = html.unescape(chunk)
-        if chunk.strip(_WS + "\0"):  # a NULL is dropped, whitespace is kept: neither changes the flag
-            self.ok = False
-            if not builder.templates:
-                self.body = True
-
-
-def _hidden_input(attributes: str) -> bool:
-    return lower(attribute(attributes, "type")) == "hidden"
-
-
-class _FramesetBuilder(TreeBuilder):
-    """The tree builder of :func:`frameset_accepted`: it also sees the tags the plain builder skips."""
-
-    __slots__ = ("probe",)
-
-    def __init__(self, probe: _FramesetProbe) -> None:
-        super().__init__(probe)
-        self.probe = probe
-
-    def _frameset(self, at: int, match: re.Match[str]) -> None:
-        pass  # one before the frameset being decided was ignored
-
-    def start(self, name: str, start: int, end: int, match: re.Match[str], self_closing: bool) -> bool:
-        if name == "body" and not self.templates:
-            self.probe.ok = False
-            self.probe.body = True
-        return super().start(name, start, end, match, self_closing)
-
-    def end(self, name: str, start: int, end: int) -> None:
-        if not self.templates and name in ("br", "body", "html"):
-            self.probe.body = True
-            if name == "br":
-                self.probe.ok = False  # </br> is a <br>
-        super().end(name, start, end)
-
-
-def scan(text: str, builder: TreeBuilder, pos: int = 0, stop: int | None = None) -> None:
-    """Tokenize ``text[pos:stop]`` into ``builder``; the builder's state steers raw text and CDATA."""
-    end_of_text = len(text) if stop is None else stop
-    handler_text = builder.handler.text
-    find = text.find
-    while pos < end_of_text:
-        lt = find("<", pos, end_of_text)
-        if lt < 0:
-            handler_text(pos, end_of_text, False)
-            break
-        if lt > pos:
-            handler_text(pos, lt, False)
-        pos = _markup(text, lt, end_of_text, builder)
-    builder.finish(end_of_text)
-
-
-def _markup(text: str, lt: int, stop: int, builder: TreeBuilder) -> int:
-    """Consume the markup starting at ``text[lt] == '<'``; return the next position."""
-    nxt = text[lt + 1 : lt + 2]
-    if nxt.isascii() and nxt.isalpha():
-        match = START_TAG.match(text, lt, stop)
-        if match is None:
-            return stop  # EOF inside a tag: the tag is dropped
-        end = match.end()
-        name = lower(match.group(1))
-        self_closing = text[end - 2] == "/" and (match.end(2) < end - 1)
-        if builder.start(name, lt, end, match, self_closing):
-            if name in RAWTEXT or name in RCDATA or name == "plaintext":
-                return _raw_text(text, end, stop, name, builder)
-        return end
-    if nxt == "/":
-        after = text[lt + 2 : lt + 3]
-        if after.isascii() and after.isalpha():
-            match = END_TAG.match(text, lt, stop)
-            if match is None:
-                return stop
-            builder.end(lower(match.group(1)), lt, match.end())
-            return match.end()
-        if after == ">":
-            return lt + 3
-        if after == "":
-            builder.handler.text(lt, stop, False)
-            return stop
-        return _to_gt(text, lt + 2, stop)
-    if nxt == "!":
-        if text.startswith("<!--", lt):
-            if text.startswith("<!-->", lt):
-                return lt + 5
-            if text.startswith("<!--->", lt):
-                return lt + 6
-            close = text.find("-->", lt + 4, stop)
-            bang = text.find("--!>", lt + 4, stop)
-            if close < 0 and bang < 0:
-                return stop
-            if bang >= 0 and (close < 0 or bang < close):
-                return bang + 4
-            return close + 3
-        if builder.foreign and text.startswith("<![CDATA[", lt):
-            close = text.find("]]>", lt + 9, stop)
-            if close < 0:
-                builder.handler.text(lt + 9, stop, True)
-                return stop
-            builder.handler.text(lt + 9, close, True)
-            return close + 3
-        return _to_gt(text, lt + 2, stop)
-    if nxt == "?":
-        return _to_gt(text, lt + 1, stop)
-    handler_text = builder.handler.text
-    handler_text(lt, lt + 1, False)
-    return lt + 1
-
-
-def _to_gt(text: str, pos: int, stop: int) -> int:
-    gt = text.find(">", pos, stop)
-    return stop if gt < 0 else gt + 1
-
-
-def _raw_text(text: str, pos: int, stop: int, name: str, builder: TreeBuilder) -> int:
-    """Skip the raw text of ``name`` (its content is text, never markup) and consume its end tag."""
-    if name == "plaintext":
-        builder.handler.text(pos, stop, True)
-        return stop
-    close = _script_end(text, pos, stop) if name == "script" else _raw_end(name).search(text, pos, stop)
-    if close is None:
-        builder.handler.text(pos, stop, name not in RCDATA)
-        return stop
-    at = close if isinstance(close, int) else close.start()
-    builder.handler.text(pos, at, name not in RCDATA)
-    match = END_TAG.match(text, at, stop)
-    if match is None:
-        return stop
-    builder.end(name, at, match.end())
-    return match.end()
-
-
-def _script_end(text: str, pos: int, stop: int) -> int | None:
-    """Where ``</script`` really ends a script, honouring the ``<!--<script>`` escaped states."""
-    escaped = double = False
-    for match in _SCRIPT_STATES.finditer(text, pos, stop):
-        token = match.group(0)
-        if token == "<!--":
-            # "<!-->" and "<!--->" open and close at once.
-            if not escaped and not text.startswith((">", "->"), match.end()):
-                escaped = True
-        elif token == "-->":
-            if escaped:
-                escaped = double = False
-        elif match.group(1):  # </script
-            if not double:
-                return match.start()
-            double = False
-        elif escaped:  # <script inside an escaped section
-            double = True
-    return None
-
-
-def iter_attributes(source: str) -> Iterator[tuple[str, str | None]]:
-    """``(lowercased name, raw value or None)`` for an attribute string, duplicates included."""
-    for match in ATTR.finditer(source):
-        yield lower(match.group(1)), match.group(2)
-
-
-def attribute_value(raw: str | None) -> str:
-    """An attribute's value as written by :func:`iter_attributes` (quoted or not, or absent), decoded."""
-    if raw is None:
-        return ""
-    if raw[:1] in ("'", '"'):
-        raw = raw[1:-1]
-    return html.unescape(raw) if "&" in raw else raw
-
-
-def attribute(attributes: str, wanted: str) -> str:
-    """The decoded value of the first attribute named ``wanted`` (lowercase) in a tag's attribute text."""
-    for name, raw in iter_attributes(attributes):
-        if name == wanted:
-            return attribute_value(raw)
-    return ""
