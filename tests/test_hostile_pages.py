@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from claim_evidence._core.jsonio import dumps_for_script
+from claim_evidence._html import fastlimits as _fastlimits
 from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._html.elements import index_keys
 from claim_evidence._html.locate import Located, _locate
@@ -115,11 +116,11 @@ def test_locate_many_attributes_reads_every_attribute() -> None:
 
 @pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
 def test_fast_locate_leaves_hostile_pages_to_the_reference() -> None:
-    for text in (nested(_fastpath.DEPTH_LIMIT + 10), attributes(_fastpath.ATTRIBUTE_LIMIT)):
-        assert _fastpath.too_hostile(text)
+    for text in (nested(_fastlimits.DEPTH_LIMIT + 10), attributes(_fastlimits.ATTRIBUTE_LIMIT)):
+        assert _fastlimits.too_hostile(text)
         assert _fastpath.fast_locate(text) is None
-    for text in (nested(_fastpath.DEPTH_LIMIT - 100), attributes(_fastpath.ATTRIBUTE_LIMIT - 10)):
-        assert not _fastpath.too_hostile(text)
+    for text in (nested(_fastlimits.DEPTH_LIMIT - 100), attributes(_fastlimits.ATTRIBUTE_LIMIT - 10)):
+        assert not _fastlimits.too_hostile(text)
         located = _fastpath.fast_locate(text)
         assert located is not None and spans(located) == spans(_locate(text, fast=False))
 
@@ -128,17 +129,17 @@ def test_fast_locate_leaves_hostile_pages_to_the_reference() -> None:
 def test_fast_locate_counts_attributes_as_the_tokenizer_splits_them() -> None:
     # No separator after a quoted value, names starting with "=", values holding ">": still attributes
     # (lexbor reads seven from each of these written seven times).
-    limit = _fastpath.ATTRIBUTE_LIMIT
+    limit = _fastlimits.ATTRIBUTE_LIMIT
     for attribute in ('a{}="1"', "={}/", 'c{}=">"', "d{}='<'", "e{}/", "f{}=g\n"):
         many = "".join(attribute.format(i) for i in range(limit))
-        assert _fastpath.too_hostile(f"<div {many}>"), attribute
-        assert not _fastpath.too_hostile(f"<div {many[: len(many) // 2]}>"), attribute
+        assert _fastlimits.too_hostile(f"<div {many}>"), attribute
+        assert not _fastlimits.too_hostile(f"<div {many[: len(many) // 2]}>"), attribute
 
 
 @pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
 def test_fast_locate_depth_bound_is_not_hidden_by_stray_end_tags() -> None:
-    assert _fastpath.too_hostile("</x>" * 5000 + "<div>" * (_fastpath.DEPTH_LIMIT + 1))
-    assert not _fastpath.too_hostile("<p>x" * 50_000 + "<li>y<br>" * 50_000)  # flat, however long
+    assert _fastlimits.too_hostile("</x>" * 5000 + "<div>" * (_fastlimits.DEPTH_LIMIT + 1))
+    assert not _fastlimits.too_hostile("<p>x" * 50_000 + "<li>y<br>" * 50_000)  # flat, however long
 
 
 class _Checked(TreeBuilder):
