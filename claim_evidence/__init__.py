@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from ._answer.retrieve import retrieve
     from ._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
     from ._core.jsonio import dumps_for_script
+    from ._core.normalize import normalized_text
     from ._core.report import REPORT_FORMATS, FileResult, exit_code, report
     from ._core.urls import safe_http_url
     from ._html.text import visible_text
-    from ._record.fingerprint import article_fingerprint, claim_fingerprint, normalized_text
+    from ._record.fingerprint import article_fingerprint, claim_fingerprint
     from ._record.policy import Policy
     from ._record.validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
     from ._render.evidence import render_evidence
@@ -77,10 +78,10 @@ _HOMES = {
     "InputError": "claim_evidence._core.diagnostics",
     "article_fingerprint": "claim_evidence._record.fingerprint",
     "claim_fingerprint": "claim_evidence._record.fingerprint",
-    "normalized_text": "claim_evidence._record.fingerprint",
     "GuardedAnswer": "claim_evidence._answer.guard",
     "guard_answer": "claim_evidence._answer.guard",
     "dumps_for_script": "claim_evidence._core.jsonio",
+    "normalized_text": "claim_evidence._core.normalize",
     "KnowledgeBase": "claim_evidence._answer.kb",
     "load_kb": "claim_evidence._answer.kb",
     "Policy": "claim_evidence._record.policy",

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._snapshots.anchor import HINT_CHARS, anchor, closest_passage, normalized
+from claim_evidence._core.normalize import normalized_quote
+from claim_evidence._snapshots.anchor import HINT_CHARS, anchor, closest_passage
 
 TEXT = "2.1 入力上限\nクモエンジン 3 の最大入力長は 256,000 トークンです。出力は最大 8,192 トークンです。"
 
@@ -21,7 +22,7 @@ TEXT = "2.1 入力上限\nクモエンジン 3 の最大入力長は 256,000 ト
     ],
 )
 def test_anchor_normalized(raw: str, expected: str) -> None:
-    assert normalized(raw) == expected
+    assert normalized_quote(raw) == expected
 
 
 def test_anchor_found_across_a_line_break_and_full_width_forms() -> None:
@@ -68,4 +69,4 @@ def test_anchor_closest_passage_edges() -> None:
 def test_anchor_a_passage_cut_from_the_text_is_always_found_or_ambiguous(text: str, extra: str) -> None:
     whole = text + " " + extra  # (a space: NFKC may compose a half-width mark with the character before it)
     outcome = anchor(whole, extra).outcome
-    assert outcome in ("found", "ambiguous") if normalized(extra) else outcome == "missing"
+    assert outcome in ("found", "ambiguous") if normalized_quote(extra) else outcome == "missing"

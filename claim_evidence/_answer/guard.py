@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, json_path
+from .._core.normalize import folded_phrase
 from .._core.urls import safe_http_url
 from .._record.numerals import find_numbers
 from .config import DEFAULT_BANNED, STATE_RANK, STATES, UNVERIFIED, state_or_none
 from .mdchunks import URL
 from .parse import parse_model_json
 from .retrieve import bigrams
-from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, fold, show, site_link, split_tag, without_urls
+from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, show, site_link, split_tag, without_urls
 
 MAX_ANSWER_CHARS = 200
 MAX_CONFIRMED = 4
@@ -373,7 +374,7 @@ class _Run:
             if number.value not in self.material.numbers:
                 found.append(("CE742", f"number {show(number.text)} (value {number.value}) is in no retrieved chunk"))
         if self.banned is not None:
-            folded = fold(text)
+            folded = folded_phrase(text)
             for match in self.banned.finditer(folded):
                 found.append(("CE743", f"banned phrase {show(match.group())}"))
         return found

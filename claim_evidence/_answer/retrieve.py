@@ -10,26 +10,23 @@ same measure, so what retrieval finds and what the guard accepts are judged alik
 from __future__ import annotations
 
 import heapq
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from itertools import chain
 from typing import Any, Protocol
 
+from .._core.normalize import folded_for_bigrams
+
 DEFAULT_K = 8
 
-__all__ = ["DEFAULT_K", "Index", "bigrams", "normalize", "retrieve", "scored"]
-
-
-def normalize(text: str) -> str:
-    """NFKC, then ``str.casefold``, then every character for which ``str.isspace`` holds removed."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if not c.isspace())
+__all__ = ["DEFAULT_K", "Index", "bigrams", "retrieve", "scored"]
 
 
 def bigrams(text: str) -> frozenset[str]:
-    """The distinct pairs of adjacent characters of :func:`normalize` (``text``); none below two characters."""
-    folded = normalize(text)
+    """The distinct pairs of adjacent characters of :func:`.folded_for_bigrams` (``text``); none below two
+    characters."""
+    folded = folded_for_bigrams(text)
     return frozenset(folded[i : i + 2] for i in range(len(folded) - 1))
 
 

@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from .._core.normalize import folded_phrase
 from .._core.urls import safe_http_url
 from .config import STATE_RANK, UNVERIFIED
 from .mdchunks import URL, safe_cut
@@ -54,17 +55,12 @@ def split_tag(item: str) -> tuple[str, str, str | None]:
     return word, item[match.end() :].strip(), None
 
 
-def fold(text: str) -> str:
-    """How banned phrases are matched: NFKC, case folded, whitespace runs as one space."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 @lru_cache(maxsize=32)
 def banned_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     """One pattern for every phrase; a phrase starting with a Latin letter or digit must start a word
     (``definitely`` must not strike ``indefinitely``)."""
     parts = []
-    for phrase in sorted({fold(p) for p in phrases if fold(p)}, key=lambda p: (-len(p), p)):
+    for phrase in sorted({folded_phrase(p) for p in phrases if folded_phrase(p)}, key=lambda p: (-len(p), p)):
         edge = "(?<![0-9a-z])" if phrase[0].isascii() and phrase[0].isalnum() else ""
         parts.append(edge + re.escape(phrase))
     return re.compile("|".join(parts)) if parts else None

@@ -18,6 +18,7 @@ from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, Malfo
 from .._core.jsonio import LoadedJSON, dumps_for_script, loads, read_text
 from .._core.jsonpos import offset_of
 from .._core.memo import Memo
+from .._core.normalize import normalized_text
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._html.elements import VOID
 from .._html.equivalence import equivalent
@@ -26,7 +27,6 @@ from .._html.lang import html_lang, primary_subtag
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element, Located, foreign_markup, locate
 from .._html.text import visible_text
 from .._html.tokenizer import START_TAG, iter_attributes
-from .._record.fingerprint import normalized_text
 from .._record.freshness import Freshness, marker_key
 from .._record.validation import diagnose_loaded, iter_diagnostics
 from .._record.vocabulary import LABELS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from .._record.fingerprint import normalized_text
+from .._core.normalize import normalized_text
 from .elements import RAWTEXT, RCDATA
 from .locate import Element
 from .tokenizer import scan

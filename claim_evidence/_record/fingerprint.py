@@ -9,22 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, json_path
+from .._core.normalize import normalized_text
 
 CLAIM_FIELDS = ("statement", "evidence_label", "basis", "conditions", "as_of", "uncertainty", "measurement")
 ARTICLE_FIELDS = ("title", "tldr", "summary")
-
-_WHITESPACE = re.compile(r"\s+")
-
-
-def normalized_text(value: Any) -> str:
-    """Fold every run of Unicode whitespace (U+3000 included) to one space, strip."""
-    return _WHITESPACE.sub(" ", str(value or "")).strip()
 
 
 def canonical(value: Any) -> bytes:

@@ -13,18 +13,12 @@ tools end up pointing at the wrong sentence.
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-_SPACE = re.compile(r"\s+")
+from .._core.normalize import normalized_quote
+
 HINT_CHARS = 160  # the closest passage shown: enough to recognize, short enough for one line
-
-
-def normalized(text: str) -> str:
-    """NFKC, whitespace runs as one space, stripped: the form both sides are compared in."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
 @dataclass(frozen=True)
@@ -43,13 +37,13 @@ def anchor(text: str, exact: str, prefix: str | None = None, suffix: str | None 
     ``context``: the passage is there, but never with the given prefix/suffix —
     the quote points at another place than the one recorded.
     """
-    haystack, needle = normalized(text), normalized(exact)
+    haystack, needle = normalized_quote(text), normalized_quote(exact)
     if not needle:
         return Anchoring("missing")
     places = _occurrences(haystack, needle)
     if not places:
         return Anchoring("missing", 0, closest_passage(haystack, needle))
-    before, after = normalized(prefix or ""), normalized(suffix or "")
+    before, after = normalized_quote(prefix or ""), normalized_quote(suffix or "")
     fitting = [at for at in places if _fits(haystack, at, len(needle), before, after)]
     if not fitting:
         first = places[0]

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from .._core.atomic import atomic_write_bytes
+from .._core.normalize import lf_newlines
 
 SNAPSHOT_DIR_NAME = "evidence-snapshots"
 
@@ -64,7 +65,7 @@ class SnapshotStore:
         digest = hashlib.sha256(data).hexdigest()
         binary = self.bin_path(digest)
         binary.parent.mkdir(parents=True, exist_ok=True)
-        encoded = normalized(text).encode("utf-8")
+        encoded = lf_newlines(text).encode("utf-8")
         text_file = self.text_path(digest)
         if _read(text_file) != encoded:
             atomic_write_bytes(text_file, encoded)
@@ -121,7 +122,7 @@ class SnapshotStore:
         from .._sources.extract import extract_text  # (the parsers only for sites with snapshots)
 
         try:
-            text = normalized(extract_text(data, content_type).text)
+            text = lf_newlines(extract_text(data, content_type).text)
         except Exception:  # noqa: BLE001 - a parser's failure on hostile bytes: no text to check against, never a traceback
             return None
         if len(_DERIVED) >= _DERIVED_KEEP:
@@ -133,11 +134,6 @@ class SnapshotStore:
         if not isinstance(sha256, str) or not _DIGEST.fullmatch(sha256):
             raise ValueError(f"not a SHA-256 hex digest: {sha256!r}")
         return self.folder / "sha256" / sha256[:2]
-
-
-def normalized(text: str) -> str:
-    """Text as the store keeps it: LF line ends."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _read(path: Path) -> bytes | None:

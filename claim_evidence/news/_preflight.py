@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, PathParts, json_path
-from .._record.fingerprint import canonical, normalized_text
+from .._core.normalize import normalized_text
+from .._record.fingerprint import canonical
 from .._record.validation import iter_diagnostics
 from ._corrections import EVIDENCE_KEY, TEXT_FIELDS
 from ._homepage import DEFAULT_EVIDENCE_URL, accepted_form, article_url, parse_evidence_url, source_url_conflict
