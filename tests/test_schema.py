@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import validate_bundle
+from claim_evidence._core.dates import is_valid_date
 from claim_evidence._record.schema import (
     bundle_conforms,
     bundle_schema,
@@ -26,7 +27,6 @@ from claim_evidence._record.schema import (
     compile_conformance,
     deferred_keywords,
 )
-from claim_evidence._record.vocabulary import is_valid_date
 
 from .conftest import ROOT, example_page_without_markers
 from .test_properties import sealed_bundles

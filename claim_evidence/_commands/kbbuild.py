@@ -23,11 +23,12 @@ from .._answer.kb import KB_FORMAT, KB_VERSION, Chunk
 from .._answer.mdchunks import pieces, sections
 from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
 from .._check.page import STALE, UNBOUND, check_text
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.jsonio import read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import EXPIRED, build_date, build_date_only
-from .._record.vocabulary import LABELS, STATUSES, is_valid_date, is_valid_id, str_or_none
+from .._record.vocabulary import LABELS, STATUSES, is_valid_id, str_or_none
 from .._site.config import Config, expand, registered_pages, site_path
 
 _TITLE_CHARS = 80

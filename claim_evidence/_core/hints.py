@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from .._record.vocabulary import DATE_RE, is_valid_date
+from .dates import DATE_RE, is_valid_date
 
 SHOWN_CHARACTERS = 60  # enough for any word of the vocabulary and a sentence's start
 

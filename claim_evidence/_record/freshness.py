@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError, json_path
-from .vocabulary import VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
+from .vocabulary import VERIFIED_STATUSES, is_valid_id, str_or_none
 
 # Days a review holds per basis; None: no limit (an editorial view does not age).
 DEFAULT_MAX_AGE_DAYS: dict[str, int | None] = {

@@ -14,9 +14,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import PathParts
 from .._core.hints import closest, date_hint, found, json_type
-from .vocabulary import is_valid_date
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
 from .._core.hints import closest, found, shown
 from .._core.jsonio import MAX_DEPTH, hostile_value, nesting_depth
@@ -21,7 +22,7 @@ from .fingerprint import article_fingerprint, claim_fingerprint, matches_with_nu
 from .numerals import Number, find_numbers
 from .policy import DEFAULT_POLICY, Policy
 from .schema import ID_RULE, MISSING, bundle_conforms, bundle_validator, field_message, known_keys, property_node
-from .vocabulary import FINGERPRINT_RE, SUPPORTING_STATUSES, VERIFIED_STATUSES, is_valid_date, is_valid_id, str_or_none
+from .vocabulary import FINGERPRINT_RE, SUPPORTING_STATUSES, VERIFIED_STATUSES, is_valid_id, str_or_none
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError

@@ -7,7 +7,6 @@ presentation and may be overridden by a site's templates.
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Final
 
 BASES: Final = (
@@ -41,7 +40,6 @@ SUPPORTING_STATUSES: Final = frozenset({"matched", "partial"})
 
 ID_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,99}")
 FINGERPRINT_RE: Final = re.compile(r"[0-9a-f]{64}")
-DATE_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 LABELS: Final[dict[str, dict[str, dict[str, str]]]] = {
     "ja": {
@@ -98,17 +96,6 @@ def str_or_none(value: object) -> str | None:
 
 def is_valid_id(value: object) -> bool:
     return isinstance(value, str) and ID_RE.fullmatch(value) is not None
-
-
-def is_valid_date(value: object) -> bool:
-    """Strict calendar date: ``YYYY-MM-DD`` in ASCII digits that exists."""
-    if not isinstance(value, str) or DATE_RE.fullmatch(value) is None:
-        return False
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 # Fixed phrases of the evidence block, per locale. Keys are used by the templates.

@@ -21,12 +21,13 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.memo import Memo, content_key
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, Marker, marker_key, review_marker
 from .._record.validation import validate_bundle
-from .._record.vocabulary import LABELS, TEXT, is_valid_date, is_valid_id, str_or_none
+from .._record.vocabulary import LABELS, TEXT, is_valid_id, str_or_none
 
 TEMPLATE = "evidence.html.j2"
 MALFORMED_TEMPLATE = "malformed.html.j2"

@@ -17,13 +17,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .._check.options import PageOptions
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic
 from .._core.splice import newline_style, with_newlines
 from .._core.urls import safe_http_url
 from .._html.equivalence import equivalent
 from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
 from .._record.freshness import Freshness, review_marker
-from .._record.vocabulary import TEXT, VERIFIED_STATUSES, is_valid_date, is_valid_id
+from .._record.vocabulary import TEXT, VERIFIED_STATUSES, is_valid_id
 from .evidence import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
 
 TEMPLATE = "evidence_summary.html.j2"

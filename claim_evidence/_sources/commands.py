@@ -17,12 +17,13 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic
 from .._core.report import FileResult
 from .._core.urls import safe_http_url
 from .._record.authoring import AuthoringError, Change, judged
 from .._record.freshness import clock_date
-from .._record.vocabulary import FINGERPRINT_RE, is_valid_date
+from .._record.vocabulary import FINGERPRINT_RE
 from .._snapshots.anchor import anchor
 from .._snapshots.store import SnapshotStore
 from .extract import extract_text

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .._core.dates import is_valid_date
 from .._core.diagnostics import PathParts
-from .._record.vocabulary import is_valid_date, is_valid_id
+from .._record.vocabulary import is_valid_id
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 from ._pages import has_evidence

@@ -34,7 +34,7 @@ import os
 import re
 from typing import NamedTuple
 
-from .._record.vocabulary import is_valid_date
+from .._core.dates import is_valid_date
 
 # Line 1 of the existing form: the date it was read from, then the top title.
 TITLE_DATE = re.compile(r"([0-9]{4})年([0-9]{2})月([0-9]{2})日")
