@@ -186,6 +186,13 @@ class _Locator(Handler):
 
 
 FAST_AFTER_CHARS = 1_000_000
+# The characters this process has located so far: read and written only by :func:`locate`. It stays a
+# module global on purpose, not run state to pass around: what it amortizes, the bulk patterns that
+# ``fastscan`` compiles once and keeps, is per process too (a counter per run or per caller would send
+# the next run's first megabyte through the slow scan in a process that already holds them). Every
+# caller (the page check, the scaffold, the source map, ``static_helper.locate``) keeps calling
+# ``locate(text)``, and the counter never changes what is found (``_locate(text, fast=...)`` is tested
+# to agree either way).
 _scanned = 0
 
 
