@@ -22,6 +22,7 @@ from .._answer.config import ChatConfig, chat_config
 from .._check.options import DEFAULT_STYLESHEET, PageOptions, SiteLayout
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.hints import closest
+from .._core.textio import BOM
 from .._record.freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, at_build
 from .._record.policy import Policy
 from .._record.vocabulary import LABELS
@@ -105,7 +106,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     try:
         with open(name, "rb") as handle:
             # A UTF-8 BOM (some Windows editors write one) is accepted, as in pages and JSON; tomllib refuses it.
-            data = tomllib.loads(handle.read().decode("utf-8").removeprefix("\ufeff"))
+            data = tomllib.loads(handle.read().decode("utf-8").removeprefix(BOM))
     except FileNotFoundError:
         raise _error("SH001", "config file not found", name) from None
     except OSError as exc:
