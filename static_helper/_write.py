@@ -11,14 +11,13 @@ from __future__ import annotations
 from claim_evidence import Diagnostic, InputError
 from claim_evidence._check.options import PageOptions
 from claim_evidence._core.atomic import REPLACED, pin
-from claim_evidence._core.jsonio import decode_utf8
+from claim_evidence._core.textio import BOM_BYTES, decode_utf8
 
 # The checker is imported where a page is checked: a run answered from the cache never loads it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from claim_evidence._check.page import Page
 
-_BOM = b"\xef\xbb\xbf"
 WRITE_ATTEMPTS = 5
 
 
@@ -56,7 +55,7 @@ def _write_once(path: str, options: PageOptions, shown: str, root: str | None) -
         page = check_text(decode_utf8(data, shown), shown, options)
         if not _rewritable(page):
             return page, 0
-        new_data = _encoded(page.rendered_text(), data.startswith(_BOM))
+        new_data = _encoded(page.rendered_text(), data.startswith(BOM_BYTES))
         with pinned.locked():
             if pinned.read() != data:
                 return None
@@ -76,7 +75,7 @@ def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, b
     page = check_text(decode_utf8(data, name), name, options)
     if not _rewritable(page):
         return page, data
-    return page, _encoded(page.rendered_text(), data.startswith(_BOM))
+    return page, _encoded(page.rendered_text(), data.startswith(BOM_BYTES))
 
 
 class MemoryPage:
@@ -104,4 +103,4 @@ def _rewritable(page: Page) -> bool:
 
 
 def _encoded(text: str, bom: bool) -> bytes:
-    return (_BOM if bom else b"") + text.encode("utf-8")
+    return (BOM_BYTES if bom else b"") + text.encode("utf-8")

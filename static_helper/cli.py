@@ -291,8 +291,8 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
     """``-``: the one page on stdin, checked (and, with --write, rewritten in memory, never on disk);
     ``(results, the bytes for stdout)``, no bytes without --write."""
     from claim_evidence import Diagnostic, InputError
-    from claim_evidence._core.jsonio import MAX_BYTES
     from claim_evidence._core.report import input_error_result
+    from claim_evidence._core.textio import MAX_BYTES
     from claim_evidence._site.runner import Task, check_task, run
 
     from ._write import MemoryPage

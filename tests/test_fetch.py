@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from claim_evidence import __version__
-from claim_evidence._sources.fetch import Fetched, FetchSettings, fetch_all
+from claim_evidence._sources.fetch import fetch_all
+from claim_evidence._sources.fetchvalues import Fetched, FetchSettings
 
 from .httpserver import (
     GZIP_HTML,
@@ -487,7 +488,8 @@ def test_fetch_loopback_server_stops_after_lifetime(short_lived: LoopbackServer)
 
 _RSS_PROBE = """
 import json, resource, sys, time
-from claim_evidence._sources.fetch import FetchSettings, fetch_all
+from claim_evidence._sources.fetch import fetch_all
+from claim_evidence._sources.fetchvalues import FetchSettings
 baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.monotonic()
 result = fetch_all([sys.argv[1]], FetchSettings(read_timeout=20.0, deadline=60.0), sleep=lambda s: None)[sys.argv[1]]

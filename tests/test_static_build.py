@@ -235,9 +235,9 @@ def test_static_build_dash_not_utf8_is_ce002_exit_2(site, monkeypatch, capsysbin
 
 
 def test_static_build_dash_over_the_size_limit_is_ce004_exit_2(site, monkeypatch, capsysbinary):
-    import claim_evidence._core.jsonio
+    import claim_evidence._core.textio
 
-    monkeypatch.setattr(claim_evidence._core.jsonio, "MAX_BYTES", 100)
+    monkeypatch.setattr(claim_evidence._core.textio, "MAX_BYTES", 100)
     page = built("basic")
     feed(monkeypatch, page)
     assert main(["--write", "-"]) == 2

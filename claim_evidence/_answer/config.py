@@ -8,12 +8,10 @@ override cannot promote an unreviewed record. Checked when the config is read (`
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._core.diagnostics import Diagnostic, InputError
+from .._core.tomltable import check_keys, config_error, table
 
 # Strongest first. FACT and CONFIRMED come only from reviewed, valid records; an answer as a whole
 # may never carry them (see _guard.ANSWER_STATES).
@@ -85,21 +83,19 @@ class ChatConfig:
 
 def chat_config(data: Any, name: str | None) -> ChatConfig:
     """Read and check the ``[chat]`` table; any problem is an :class:`InputError` naming the file."""
-    if not isinstance(data, dict):
-        raise _error("SH003", "chat must be a table: [chat]", name)
-    _check_keys(data, CHAT_KEYS, name, "chat.")
+    data = table(data, "chat", CHAT_KEYS, name)
     extra = data.get("extra", [])
     if isinstance(extra, str) and extra:
         extra = [extra]
     if not isinstance(extra, list) or not all(isinstance(p, str) and p for p in extra):
-        raise _error(
+        raise config_error(
             "SH003",
             f'chat.extra must be a list of globs of Markdown or text files, e.g. extra = ["docs/*.md"] (found {extra!r})',
             name,
         )
     size = data.get("max_chunk_chars", DEFAULT_MAX_CHUNK_CHARS)
     if type(size) is not int or size < MIN_CHUNK_CHARS:
-        raise _error(
+        raise config_error(
             "SH003",
             f"chat.max_chunk_chars must be a whole number of characters, {MIN_CHUNK_CHARS} or more (found {size!r})",
             name,
@@ -107,27 +103,27 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
     extra_state = _state(data.get("extra_state", UNVERIFIED), "chat.extra_state", name)
     states = data.get("states", {})
     if not isinstance(states, dict):
-        raise _error("SH003", 'chat.states must be a table, e.g. [chat.states] partial = "HYPOTHESIS"', name)
-    _check_keys(states, OVERRIDABLE_STATES, name, "chat.states.")
+        raise config_error("SH003", 'chat.states must be a table, e.g. [chat.states] partial = "HYPOTHESIS"', name)
+    check_keys(states, OVERRIDABLE_STATES, name, "chat.states.")
     mapping = DEFAULT_STATES | {rule: _state(value, f"chat.states.{rule}", name) for rule, value in states.items()}
     mapping["extra"] = extra_state
     labels = data.get("fact_labels", list(FACT_LABELS))
     if not isinstance(labels, list) or not all(isinstance(label, str) and label for label in labels):
-        raise _error(
+        raise config_error(
             "SH003",
             f'chat.fact_labels must be a list of evidence labels, e.g. fact_labels = ["Fact"] (found {labels!r})',
             name,
         )
     banned = data.get("banned", list(DEFAULT_BANNED))
     if not isinstance(banned, list) or not all(isinstance(p, str) and p.strip() for p in banned):
-        raise _error(
+        raise config_error(
             "SH003",
             f'chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found {banned!r})',
             name,
         )
     prefix = data.get("copy_prefix", DEFAULT_COPY_PREFIX)
     if not isinstance(prefix, str) or "{state}" not in prefix:
-        raise _error(
+        raise config_error(
             "SH003",
             f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})',
             name,
@@ -142,18 +138,6 @@ def state_or_none(value: Any) -> str | None:
 
 def _state(value: Any, key: str, name: str | None) -> str:
     if state_or_none(value) is None:
-        raise _error("SH003", f"{key} must be one of {', '.join(STATES)} (found {value!r})", name)
+        raise config_error("SH003", f"{key} must be one of {', '.join(STATES)} (found {value!r})", name)
     assert isinstance(value, str)
     return value
-
-
-def _check_keys(data: Mapping[str, Any], known: tuple[str, ...], name: str | None, table: str) -> None:
-    for key in data:
-        if key not in known:
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"
-            raise _error("SH002", f"unknown key {table}{key!r}{hint}", name)
-
-
-def _error(code: str, message: str, name: str | None) -> InputError:
-    return InputError(Diagnostic(code, message, subject="config", file=name))

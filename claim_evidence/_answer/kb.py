@@ -15,7 +15,8 @@ from functools import cached_property
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
-from .._core.jsonio import loads, read_text
+from .._core.jsonio import loads
+from .._core.textio import read_text
 from .config import STATES, state_or_none
 from .retrieve import Index, chunk_text
 

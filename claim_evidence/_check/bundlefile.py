@@ -18,11 +18,10 @@ from typing import Any
 
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import Diagnostic, InputError
-from .._core.jsonio import decode_utf8, loads
+from .._core.jsonio import loads
+from .._core.textio import bom_of, decode_utf8
 from .documents import ARTICLE_KEY, is_page
 from .page import replace_bundle
-
-BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str, bytes]:
             data = handle.read()
     except OSError as exc:
         raise InputError(Diagnostic("CE001", f"cannot read file: {exc.strerror or exc}", file=name)) from None
-    return decode_utf8(data, name), BOM if data.startswith(BOM) else b""
+    return decode_utf8(data, name), bom_of(data)
 
 
 def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bool | None = None) -> Rewrite:

@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, PathParts, internal_error
-from .._core.jsonio import MAX_BYTES, loads, read_text
+from .._core.jsonio import loads
 from .._core.jsonpos import placed
 from .._core.report import FileResult, input_error_result
+from .._core.textio import MAX_BYTES, read_text
 from .._record.freshness import Freshness
 from .._record.policy import DEFAULT_POLICY, Policy
 from .._record.validation import iter_diagnostics

@@ -15,11 +15,12 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic, InputError, MalformedInput, Severity
-from .._core.jsonio import LoadedJSON, dumps_for_script, loads, read_text
+from .._core.jsonio import LoadedJSON, dumps_for_script, loads
 from .._core.jsonpos import offset_of
 from .._core.memo import Memo
 from .._core.normalize import normalized_text
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
+from .._core.textio import read_text
 from .._html.elements import VOID
 from .._html.equivalence import equivalent
 from .._html.fastpath import fast_locate

@@ -18,7 +18,8 @@ from .._core.hints import date_hint, shown
 from .._record.fingerprint import article_fingerprint, claim_fingerprint
 from .._record.freshness import REVIEW_AFTER_BUILD, review_after_build
 from .._record.policy import DEFAULT_POLICY, Policy
-from .._record.validation import iter_diagnostics, review_by_not_after
+from .._record.reviewrules import review_by_not_after
+from .._record.validation import iter_diagnostics
 from .._record.vocabulary import METHODS, STATUSES, is_valid_id
 from .._snapshots.check import snapshot_diagnostics
 

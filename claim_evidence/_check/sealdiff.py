@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._core.report import FileResult
+from .._core.textio import BOM
 from .._record.fingerprint import CLAIM_FIELDS, claim_fingerprint, claim_payload
 
 MAX_REVISIONS = 30
@@ -131,9 +132,9 @@ def _claims(text: str, name: str, claim_id: str) -> list[tuple[dict[str, Any], A
         if is_page(name):
             from .page import read_page_bundle
 
-            value: Any = read_page_bundle(text.removeprefix("\ufeff"), name).loaded.value
+            value: Any = read_page_bundle(text.removeprefix(BOM), name).loaded.value
         else:
-            value = json.loads(text.removeprefix("\ufeff"))
+            value = json.loads(text.removeprefix(BOM))
     except (InputError, ValueError, RecursionError):
         return []
     bundle = value.get(ARTICLE_KEY, value) if isinstance(value, dict) else None

@@ -22,7 +22,8 @@ from .._answer.guard import GuardedAnswer, guard_answer
 from .._answer.kb import KnowledgeBase
 from .._answer.retrieve import retrieve
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
-from .._core.jsonio import loads, read_text
+from .._core.jsonio import loads
+from .._core.textio import read_text
 
 EXPECT_KEYS = (
     "codes",

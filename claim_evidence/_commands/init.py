@@ -21,7 +21,7 @@ from pathlib import Path
 from .._check.options import DEFAULT_STYLESHEET
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import ClaimEvidenceError, InputError
-from .._core.jsonio import read_text
+from .._core.textio import read_text
 from .._html.lang import html_lang, primary_subtag
 from .._record.vocabulary import LOCALES
 from .._site.config import CONFIG_NAME, Config, expand

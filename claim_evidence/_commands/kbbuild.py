@@ -25,7 +25,7 @@ from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
 from .._check.page import STALE, UNBOUND, check_text
 from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
-from .._core.jsonio import read_text
+from .._core.textio import read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import EXPIRED, build_date, build_date_only
 from .._record.vocabulary import LABELS, STATUSES, is_valid_id, str_or_none

@@ -20,7 +20,7 @@ from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
 from .._check.page import check_text
 from .._core.dates import is_valid_date
 from .._core.diagnostics import ClaimEvidenceError, Diagnostic
-from .._core.jsonio import read_text
+from .._core.textio import read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
 from .._record.vocabulary import BASES, LABELS, METHODS, STATUSES, VERIFIED_STATUSES, str_or_none

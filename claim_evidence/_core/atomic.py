@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .diagnostics import Diagnostic, InputError
-from .jsonio import MAX_BYTES, too_large
+from .textio import MAX_BYTES, too_large
 
 try:
     import fcntl
@@ -99,7 +99,7 @@ class PinnedFile:
 
     def read(self, max_bytes: int = MAX_BYTES) -> bytes:
         """The file's bytes as they are now, read through the descriptor opened at :func:`pin`
-        (CE001 when there is none to read, CE004 past ``max_bytes``, as :func:`._jsonio.read_text`)."""
+        (CE001 when there is none to read, CE004 past ``max_bytes``, as :func:`.textio.read_text`)."""
         if self.fd < 0:
             if self.info is not None and stat.S_ISDIR(self.info.st_mode):
                 raise InputError(Diagnostic("CE001", "is a directory, expected a file", file=self.shown))

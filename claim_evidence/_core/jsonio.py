@@ -2,7 +2,8 @@
 
 Every failure becomes an :class:`InputError` with a diagnostic that names the
 file and, for syntax errors, the line and column: callers never see a raw
-``JSONDecodeError``, ``UnicodeDecodeError`` or ``RecursionError``.
+``JSONDecodeError``, ``UnicodeDecodeError`` or ``RecursionError``. Files are
+read as text by :mod:`.textio`, the one reader.
 """
 
 from __future__ import annotations
@@ -16,62 +17,16 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
-from .diagnostics import Diagnostic, InputError, MalformedInput, PathParts, json_path, line_column, line_starts
+from .diagnostics import Diagnostic, MalformedInput, PathParts, json_path, line_column, line_starts
+from .textio import MAX_BYTES, read_text
 
-# A bundle of a few thousand claims is well under 1 MiB; 32 MiB leaves ample
-# room while keeping memory bounded (json + validation need ~10x the size).
-MAX_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 64
-
-
-def _fail(code: str, message: str, file: str | None, line: int | None = None, column: int | None = None) -> InputError:
-    return InputError(Diagnostic(code, message, file=file, line=line, column=column))
 
 
 def _malformed(
     code: str, message: str, file: str | None, line: int | None = None, column: int | None = None
 ) -> MalformedInput:
     return MalformedInput(Diagnostic(code, message, file=file, line=line, column=column))
-
-
-def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> str:
-    """Read a UTF-8 file (a leading BOM is dropped) keeping its line endings."""
-    name = os.fspath(path)
-    try:
-        size = os.stat(name).st_size
-        if size > max_bytes:
-            raise _fail("CE004", too_large(size, max_bytes), name)
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise _fail("CE001", "file not found", name) from None
-    except IsADirectoryError:
-        raise _fail("CE001", "is a directory, expected a file", name) from None
-    except OSError as exc:
-        raise _fail("CE001", f"cannot read file: {exc.strerror or exc}", name) from None
-    return decode_utf8(data, name)
-
-
-def too_large(size: int, max_bytes: int) -> str:
-    """CE004's message: one wording wherever a file is read. It names no option: only ``validate`` has one
-    (``--max-bytes``), and it adds that advice where it prints the finding (see ``cli.validate``)."""
-    return f"file is {size} bytes, over the {max_bytes}-byte limit; split it"
-
-
-def decode_utf8(data: bytes, name: str | None) -> str:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise _fail(
-            "CE002",
-            f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}; re-save the file as UTF-8",
-            name,
-            line,
-            column,
-        ) from None
-    return text[1:] if text.startswith("\ufeff") else text
 
 
 class LoadedJSON:

@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 from .._answer.config import ChatConfig, chat_config
 from .._check.options import DEFAULT_STYLESHEET, PageOptions, SiteLayout
 from .._core.diagnostics import Diagnostic, InputError
-from .._core.hints import closest
+from .._core.textio import BOM
+from .._core.tomltable import check_keys, config_error, table
 from .._record.freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshness, at_build
 from .._record.policy import Policy
 from .._record.vocabulary import LABELS
@@ -105,51 +106,41 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     try:
         with open(name, "rb") as handle:
             # A UTF-8 BOM (some Windows editors write one) is accepted, as in pages and JSON; tomllib refuses it.
-            data = tomllib.loads(handle.read().decode("utf-8").removeprefix("\ufeff"))
+            data = tomllib.loads(handle.read().decode("utf-8").removeprefix(BOM))
     except FileNotFoundError:
-        raise _error("SH001", "config file not found", name) from None
+        raise config_error("SH001", "config file not found", name) from None
     except OSError as exc:
-        raise _error("SH001", f"cannot read config: {exc.strerror or exc}", name) from None
+        raise config_error("SH001", f"cannot read config: {exc.strerror or exc}", name) from None
     except UnicodeDecodeError:
-        raise _error("SH001", "config is not UTF-8", name) from None
+        raise config_error("SH001", "config is not UTF-8", name) from None
     except tomllib.TOMLDecodeError as exc:
         found = _TOML_POSITION.search(str(exc))
         line, column = (int(found.group(1)), int(found.group(2))) if found else (None, None)
         reason = _TOML_POSITION.sub("", str(exc)).strip()
-        raise _error("SH001", f"invalid TOML: {reason}", name, line, column) from None
+        raise config_error("SH001", f"invalid TOML: {reason}", name, line, column) from None
     return _from_data(data, Path(name).resolve().parent, Path(name))
-
-
-def _check_keys(data: dict[str, Any], known: tuple[str, ...], name: str, table: str = "") -> None:
-    for key in data:
-        if key not in known:
-            close = closest(key, known)
-            hint = f" (did you mean {close!r}?)" if close else f" (known keys: {', '.join(known)})"
-            raise _error("SH002", f"unknown key {table}{key!r}{hint}", name)
 
 
 def _globs(value: Any, key: str, name: str) -> tuple[str, ...]:
     if isinstance(value, str) and value:
         value = [value]
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
-        raise _error("SH003", f'{key} must be a list of paths or globs, e.g. {key} = ["news/*.txt"]', name)
+        raise config_error("SH003", f'{key} must be a list of paths or globs, e.g. {key} = ["news/*.txt"]', name)
     return tuple(value)
 
 
 def _news(data: Any, name: str) -> NewsConfig:
-    if not isinstance(data, dict):
-        raise _error("SH003", "news must be a table: [news]", name)
-    _check_keys(data, NEWS_KEYS, name, "news.")
+    data = table(data, "news", NEWS_KEYS, name)
     corrections = data.get("corrections")
     if not isinstance(corrections, str) or not corrections:
-        raise _error(
+        raise config_error(
             "SH003",
             'news.corrections must name the correction registry JSON, e.g. corrections = "data/corrections.json"',
             name,
         )
     pattern = data.get("evidence_url")
     if pattern is not None and (not isinstance(pattern, str) or "{claim_id}" not in pattern):
-        raise _error("SH003", "news.evidence_url must be a pattern with {yyyy} {mm} {dd} and {claim_id}", name)
+        raise config_error("SH003", "news.evidence_url must be a pattern with {yyyy} {mm} {dd} and {claim_id}", name)
     dayfiles, data_json, pages, homepage_json = (
         _globs(data.get(key, []), f"news.{key}", name) for key in ("dayfiles", "data_json", "pages", "homepage_json")
     )
@@ -158,27 +149,27 @@ def _news(data: Any, name: str) -> NewsConfig:
 
 def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     name = os.fspath(path)
-    _check_keys(data, KNOWN_KEYS, name)
+    check_keys(data, KNOWN_KEYS, name)
     pages = data.get("pages", [])
     if not isinstance(pages, list) or not all(isinstance(p, str) and p for p in pages):
-        raise _error("SH003", 'pages must be a list of glob strings, e.g. pages = ["articles/*.html"]', name)
+        raise config_error("SH003", 'pages must be a list of glob strings, e.g. pages = ["articles/*.html"]', name)
     require, exclude = (_glob_list(data.get(key, []), key, example, name) for key, example in _PAGE_GLOBS)
     stylesheet = data.get("stylesheet", DEFAULT_STYLESHEET)
     if stylesheet is not False and (not isinstance(stylesheet, str) or not stylesheet.strip()):
         message = 'stylesheet must be the href of the shared evidence stylesheet, or false to skip SH130 (e.g. stylesheet = "/assets/claim-evidence.css")'
-        raise _error("SH003", message, name)
+        raise config_error("SH003", message, name)
     lang = data.get("lang", "ja")
     if lang not in LABELS:
-        raise _error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
+        raise config_error("SH003", f"lang must be one of {', '.join(sorted(LABELS))} (found {lang!r})", name)
     search_ignore = data.get("search_ignore", False)
     if not isinstance(search_ignore, bool):
-        raise _error("SH003", f"search_ignore must be true or false (found {search_ignore!r})", name)
+        raise config_error("SH003", f"search_ignore must be true or false (found {search_ignore!r})", name)
     require_quotes = data.get("require_quotes", False)
     if not isinstance(require_quotes, bool):
-        raise _error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
+        raise config_error("SH003", f"require_quotes must be true or false (found {require_quotes!r})", name)
     snapshots = data.get("snapshots", SNAPSHOT_DIR_NAME)
     if not isinstance(snapshots, str) or not snapshots.strip():
-        raise _error(
+        raise config_error(
             "SH003",
             f'snapshots must be the folder of the source snapshots, e.g. snapshots = "{SNAPSHOT_DIR_NAME}"',
             name,
@@ -210,27 +201,25 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
 
 def _freshness(data: Any, name: str) -> Freshness:
     """``[freshness]``: present (even empty), the review age policy is on, with the defaults for what it leaves out."""
-    if not isinstance(data, dict):
-        raise _error("SH003", "freshness must be a table: [freshness]", name)
-    _check_keys(data, FRESHNESS_KEYS, name, "freshness.")
+    data = table(data, "freshness", FRESHNESS_KEYS, name)
     expired = data.get("expired", "warning")
     if expired not in EXPIRED_SEVERITIES:
-        raise _error("SH003", f'freshness.expired must be "warning" or "error" (found {expired!r})', name)
+        raise config_error("SH003", f'freshness.expired must be "warning" or "error" (found {expired!r})', name)
     ages = data.get("max_age_days", {})
     if not isinstance(ages, dict):
-        raise _error(
+        raise config_error(
             "SH003",
             "freshness.max_age_days must be a table of days per basis, e.g. [freshness.max_age_days] reporting = 60",
             name,
         )
-    _check_keys(ages, tuple(DEFAULT_MAX_AGE_DAYS), name, "freshness.max_age_days.")
+    check_keys(ages, tuple(DEFAULT_MAX_AGE_DAYS), name, "freshness.max_age_days.")
     for basis, days in ages.items():
         if days is not False and (type(days) is not int or days < 1):
             message = f"freshness.max_age_days.{basis} must be a whole number of days (1 or more), or false for no limit (found {days!r})"
-            raise _error("SH003", message, name)
+            raise config_error("SH003", message, name)
     markers = data.get("markers", False)
     if not isinstance(markers, bool):
-        raise _error("SH003", f"freshness.markers must be true or false (found {markers!r})", name)
+        raise config_error("SH003", f"freshness.markers must be true or false (found {markers!r})", name)
     merged = {
         basis: (None if ages.get(basis, default) is False else ages.get(basis, default))
         for basis, default in DEFAULT_MAX_AGE_DAYS.items()
@@ -250,7 +239,7 @@ _PAGE_GLOBS = (("require", "articles/*.html"), ("exclude", "layouts/**"))
 
 def _glob_list(value: Any, key: str, example: str, name: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
-        raise _error(
+        raise config_error(
             "SH003", f'{key} must be a list of glob strings, e.g. {key} = ["{example}"] (found {value!r})', name
         )
     return tuple(value)
@@ -267,7 +256,7 @@ def _sources(value: Any, name: str) -> tuple[str, ...]:
             or any("**" in part and part != "**" for part in parts)
         ):
             message = f'sources glob {pattern!r} must be relative to the config\'s folder, with ** only as a whole folder name, e.g. "../content/**/*.md"'
-            raise _error("SH003", message, name)
+            raise config_error("SH003", message, name)
     return patterns
 
 
@@ -286,7 +275,7 @@ def _base_url(value: Any, name: str) -> str:
         'base_url must be the URL path the site is served under, e.g. base_url = "/docs/" or '
         f'base_url = "https://example.com/docs/" (no query or fragment; found {value!r})'
     )
-    raise _error("SH003", message, name)
+    raise config_error("SH003", message, name)
 
 
 TEMPLATE_NAMES = ("evidence.html.j2", "evidence_summary.html.j2", "malformed.html.j2")
@@ -301,7 +290,7 @@ def _templates(value: Any, root: Path, name: str) -> dict[str, Any]:
     folder = root / value if isinstance(value, str) and value.strip() else None
     if folder is None or not folder.is_dir():
         message = f'template_dir must be a folder of templates, relative to this file, e.g. template_dir = "evidence-templates" (found {value!r})'
-        raise _error("SH003", message, name)
+        raise config_error("SH003", message, name)
     import hashlib
 
     import jinja2
@@ -312,14 +301,14 @@ def _templates(value: Any, root: Path, name: str) -> dict[str, Any]:
     found = sorted(p for p in folder.iterdir() if p.name in TEMPLATE_NAMES and p.is_file())
     if not found:
         message = f"template_dir {value!r} holds none of {', '.join(TEMPLATE_NAMES)}: name a template like the packaged one it replaces"
-        raise _error("SH003", message, name)
+        raise config_error("SH003", message, name)
     environment = template_environment(str(folder.resolve()))
     for path in found:
         try:
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
             environment.get_template(path.name)
         except (OSError, UnicodeDecodeError) as exc:
-            raise _error("SH003", f"template_dir: {path.name} cannot be read ({exc})", name) from None
+            raise config_error("SH003", f"template_dir: {path.name} cannot be read ({exc})", name) from None
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(
                 Diagnostic("SH003", f"template syntax error: {exc.message}", file=str(path), line=exc.lineno)
@@ -334,7 +323,7 @@ def _web_root(value: Any, name: str) -> str:
     folder = posixpath.normpath(value.replace("\\", "/")) if isinstance(value, str) and value.strip() else None
     if folder is None or folder.startswith(("/", "../")) or folder == "..":
         message = f'web_root must be a folder under the config\'s folder, e.g. web_root = "public" (found {value!r})'
-        raise _error("SH003", message, name)
+        raise config_error("SH003", message, name)
     return "" if folder == "." else folder
 
 
@@ -404,7 +393,7 @@ def site_pages(config: Config) -> SitePages:
             f"require glob {pattern!r} matches {site_path(config.root, page) or page}{more}, which pages does not register: "
             "a page that must carry evidence must be checked as a registered page; add it to pages"
         )
-        raise _error("SH008", message, name)
+        raise config_error("SH008", message, name)
     return SitePages(sorted(listed), frozenset(required), excluded)
 
 
@@ -415,11 +404,11 @@ def _kept(config: Config, patterns: tuple[str, ...], key: str, excluded: GlobMat
     for pattern in patterns:
         matches = [p for p in _glob(config.root, pattern, key, name) if p.is_file()]
         if not matches:
-            raise _error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", name)
+            raise config_error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", name)
         kept = [p for p in matches if not excluded or site_path(config.root, p) not in excluded]
         if not kept:
             message = f"{key} glob {pattern!r} matches only files that exclude leaves out, under {config.root} (exclude wins over {key})"
-            raise _error("SH004", message, name)
+            raise config_error("SH004", message, name)
         for page in kept:
             found.setdefault(page, pattern)
     return found
@@ -430,11 +419,11 @@ def _glob(root: Path, pattern: str, key: str, name: str | None) -> list[Path]:
     # chat.extra only reads Markdown into the knowledge base; it may name notes kept beside the site.
     if not key.startswith("chat.") and ".." in pattern.replace("\\", "/").split("/"):
         message = f"{key} glob {pattern!r} leaves the config's folder ({root}); the site is that folder: move the config up, or the pages into it"
-        raise _error("SH003", message, name)
+        raise config_error("SH003", message, name)
     try:
         return list(root.glob(pattern))
     except (ValueError, NotImplementedError):  # an absolute or empty pattern: pathlib refuses it
-        raise _error(
+        raise config_error(
             "SH003", f'{key} glob {pattern!r} must be relative to the config\'s folder, e.g. "articles/*.html"', name
         ) from None
 
@@ -450,14 +439,10 @@ def expand(config: Config, patterns: tuple[str, ...], key: str) -> list[Path]:
     for pattern in patterns:
         matches = [p for p in _glob(config.root, pattern, key, _name(config)) if p.is_file()]
         if not matches:
-            raise _error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", _name(config))
+            raise config_error("SH004", f"{key} glob {pattern!r} matches no file under {config.root}", _name(config))
         found.update(matches)
     return sorted(found)
 
 
 def _name(config: Config) -> str | None:
     return os.fspath(config.path) if config.path else None
-
-
-def _error(code: str, message: str, name: str | None, line: int | None = None, column: int | None = None) -> InputError:
-    return InputError(Diagnostic(code, message, subject="config", file=name, line=line, column=column))

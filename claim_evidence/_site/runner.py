@@ -23,9 +23,9 @@ from .._check.recordcache import RecordCache
 from .._check.recordcache import use as use_records
 from .._core.atomic import TEMP_PREFIX
 from .._core.diagnostics import Diagnostic, InputError, internal_error
-from .._core.jsonio import MAX_BYTES, decode_utf8, read_text
 from .._core.report import FileResult, input_error_result
 from .._core.splice import InternalError
+from .._core.textio import MAX_BYTES, decode_utf8, read_text
 from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 
 if TYPE_CHECKING:

@@ -18,8 +18,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from .._core.diagnostics import Diagnostic, line_column, line_starts
+from .._core.diagnostics import Diagnostic, InputError, line_column, line_starts
 from .._core.report import FileResult
+from .._core.textio import read_text
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
 
 __all__ = [
@@ -125,10 +126,11 @@ class SourceFiles:
 
 
 def _read(path: str) -> str | None:
+    """A source's text, whole; None when it cannot be read or is not UTF-8 (it holds no markup we
+    could name a line of)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        return read_text(path, None)
+    except InputError:
         return None
 
 
@@ -159,9 +161,8 @@ def _page_claims(text: str) -> list[str]:
 def read_page(path: str) -> str | None:
     """A checked page as the report names it (relative to the working folder), or None."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace")
-    except OSError:
+        return read_text(path, None, errors="replace", keep_bom=True)
+    except InputError:
         return None
 
 

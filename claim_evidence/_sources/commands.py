@@ -26,8 +26,10 @@ from .._record.freshness import clock_date
 from .._record.vocabulary import FINGERPRINT_RE
 from .._snapshots.anchor import anchor
 from .._snapshots.store import SnapshotStore
+from .addresses import origin
 from .extract import extract_text
-from .fetch import Fetched, FetchSettings, fetch_all, origin
+from .fetch import fetch_all
+from .fetchvalues import Fetched, FetchSettings
 
 
 @dataclass(frozen=True)

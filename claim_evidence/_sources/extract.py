@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._core.textio import BOM
+
 if TYPE_CHECKING:
     from bs4.dammit import UnicodeDammit
 
@@ -175,7 +177,7 @@ class _Decoded:
     """Text decoded from a body, the codec used (``None``: nothing to decode) and warnings."""
 
     def __init__(self, text: str, encoding: str | None, warnings: list[str]) -> None:
-        self.text = text.lstrip("\ufeff")
+        self.text = text.lstrip(BOM)
         self.encoding = encoding
         self.warning = "; ".join(warnings) or None
 

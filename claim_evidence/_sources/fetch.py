@@ -52,7 +52,7 @@ checkers apply them to hostile servers):
   once the waits a server asked for add up to it, a 429 or 503 is not retried
   ("rate limited, not retried").
 - **the cap is on decoded bytes, checked as they are decoded**, on every layer
-  of the content codings (:mod:`._codings`): nothing past ``max_bytes`` is
+  of the content codings (:mod:`.codings`): nothing past ``max_bytes`` is
   ever decompressed.
 - **redirects stay out of private address space**: every connection is
   checked against the address it reached (so a name that resolves there
@@ -77,114 +77,28 @@ arriving.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ipaddress
-import re
-import socket
-import ssl
 import time
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
-from urllib.parse import urljoin, urlsplit
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urljoin
 
 from .._core.hints import terminal_safe
 from .._core.urls import safe_http_url
-from .codings import ACCEPT_ENCODING, NotDecodable, OverCap, codings_to_undo, decoded
+from .addresses import AddressCheck, NonPublic, host_key, origin
+from .failures import Broken, connect_failure, describe, net_text
+from .fetchvalues import Fetched, FetchSettings, Outcome
+from .httpclient import make_client
+from .replies import Reply, read_reply
 
 if TYPE_CHECKING:
-    from http.cookiejar import CookieJar
-
     import httpx
-
-Outcome = Literal["ok", "dead", "unreachable", "too_large", "refused"]
 
 # 300, 304, 305 and 306 carry no target we should follow; they are judged as answers.
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # Neither a server's Retry-After nor our own doubling may stall a source for longer than this.
 _MAX_DELAY = 30.0
-_DELAY_SECONDS = re.compile(r"[0-9]+")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-_LOCATION = "claim_evidence.location"
-_CONNECTED = "connection.connect_tcp.complete"  # httpcore's trace event: a new connection, and where it went
 _T = TypeVar("_T")
-
-
-def _default_user_agent() -> str:
-    # Looked up when a FetchSettings is made, not when this module is imported: the
-    # package __init__ defines __version__ after its own imports.
-    try:
-        from .. import __version__ as version
-    except ImportError:  # a FetchSettings() made while the package __init__ is still running
-        from importlib.metadata import version as installed
-
-        version = installed("claim-evidence")
-    return f"claim-evidence/{version} (source snapshots)"
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """What happened to one URL.
-
-    ``final_url`` is the last URL the fetch reached (the URL itself when there
-    was no redirect); it is ``None`` only when the very first request got no
-    answer. ``status`` and ``content_type`` belong to the last answer received,
-    ``body`` is set for ``ok`` alone, and ``redirects`` lists the URLs that
-    answered with a redirect, in order, before ``final_url``.
-    """
-
-    url: str
-    outcome: Outcome
-    final_url: str | None
-    status: int | None
-    content_type: str | None
-    body: bytes | None
-    reason: str
-    redirects: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FetchSettings:
-    """Limits for one run; the defaults suit a nightly job over public pages.
-
-    ``deadline`` bounds the whole fetch of one source, from its first request:
-    every redirect hop, every attempt (connecting, the headers, the whole
-    body) and the waits between retries. ``connect_timeout`` and
-    ``read_timeout`` bound each single wait for the network within it.
-    ``max_bytes`` caps the *decoded* body, on every layer of its content
-    codings, since the decoded bytes are what gets stored. ``backoff`` is the
-    first retry's delay and doubles for each further retry; a ``Retry-After``
-    in seconds replaces it (the HTTP-date form is ignored); both stop at 30 s,
-    a wait that would pass the deadline is not made, and the ``Retry-After``
-    waits of a whole run add up to ``retry_after_budget`` at most.
-    ``allow_private`` lets redirects reach loopback, link-local and private
-    addresses of other origins (an intranet; the tests, whose servers are all
-    on 127.0.0.1). ``per_host`` applies to the lowercased ``host:port``, so
-    two names for one machine count as two hosts.
-    """
-
-    connect_timeout: float = 10.0
-    read_timeout: float = 20.0
-    deadline: float = 60.0
-    max_bytes: int = 20_000_000
-    per_host: int = 2
-    workers: int = 8
-    retries: int = 2
-    backoff: float = 1.0
-    retry_after_budget: float = 60.0
-    max_redirects: int = 10
-    allow_private: bool = False
-    user_agent: str = field(default_factory=_default_user_agent)
-
-    def __post_init__(self) -> None:
-        if min(self.per_host, self.workers) < 1 or min(self.retries, self.max_redirects, self.max_bytes) < 0:
-            raise ValueError("per_host and workers must be at least 1; retries, max_redirects and max_bytes at least 0")
-        if (
-            min(self.connect_timeout, self.read_timeout, self.deadline) <= 0
-            or min(self.backoff, self.retry_after_budget) < 0
-        ):
-            raise ValueError("timeouts and the deadline must be positive; backoff and retry_after_budget not negative")
 
 
 def fetch_all(
@@ -224,19 +138,6 @@ def _refused(url: str, reason: str) -> Fetched:
     return Fetched(url=url, outcome="refused", final_url=None, status=None, content_type=None, body=None, reason=reason)
 
 
-def origin(url: str) -> tuple[str, str, int]:
-    """(scheme, host, port) of a safe http(s) URL, the default port filled in: what "the same server"
-    means, for the address rule here and for "moved" in ``sources verify``."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme, 0)
-
-
-def _host_key(url: str) -> str:
-    _, host, port = origin(url)
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
 def _interleave_by_host(urls: list[str]) -> list[str]:
     """Order work round-robin over hosts.
 
@@ -245,33 +146,11 @@ def _interleave_by_host(urls: list[str]) -> list[str]:
     """
     queues: dict[str, list[str]] = {}
     for url in urls:
-        queues.setdefault(_host_key(url), []).append(url)
+        queues.setdefault(host_key(url), []).append(url)
     ordered: list[str] = []
     for rank in range(max((len(q) for q in queues.values()), default=0)):
         ordered.extend(q[rank] for q in queues.values() if rank < len(q))
     return ordered
-
-
-@dataclass(frozen=True)
-class _Reply:
-    """One HTTP answer, as far as this module reads it."""
-
-    status: int
-    content_type: str | None
-    location: str | None
-    retry_after: float | None
-    body: bytes | None = None
-    too_large: bool = False
-    refused: str | None = None  # why the body was not read (a content coding we do not decode)
-
-
-@dataclass(frozen=True)
-class _Broken:
-    """A request that got no usable answer; ``retry`` says whether trying again may help."""
-
-    outcome: Literal["dead", "unreachable", "refused"]
-    reason: str
-    retry: bool
 
 
 class _Clock:
@@ -293,50 +172,6 @@ class _Clock:
         return f"timed out: not finished within the {self.seconds:g} s deadline"
 
 
-class _NonPublic(Exception):
-    """Raised from httpcore's connect trace to abandon a connection to an address we do not reach."""
-
-    def __init__(self, address: str) -> None:
-        super().__init__(address)
-        self.address = address
-
-
-class _AddressCheck:
-    """httpcore ``trace`` callback: refuse a new connection that reached a non-public address.
-
-    Checked on the connected socket's peer, not on a name looked up beforehand, so what a name
-    resolves to, and any later lookup of it, cannot differ from what is judged. Connections are
-    not kept alive (see ``_make_client``), so every request makes one and is checked.
-    """
-
-    def __init__(self, allowed: bool) -> None:
-        self.allowed = allowed
-
-    async def __call__(self, event: str, info: dict[str, Any]) -> None:
-        if self.allowed or event != _CONNECTED:
-            return
-        stream = info.get("return_value")
-        peer = stream.get_extra_info("server_addr") if stream is not None else None
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-        if not _is_public(address):
-            if stream is not None:
-                with contextlib.suppress(Exception):  # closing what we refuse; its failure changes nothing
-                    await stream.aclose()
-            raise _NonPublic(address)
-
-
-def _is_public(address: str) -> bool:
-    """Whether ``address`` is a global unicast address (not loopback, link-local, private, shared,
-    reserved, documentation or multicast); an IPv4-mapped IPv6 address as its IPv4 address."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
 class _Fetcher:
     """The run's state: the settings, the per-host slots and what is left of the wait budget.
     One instance serves one event loop (``fetch_many``)."""
@@ -352,7 +187,7 @@ class _Fetcher:
         A task group: on Ctrl-C or a bug the fetches still running are cancelled, none is left behind."""
         workers = asyncio.Semaphore(self._settings.workers)
 
-        async with _make_client(self._settings) as client:
+        async with make_client(self._settings) as client:
 
             async def one(url: str) -> Fetched:
                 async with workers:
@@ -373,7 +208,7 @@ class _Fetcher:
         while True:
             answer, attempts, why_not = await self._hop(client, url, current, clock)
             reached = current if chain else None
-            if isinstance(answer, _Broken):
+            if isinstance(answer, Broken):
                 reason = _with_why(_after_attempts(answer.reason, attempts), why_not)
                 return Fetched(url, answer.outcome, reached, None, None, None, reason, tuple(chain))
             if answer.status not in _REDIRECT_STATUSES or answer.location is None:
@@ -400,7 +235,7 @@ class _Fetcher:
             return "dead", f"more than {self._settings.max_redirects} redirects"
         return None
 
-    def _judge(self, url: str, final: str, answer: _Reply, retried: str, chain: tuple[str, ...]) -> Fetched:
+    def _judge(self, url: str, final: str, answer: Reply, retried: str, chain: tuple[str, ...]) -> Fetched:
         """The outcome of the last answer; ``retried`` is what to say of the attempts (" after 3
         attempts", "; not retried: …"), which only a retryable status needs."""
         outcome: Outcome
@@ -423,7 +258,7 @@ class _Fetcher:
 
     async def _hop(
         self, client: httpx.AsyncClient, source: str, url: str, clock: _Clock
-    ) -> tuple[_Reply | _Broken, int, str]:
+    ) -> tuple[Reply | Broken, int, str]:
         """One request with its retries, holding the host's slot throughout: the answer, the
         attempts made, and why no further attempt was made when one was due ("" otherwise).
 
@@ -442,17 +277,17 @@ class _Fetcher:
                 attempt += 1
 
     def _slot(self, url: str) -> asyncio.Semaphore:
-        key = _host_key(url)
+        key = host_key(url)
         slot = self._slots.get(key)
         if slot is None:
             slot = self._slots[key] = asyncio.BoundedSemaphore(self._settings.per_host)
         return slot
 
-    def _retry_delay(self, answer: _Reply | _Broken, attempt: int, clock: _Clock) -> tuple[float | None, str]:
+    def _retry_delay(self, answer: Reply | Broken, attempt: int, clock: _Clock) -> tuple[float | None, str]:
         """The wait before the next attempt, or ``None`` and why not when one was due but not made."""
         if attempt > self._settings.retries:
             return None, ""
-        if isinstance(answer, _Broken):
+        if isinstance(answer, Broken):
             retry, hinted, lead = answer.retry, None, ""
         else:
             retry, hinted = _retryable_status(answer.status), answer.retry_after
@@ -479,74 +314,42 @@ class _Fetcher:
         else:
             self._sleep(seconds)
 
-    async def _attempt(self, client: httpx.AsyncClient, source: str, url: str, clock: _Clock) -> _Reply | _Broken:
+    async def _attempt(self, client: httpx.AsyncClient, source: str, url: str, clock: _Clock) -> Reply | Broken:
         """One request within what is left of the deadline: past it, the request is cancelled
         wherever it is (connecting, a header line still arriving, the body), and nothing is kept."""
         remaining = clock.remaining()
         if remaining <= 0:
-            return _Broken("unreachable", clock.passed(), retry=False)
+            return Broken("unreachable", clock.passed(), retry=False)
         try:
             async with asyncio.timeout(remaining):
                 return await self._request(client, source, url)
         except TimeoutError:
-            return _Broken("unreachable", clock.passed(), retry=False)
+            return Broken("unreachable", clock.passed(), retry=False)
 
-    async def _request(self, client: httpx.AsyncClient, source: str, url: str) -> _Reply | _Broken:
+    async def _request(self, client: httpx.AsyncClient, source: str, url: str) -> Reply | Broken:
         import httpx
 
         # The source's own origin may be private (the reviewer chose it); another origin only when allowed.
-        check = _AddressCheck(self._settings.allow_private or origin(url) == origin(source))
+        check = AddressCheck(self._settings.allow_private or origin(url) == origin(source))
         try:
             async with client.stream("GET", url, extensions={"trace": check}) as response:
-                return await self._read(response)
-        except _NonPublic as exc:
-            return _Broken(
+                return await read_reply(response, self._settings.max_bytes)
+        except NonPublic as exc:
+            return Broken(
                 "refused",
-                f"redirected to {url}, a non-public address ({_net_text(exc.address)}): not followed",
+                f"redirected to {url}, a non-public address ({net_text(exc.address)}): not followed",
                 retry=False,
             )
         except httpx.TimeoutException as exc:
-            return _Broken("unreachable", self._timed_out(exc), retry=True)
+            return Broken("unreachable", self._timed_out(exc), retry=True)
         except httpx.ConnectError as exc:
-            return _connect_failure(exc)
+            return connect_failure(exc)
         except (httpx.ReadError, httpx.WriteError, httpx.CloseError, httpx.RemoteProtocolError) as exc:
-            return _Broken("unreachable", f"connection broken: {_describe(exc)}", retry=True)
+            return Broken("unreachable", f"connection broken: {describe(exc)}", retry=True)
         except httpx.InvalidURL as exc:
-            return _Broken("refused", f"not a URL httpx can request: {_describe(exc)}", retry=False)
+            return Broken("refused", f"not a URL httpx can request: {describe(exc)}", retry=False)
         except httpx.HTTPError as exc:
-            return _Broken("unreachable", f"request failed: {_describe(exc)}", retry=False)
-
-    async def _read(self, response: httpx.Response) -> _Reply | _Broken:
-        """Read a 2xx body (but a 206) up to the cap, undoing its content codings; leave every other body unread."""
-        headers = response.headers
-        location = response.extensions.get(_LOCATION)
-        content_type = headers.get("content-type")
-        answer = _Reply(
-            response.status_code,
-            None if content_type is None else terminal_safe(content_type),
-            location,
-            _retry_after(headers.get("retry-after")),
-        )
-        if not 200 <= response.status_code < 300 or response.status_code == 206:
-            return answer
-        codings = codings_to_undo(headers.get_list("content-encoding", split_commas=True))
-        if isinstance(codings, str):
-            return _with(answer, refused=codings)
-        limit = self._settings.max_bytes
-        declared = headers.get("content-length", "")
-        # Without a content coding the declared length is the decoded length: no need to start.
-        if not codings and declared.isdigit() and int(declared) > limit:
-            return _with(answer, too_large=True)
-        body = bytearray()
-        try:
-            async for piece in decoded(response.aiter_raw(), codings, limit):
-                body += piece
-        except OverCap:
-            # Closing an unfinished response closes its connection: the rest is never read.
-            return _with(answer, too_large=True)
-        except NotDecodable as exc:
-            return _Broken("unreachable", str(exc), retry=True)
-        return _with(answer, body=bytes(body))
+            return Broken("unreachable", f"request failed: {describe(exc)}", retry=False)
 
     def _timed_out(self, exc: httpx.TimeoutException) -> str:
         import httpx
@@ -561,123 +364,8 @@ class _Fetcher:
         return f"timed out after {seconds:g} s ({phase})"
 
 
-def _with(answer: _Reply, *, body: bytes | None = None, too_large: bool = False, refused: str | None = None) -> _Reply:
-    return _Reply(answer.status, answer.content_type, answer.location, answer.retry_after, body, too_large, refused)
-
-
-def _make_client(settings: FetchSettings) -> httpx.AsyncClient:
-    """One client for all fetches of a run.
-
-    ``trust_env=False``: no proxy, ``.netrc`` credentials or certificate
-    settings from the environment, so a run means the same thing on a laptop,
-    in CI and in tests. Redirects are followed by hand (see ``_fetch``).
-    ``Accept-Encoding`` offers what :mod:`._codings` decodes, and only that.
-    No connection is kept alive: each request connects anew, so each
-    connection passes the address check of the source it serves (a kept one
-    would carry one source's allowance over to another's redirect); sources
-    are a request or two each, so little is lost.
-    """
-    import httpx
-
-    return httpx.AsyncClient(
-        headers={"User-Agent": settings.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
-        timeout=httpx.Timeout(
-            connect=settings.connect_timeout,
-            read=settings.read_timeout,
-            write=settings.read_timeout,
-            pool=settings.connect_timeout,
-        ),
-        limits=httpx.Limits(max_connections=settings.workers, max_keepalive_connections=0),
-        follow_redirects=False,
-        trust_env=False,
-        cookies=_no_cookies(),
-        event_hooks={"response": [_take_location]},
-    )
-
-
-async def _take_location(response: httpx.Response) -> None:
-    """Keep ``Location`` out of httpx's hands.
-
-    Even with redirects off, httpx parses the target of every redirect before
-    returning the answer, and a target it cannot parse (``javascript:…``)
-    becomes an exception with the answer lost. ``_fetch`` judges the raw value
-    with ``safe_http_url`` instead.
-    """
-    location = response.headers.get("location")
-    if location is not None:
-        del response.headers["location"]
-        response.extensions[_LOCATION] = location
-
-
-def _no_cookies() -> CookieJar:
-    """A jar that keeps nothing.
-
-    The client is shared: a cookie set while fetching one source would travel
-    with the next request to that site, and results would depend on order.
-    """
-    from http.cookiejar import CookieJar, DefaultCookiePolicy
-
-    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
-
-
-def _connect_failure(exc: BaseException) -> _Broken:
-    """Name what failed by the OS error under httpx's ConnectError, and whether a retry may help; only a
-    TLS failure, where a server did answer, is ``dead``."""
-    cause = _os_error(exc)
-    if isinstance(cause, socket.gaierror):
-        if cause.errno == socket.EAI_AGAIN:
-            return _Broken("unreachable", f"DNS lookup failed for now: {_net_text(str(cause.strerror))}", retry=True)
-        return _Broken(
-            "unreachable",
-            f"DNS lookup failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}",
-            retry=False,
-        )
-    if isinstance(cause, ssl.SSLCertVerificationError):
-        # The verify message can quote the certificate's names: the server's words.
-        return _Broken(
-            "dead",
-            f"TLS certificate rejected: {_net_text(cause.verify_message) if cause.verify_message else _describe(cause)}",
-            retry=False,
-        )
-    if isinstance(cause, ssl.SSLError):
-        return _Broken(
-            "dead", f"TLS failed: {_net_text(cause.strerror) if cause.strerror else _describe(cause)}", retry=False
-        )
-    if isinstance(cause, ConnectionRefusedError):
-        return _Broken("unreachable", "connection refused", retry=True)
-    return _Broken("unreachable", f"could not connect: {_describe(exc)}", retry=True)
-
-
-def _os_error(exc: BaseException) -> OSError | None:
-    """The OS error that says what failed. anyio reports a failed connect as a bare
-    ``OSError("All connection attempts failed")`` caused by the last attempt's error: skip such
-    summaries for the error under them."""
-    found = None
-    for link in _causes(exc):
-        if isinstance(link, OSError):
-            if type(link) is not OSError or link.errno is not None:
-                return link
-            found = found or link
-    return found
-
-
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    seen: set[int] = set()
-    link: BaseException | None = exc
-    while link is not None and id(link) not in seen:
-        seen.add(id(link))
-        yield link
-        link = link.__cause__ or link.__context__
-
-
 def _retryable_status(status: int) -> bool:
     return status == 429 or 500 <= status < 600
-
-
-def _retry_after(value: str | None) -> float | None:
-    if value is None or not _DELAY_SECONDS.fullmatch(value.strip()):
-        return None
-    return float(value.strip())
 
 
 def _after_attempts(reason: str, attempts: int) -> str:
@@ -690,14 +378,3 @@ def _after_attempts(reason: str, attempts: int) -> str:
 
 def _with_why(reason: str, why_not: str) -> str:
     return f"{reason}; {why_not}" if why_not else reason
-
-
-def _describe(exc: BaseException) -> str:
-    return _net_text(str(exc)) or type(exc).__name__
-
-
-def _net_text(text: str) -> str:
-    """Text that came from the network (an exception's words may quote the server), on one line,
-    with every character a terminal acts on escaped, cut to 200 characters."""
-    text = terminal_safe(" ".join(text.split()))
-    return text if len(text) <= 200 else text[:199] + "…"

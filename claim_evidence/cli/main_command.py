@@ -30,9 +30,9 @@ from .._core.diagnostics import (
     json_path,
 )
 from .._core.hints import found
-from .._core.jsonio import MAX_BYTES
 from .._core.jsonpos import placed
 from .._core.report import FileResult, exit_code, record_tag, report
+from .._core.textio import MAX_BYTES
 from .._record.authoring import EditRefused
 from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
 from .._record.freshness import Freshness, at_build, check_today
@@ -290,7 +290,7 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
 def _page_lang(file: str) -> str:
     """The labels' language of a page as the page check picks it (its <html lang>), else ja."""
     from .._check.page import page_lang
-    from .._core.jsonio import read_text
+    from .._core.textio import read_text
 
     return page_lang(read_text(file), "ja") if is_page(file) else "ja"
 

@@ -18,7 +18,7 @@ from .edit import editable_document, run_edit, store_change
 from .options import FORMAT, refuse_unknown
 
 if TYPE_CHECKING:
-    from .._sources.fetch import FetchSettings
+    from .._sources.fetchvalues import FetchSettings
 
 
 @click.group()
@@ -59,7 +59,7 @@ ALLOW_PRIVATE = click.option(
 def fetch_settings(max_fetch: int, timeout: float, allow_private: bool) -> FetchSettings:
     """The fetch limits the options ask for: ``--timeout`` is the deadline of a whole source, and bounds
     each wait for the network within it too."""
-    from .._sources.fetch import FetchSettings
+    from .._sources.fetchvalues import FetchSettings
 
     return FetchSettings(
         deadline=timeout,

@@ -17,13 +17,12 @@ from .._check.page import STALE, Page, PageOptions, check_text
 from .._core.diagnostics import Diagnostic
 from .._core.report import record_tag
 from .._core.splice import InternalError
+from .._core.textio import BOM
 from .._record.freshness import at_build
 from .._site.config import CONFIG_NAME, at_build_date, load_config
 from .._site.runner import not_rewritten
 
 __all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options"]
-
-_BOM = "\ufeff"
 
 
 @dataclass
@@ -40,7 +39,7 @@ def check_built(text: str, name: str, options: PageOptions, write: bool) -> Buil
     """Check ``text`` (a built page) and, with ``write``, re-render its stale slots exactly when
     ``static-helper --write`` would: the page has no other error. Otherwise the page stays as built
     and its findings say why (``SH150`` names the errors to fix first)."""
-    bom = text.startswith(_BOM)
+    bom = text.startswith(BOM)
     page = check_text(text[1:] if bom else text, name, options)
     if not write or not page.stale:
         return Built(page, text, list(page.diagnostics))
@@ -51,7 +50,7 @@ def check_built(text: str, name: str, options: PageOptions, write: bool) -> Buil
     except InternalError as exc:  # the rewrite failed its own proof: a bug, reported, nothing written
         return Built(page, text, [*page.diagnostics, Diagnostic("SH009", str(exc), file=name)])
     found = [d for d in page.diagnostics if d.code != STALE]
-    return Built(page, (_BOM if bom else "") + new_text, found, len(page.stale))
+    return Built(page, (BOM if bom else "") + new_text, found, len(page.stale))
 
 
 def at_page(options: PageOptions, served: str) -> PageOptions:

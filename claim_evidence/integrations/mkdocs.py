@@ -29,6 +29,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 
 from .._check.page import PageOptions
 from .._core.diagnostics import InputError
+from .._core.textio import read_text
 from .._html.locate import might_have_markup
 from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
@@ -86,7 +87,7 @@ def _source_text(path: str | None, file: Any) -> str:
     """The Markdown as written (front matter included, so lines count as in the editor)."""
     try:
         if path:
-            return Path(path).read_text(encoding="utf-8-sig", errors="replace")
+            return read_text(path, None, errors="replace")
         return str(file.content_string)  # a file a plugin generated (MkDocs 1.6)
-    except (OSError, AttributeError, TypeError):
+    except (InputError, AttributeError, TypeError):
         return ""

@@ -30,6 +30,7 @@ from pelican.contents import Content  # type: ignore[import-untyped]
 from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import InputError
+from .._core.textio import read_text
 from .._html.locate import might_have_markup
 from .._site.config import find_config
 from .._site.sourcemap import source_line
@@ -98,8 +99,8 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
     """``content_written``: check (and fill in place) the file Pelican just wrote for an article or page."""
     content = next((context[k] for k in ("article", "page") if isinstance(context.get(k), Content)), None)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(path, None, keep_bom=True)  # check_built drops the BOM and writes it back
+    except InputError:
         return  # not a page Pelican wrote as UTF-8 HTML
     if not might_have_markup(text):
         return
@@ -141,6 +142,6 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
 
 def _source_text(path: str | None) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8-sig", errors="replace") if path else ""
-    except OSError:
+        return read_text(path, None, errors="replace") if path else ""
+    except InputError:
         return ""

@@ -29,6 +29,7 @@ import claim_evidence
 from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import Diagnostic, InputError
+from .._core.textio import decode_utf8
 from .._html.locate import might_have_markup
 from .._site.runner import html_files
 from .._site.sourcemap import source_line
@@ -74,8 +75,8 @@ def check_build(app: Sphinx, exception: BaseException | None) -> None:
     for path in html_files(outdir):
         data = path.read_bytes()
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+            text = decode_utf8(data, None, keep_bom=True)  # check_built drops the BOM and writes it back
+        except InputError:
             continue  # not a page Sphinx wrote (an html_extra_path file in another encoding)
         if not might_have_markup(text):
             continue

@@ -7,6 +7,7 @@ before anything ships. Nothing in this package reads the clock, prints, or
 changes its inputs; every write is atomic.
 """
 
+from .._check.options import DEFAULT_STYLESHEET  # one definition: the href a page check expects
 from ._corrections import (
     Correction,
     CorrectionRegistry,
@@ -30,7 +31,6 @@ from ._dayfile import (
 from ._homepage import DEFAULT_EVIDENCE_URL, EvidenceLink, evidence_url, homepage_projection, parse_evidence_url
 from ._output import json_text, write_json, write_text
 from ._pages import (
-    DEFAULT_STYLESHEET,
     daily_page_data,
     rank_items,
     render_daily_page,

@@ -18,8 +18,9 @@ from typing import Any
 
 from .._check.sitechecks import site_diagnostics
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
-from .._core.jsonio import MAX_BYTES, loads, read_text
+from .._core.jsonio import loads
 from .._core.jsonpos import placed
+from .._core.textio import MAX_BYTES, read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness
 from .._record.policy import DEFAULT_POLICY, Policy

@@ -38,7 +38,8 @@ from typing import Any, TypedDict
 from .._core.atomic import atomic_write_bytes
 from .._core.dates import is_valid_date
 from .._core.diagnostics import ClaimEvidenceError, Diagnostic, InputError, Severity, json_path
-from .._core.jsonio import loads, read_text
+from .._core.jsonio import loads
+from .._core.textio import read_text
 from ._corrections import EVIDENCE_KEY
 from ._legacy_dayfile import META as LEGACY_META
 from ._legacy_dayfile import classify, is_legacy, name_date, title_date, year_less_name

@@ -19,12 +19,12 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from .._check.options import DEFAULT_STYLESHEET  # the href a page check expects (SH130)
 from .._core.urls import safe_http_url
 from .._render.evidence import render_evidence, template_environment
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 
-DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
 TOP_TEMPLATE = "news_top.html.j2"
 DAILY_TEMPLATE = "news_daily.html.j2"
 TITLES = {

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, json_path
-from .._core.jsonio import load_file, read_text
+from .._core.jsonio import load_file
 from .._core.report import FileResult, input_error_result
+from .._core.textio import read_text
 from .._render.evidence import render_evidence
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
