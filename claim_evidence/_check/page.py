@@ -129,11 +129,6 @@ class Page:
         return self.located.slots
 
     @property
-    def bundle_script(self) -> Element | None:
-        scripts = self.located.scripts
-        return scripts[0] if len(scripts) == 1 else None
-
-    @property
     def errors(self) -> list[Diagnostic]:
         """Every error but staleness."""
         return [d for d in self.diagnostics if d.is_error and d.code != STALE]
