@@ -11,7 +11,7 @@
 - :mod:`.markup`: markup whose spans the helper cannot own safely (slot shapes, nesting) or that the
   browser's parser reads otherwise (a ``<frameset>``, a link left open, SVG/MathML);
 - :mod:`.stylesheet`: the shared evidence stylesheet link;
-- :func:`claim_evidence._render.summary.summary_findings`: the sources summary slot.
+- :mod:`.summary`: the sources summary slot.
 
 :meth:`Page.rendered_text` then splices every stale slot and proves that nothing else changed.
 """
@@ -30,7 +30,6 @@ from .._core.jsonio import dumps_for_script, loads, read_text
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._html.fastpath import fast_locate
 from .._html.locate import Element, Located, locate
-from .._render.summary import summary_findings
 from .binding import STALE, UNBOUND, _binding
 from .facts import (  # noqa: F401 - re-exported (the page API)
     PageBundle,
@@ -45,6 +44,7 @@ from .facts import (  # noqa: F401 - re-exported (the page API)
 from .markup import HIDDEN_MARKUP, _parsing, _shapes
 from .options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
 from .stylesheet import _stylesheet
+from .summary import summary_findings
 
 REQUIRED = "SH160"
 REQUIRED_MARKUP = (
