@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence._check import page as _page
+from claim_evidence._check import facts as _facts
 from claim_evidence._check.recordcache import RecordCache
 from claim_evidence._core.kvstore import KEY_ENV, KeyValueStore, cache_secret, key_file_path
 from claim_evidence._render import evidence as _render
@@ -45,8 +45,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(*args: str) -> tuple[int, str]:
-    _page._FACTS.items.clear()  # a new process: nothing remembered in memory
-    _page._LOADED.items.clear()
+    _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
+    _facts._LOADED.items.clear()
     _render._MEMO.items.clear()
     result = CliRunner().invoke(command, list(args), catch_exceptions=False)
     return result.exit_code, result.stdout

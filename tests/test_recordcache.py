@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from claim_evidence._check import page as _page
+from claim_evidence._check import binding as _binding
+from claim_evidence._check import facts as _facts
 from claim_evidence._check.recordcache import RecordCache, Stored
 from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
@@ -27,8 +28,8 @@ CACHE = ".claim-evidence-cache"
 
 
 def run(*args: str) -> tuple[int, str, dict[str, int]]:
-    _page._FACTS.items.clear()  # a new process: nothing remembered in memory
-    _page._LOADED.items.clear()
+    _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
+    _facts._LOADED.items.clear()
     _render._MEMO.items.clear()
     result = CliRunner().invoke(command, ["--stats", *args], catch_exceptions=False)
     line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
@@ -76,8 +77,8 @@ def _forbid_checking_records(monkeypatch: pytest.MonkeyPatch) -> None:
     def forbidden(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the records were validated or rendered again")
 
-    for name in ("diagnose_loaded", "iter_diagnostics", "render_blocks"):
-        monkeypatch.setattr(_page, name, forbidden)
+    for module, name in ((_facts, "diagnose_loaded"), (_facts, "iter_diagnostics"), (_binding, "render_blocks")):
+        monkeypatch.setattr(module, name, forbidden)
 
 
 def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(

@@ -319,7 +319,7 @@ def test_check_markup_swallowed_by_an_unclosed_comment_is_an_error():
     st.data(),
 )
 def test_containment_index_finds_a_container_exactly_when_one_exists(spans, data):
-    from claim_evidence._check.page import _Containment
+    from claim_evidence._check.markup import _Containment
     from claim_evidence._html.locate import Element
 
     elements = [Element("div", {}, a, a + tag, a + tag + inner, a + tag + inner + end) for a, tag, inner, end in spans]

@@ -13,7 +13,7 @@ from .._record.freshness import Freshness, marker_key
 from .._record.policy import DEFAULT_POLICY, Policy
 
 DEFAULT_STYLESHEET = "/assets/claim-evidence.css"
-STRIPPED = "SH161"  # a generator's trace of raw HTML it dropped (see _page.STRIPPED_MARKERS)
+STRIPPED = "SH161"  # a generator's trace of raw HTML it dropped (see page.STRIPPED_MARKERS)
 
 
 @dataclass(frozen=True)

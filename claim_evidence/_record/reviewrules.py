@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from .._core.dates import is_valid_date
 from .._core.urls import safe_http_url
 from .fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
 from .recordrules import refs
 from .schema import MISSING, field_message, property_node
-from .vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, is_valid_date, str_or_none
+from .vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, str_or_none
 
 if TYPE_CHECKING:
     from .validation import Context, Finding

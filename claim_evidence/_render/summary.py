@@ -5,7 +5,9 @@ in document order, each claim's ``source_refs`` in order; claims of the record t
 bind come last): publisher, title (linked when its URL is safe), publication date, the claims that
 rely on it (linked to their evidence blocks), the most recent review among those claims and, when the
 site shows markers, that review's freshness marker. The helper owns the inside of the slot as it owns
-an evidence slot's: located, compared, spliced and proven the same way (:mod:`._page`).
+an evidence slot's: located, compared, spliced and proven the same way (:mod:`claim_evidence._check.page`);
+what a page's slot gets wrong is the page check's (:mod:`claim_evidence._check.summary`), this module
+only renders.
 
 A review is shown only where the block of its claim shows it: never for an invalid record, and never
 for a claim whose page and record disagree (SH110/SH120).
@@ -13,29 +15,16 @@ for a claim whose page and record disagree (SH110/SH120).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._check.options import PageOptions
 from .._core.dates import is_valid_date
-from .._core.diagnostics import Diagnostic
-from .._core.splice import newline_style, with_newlines
 from .._core.urls import safe_http_url
-from .._html.equivalence import equivalent
-from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
 from .._record.freshness import Freshness, review_marker
 from .._record.vocabulary import TEXT, VERIFIED_STATUSES, is_valid_id
 from .evidence import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
 
 TEMPLATE = "evidence_summary.html.j2"
-DUPLICATE = "SH170"
-SHAPE = "SH171"
-NESTED = "SH172"
-STALE = "SH140"
-STALE_SUMMARY = (
-    "sources summary is stale: it no longer lists what the claims on this page cite, or their latest reviews "
-    "(run --write)"
-)
 
 
 def render_summary(
@@ -161,84 +150,3 @@ def _source_view(entry: dict[str, Any], lang: str, freshness: Freshness | None) 
             "marker": None if latest is None else marker_view(review_marker(latest, freshness), lang),
         }
     )
-
-
-# --- the slot on a page ---------------------------------------------------------------
-
-
-def summary_findings(
-    located: Located,
-    text: str,
-    bundle: Mapping[str, Any],
-    options: PageOptions,
-    lang: str,
-    invalid: bool,
-    unbound: frozenset[str],
-    rendered: list[tuple[Element, str]],
-) -> Iterator[tuple[int, Diagnostic]]:
-    """A page's summary slot findings (offset in ``text``, diagnostic), and its content when stale
-    (appended to ``rendered``, the page's stale slots). ``invalid`` and ``unbound`` are what the page
-    check found of the record and the binding.
-
-    At most one slot per page (SH170 at the second); it must be a container with an end tag that
-    holds no claim element or evidence slot and sits in none (SH171, SH172); then it must show
-    :func:`render_summary`'s block, up to what minifiers change (SH140).
-    """
-    found = located.summaries
-    for extra in found[1:]:
-        message = f"at most one {SUMMARY_ATTR} slot per page (found {len(found)}); keep one and remove the others"
-        yield extra.start, Diagnostic(DUPLICATE, message, subject="page")
-    if len(found) != 1:
-        return
-    slot = found[0]
-    problem = _shape_problem(slot)
-    if problem is not None:
-        message = f"the {SUMMARY_ATTR} slot must be a container element with an explicit end tag, e.g. <div {SUMMARY_ATTR}></div> (it {problem})"
-        yield slot.start, Diagnostic(SHAPE, message, subject="page")
-        return
-    nested = _nesting(slot, [*located.claims, *located.slots])
-    if nested is not None:
-        yield slot.start, Diagnostic(NESTED, nested, subject="page")
-        return
-    order = [e.attrs[CLAIM_ATTR] for e in located.claims]
-    block = render_summary(
-        bundle,
-        order,
-        invalid=invalid,
-        unbound=unbound,
-        lang=lang,
-        search_ignore=options.search_ignore,
-        freshness=options.freshness,
-        template_dir=options.template_dir,
-    )
-    wanted = with_newlines(block, newline_style(text))
-    shown = text[slot.open_end : slot.close_start]
-    if shown != wanted and not equivalent(shown, wanted, slot.name):
-        rendered.append((slot, wanted))
-        yield slot.start, Diagnostic(STALE, STALE_SUMMARY, subject="page")
-
-
-def _shape_problem(slot: Element) -> str | None:
-    if CLAIM_ATTR in slot.attrs or SLOT_ATTR in slot.attrs:
-        return f"also carries {CLAIM_ATTR if CLAIM_ATTR in slot.attrs else SLOT_ATTR}; give the summary an element of its own"
-    if slot.self_closing and slot.name not in NOT_CONTAINERS:
-        return f"is written <{slot.name} …/>, which HTML does not close"
-    if slot.name in NOT_CONTAINERS or ":" in slot.name:
-        return f"is a <{slot.name}>"
-    if not slot.has_end_tag:
-        return "has no end tag"
-    return None
-
-
-def _nesting(slot: Element, elements: list[Element]) -> str | None:
-    for element in elements:
-        kind, cid = (
-            ("claim element", element.attrs[CLAIM_ATTR])
-            if CLAIM_ATTR in element.attrs
-            else ("evidence slot", element.attrs[SLOT_ATTR])
-        )
-        if element.contains(slot):
-            return f'the {SUMMARY_ATTR} slot must not be inside the {kind} of "{cid}": move it out'
-        if slot.contains(element):
-            return f'the {SUMMARY_ATTR} slot holds the {kind} of "{cid}", which --write would replace: move it out of the slot'
-    return None

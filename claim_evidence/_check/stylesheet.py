@@ -1,0 +1,108 @@
+"""The shared evidence stylesheet link (SH130): the evidence blocks are unstyled without it.
+
+``stylesheet`` names the file by its path from the web root, so a link passes when its href, resolved
+against where the page is served, points to that file, whatever way it is written (relative, rooted
+or a full URL of the site's own).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from urllib.parse import quote, unquote, urljoin, urlsplit
+
+from .._core.diagnostics import Diagnostic
+from .options import PageOptions
+
+if TYPE_CHECKING:
+    from .._html.locate import Element
+    from .page import Finding, Page
+
+
+def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
+    options = page.options
+    wanted = options.stylesheet
+    if wanted is None:
+        return
+    target = _stylesheet_target(options)
+    near: tuple[Element, str, str] | None = None  # a link to a file of that name, elsewhere
+    for link in page.located.links:
+        if "stylesheet" not in link.attrs.get("rel", "").lower().split():
+            continue
+        href = link.attrs.get("href", "").strip()
+        bare = href.split("#")[0].split("?")[0]
+        if target is None:
+            if bare == wanted:
+                return
+            continue
+        served = _served_at(bare, options)
+        if served is not None and served[1] == target[1] and (not served[0] or not target[0] or served[0] == target[0]):
+            return
+        if near is None and served is not None and posixpath.basename(served[1]) == posixpath.basename(target[1]):
+            near = (link, href, served[1])
+    href = wanted if target is None else target[1]
+    message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{href}">'
+    if target is not None and options.page is not None:
+        here = posixpath.dirname(_base_path(options) + options.page)
+        message += f' (or, relative to this page, href="{posixpath.relpath(target[1], here)}")'
+    if near is not None:
+        link, written, served_path = near
+        line = page.located.position(link.start)[0]
+        message += f'; the stylesheet <link> at line {line} (href="{written}") points to {served_path}'
+    if not options.stylesheet_configured:
+        message += (
+            ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or '
+            "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
+        )
+    yield at, Diagnostic("SH130", message, subject="page")
+
+
+# The site's own origin while hrefs are resolved: a name that can never be a real host (RFC 2606).
+_OWN_HOST = "site.invalid"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _base_url(options: PageOptions) -> str:
+    return options.site.base_url if options.site else "/"
+
+
+def _base_path(options: PageOptions) -> str:
+    return urlsplit(_base_url(options)).path
+
+
+def _stylesheet_target(options: PageOptions) -> tuple[str, str] | None:
+    """``(host, path)`` where the configured stylesheet is served (host ``""``: any, or the site's own);
+    None when hrefs must equal ``stylesheet`` as written: a page checked without a config or a known
+    place (``static-helper PATHS`` without one), or a stylesheet given as a full URL (a CDN)."""
+    wanted = options.stylesheet
+    if (
+        (options.site is None and options.page is None)
+        or wanted is None
+        or _SCHEME.match(wanted)
+        or wanted.startswith("//")
+    ):
+        return None
+    base = urlsplit(_base_url(options))
+    # stylesheet names the file by its path from the web root ("/assets/x.css"; "assets/x.css" means the same).
+    path = posixpath.normpath(base.path + unquote(wanted.split("#")[0].split("?")[0]).lstrip("/"))
+    return base.netloc, path
+
+
+def _served_at(href: str, options: PageOptions) -> tuple[str, str] | None:
+    """``(host, path)`` an href (query and fragment removed) points to when the page is served: host ``""``
+    for the site's own; None for another scheme, or a relative href on a page whose place is unknown."""
+    relative = not (_SCHEME.match(href) or href.startswith("/"))
+    if relative and options.page is None:
+        return None
+    here = f"https://{_OWN_HOST}{quote(_base_path(options) + (options.page or ''))}"
+    try:
+        parts = urlsplit(urljoin(here, href))
+    except ValueError:  # an href urllib cannot read (an unclosed IPv6 bracket): points nowhere we know
+        return None
+    if parts.scheme.lower() not in ("http", "https"):
+        return None
+    host = "" if parts.netloc == _OWN_HOST else parts.netloc.lower()
+    path = posixpath.normpath(unquote(parts.path) or "/")
+    return host, "/" + path.lstrip("/")
