@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from claim_evidence import Diagnostic, InputError
 from claim_evidence._check.options import PageOptions
+from claim_evidence._check.rewrite import BOM, Rewrite, rewrite
 from claim_evidence._core.atomic import REPLACED, pin
 from claim_evidence._core.jsonio import decode_utf8
 
@@ -49,19 +50,17 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
 
 def _write_once(path: str, options: PageOptions, shown: str, root: str | None) -> tuple[Page, int] | None:
     """One attempt of :func:`write_page`; None when the page's bytes changed between the check and the lock."""
-    from claim_evidence._check.page import check_text
-
     with pin(path, root) as pinned:
         data = pinned.read()
-        page = check_text(decode_utf8(data, shown), shown, options)
-        if not _rewritable(page):
-            return page, 0
-        new_data = _encoded(page.rendered_text(), data.startswith(_BOM))
+        done = _rewrite(data, shown, options)
+        if done.text is None:
+            return done.page, 0
+        new_data = done.text.encode("utf-8")
         with pinned.locked():
             if pinned.read() != data:
                 return None
             pinned.replace(new_data)
-    return page, len(page.stale)
+    return done.page, done.rewritten
 
 
 def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, bytes]:
@@ -71,12 +70,8 @@ def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, b
     a BOM and the line endings are kept. Bytes that are not UTF-8 raise
     :class:`InputError` (CE002) naming ``name``.
     """
-    from claim_evidence._check.page import check_text
-
-    page = check_text(decode_utf8(data, name), name, options)
-    if not _rewritable(page):
-        return page, data
-    return page, _encoded(page.rendered_text(), data.startswith(_BOM))
+    done = _rewrite(data, name, options)
+    return done.page, data if done.text is None else done.text.encode("utf-8")
 
 
 class MemoryPage:
@@ -93,15 +88,18 @@ class MemoryPage:
     def rewrite(
         self, path: str, options: PageOptions, name: str | None = None, root: str | None = None
     ) -> tuple[Page, int]:
-        page, self.output = rewrite_bytes(self.data, options, name or path)
-        return page, len(page.stale) if _rewritable(page) else 0
+        done = _rewrite(self.data, name or path, options)
+        if done.text is not None:
+            self.output = done.text.encode("utf-8")
+        return done.page, done.rewritten
 
 
-def _rewritable(page: Page) -> bool:
-    """Stale slots and nothing that stops --write: claims whose page and record disagree get the safe
-    block (their findings remain and fail the run); anything else must be fixed by hand first."""
-    return not page.blocking and bool(page.stale)
-
-
-def _encoded(text: str, bom: bool) -> bytes:
-    return (_BOM if bom else b"") + text.encode("utf-8")
+def _rewrite(data: bytes, name: str, options: PageOptions) -> Rewrite:
+    """:func:`claim_evidence._check.rewrite.rewrite` on a page's bytes (not UTF-8: :class:`InputError`, CE002,
+    naming ``name``). A failed proof fails the page (the runner reports it as SH009, status ``error``):
+    the helper never writes, nor reports as checked, a page whose rewrite it could not prove."""
+    text = decode_utf8(data, name)  # (without the BOM, which rewrite keeps: it is given back)
+    done = rewrite(BOM + text if data.startswith(_BOM) else text, name, options)
+    if done.failure is not None:
+        raise done.failure
+    return done

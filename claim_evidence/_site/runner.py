@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from .._check.options import STRIPPED, PageOptions
 from .._check.recordcache import RecordCache
 from .._check.recordcache import use as use_records
+from .._check.rewrite import write_findings
 from .._core.atomic import TEMP_PREFIX
 from .._core.diagnostics import Diagnostic, InputError, internal_error
 from .._core.jsonio import MAX_BYTES, decode_utf8, read_text
@@ -459,9 +460,7 @@ def _text(task: Task, data: bytes | None) -> str:
 
 
 def _result(task: Task, page: Page, rewritten: int) -> FileResult:
-    diagnostics = [d for d in page.diagnostics if not (rewritten and d.code == "SH140")]
-    if task.write and page.blocking and page.stale:
-        diagnostics.append(not_rewritten(page, task.display))
+    diagnostics = write_findings(page, task.display, rewritten, task.write)
     if not page.has_markup:
         return FileResult(task.display, diagnostics, detail=NO_MARKUP)
     claims = len(page.claims)
@@ -469,13 +468,3 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
     return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
-
-
-def not_rewritten(page: Page, display: str) -> Diagnostic:
-    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
-    first = page.blocking[0]
-    gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
-    others = sorted({d.code for d in page.blocking} - {first.code})
-    also = f" (and {', '.join(others)})" if others else ""
-    message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
-    return Diagnostic("SH150", message, file=display, subject="page")
