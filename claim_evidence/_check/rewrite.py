@@ -31,6 +31,7 @@ from .._core.splice import InternalError
 if TYPE_CHECKING:
     from .options import PageOptions
     from .page import Page
+    from .recordcache import RecordCache
 
 BOM = "\ufeff"
 
@@ -59,14 +60,16 @@ def rewritable(page: Page) -> bool:
     return not page.blocking and bool(page.stale)
 
 
-def rewrite(text: str, name: str | None, options: PageOptions, write: bool = True) -> Rewrite:
+def rewrite(
+    text: str, name: str | None, options: PageOptions, write: bool = True, records: RecordCache | None = None
+) -> Rewrite:
     """Check ``text`` (a page as read, a leading BOM allowed) and, with ``write``, re-render its stale
     slots when :func:`rewritable` allows it. Never raises for the page's content; the proof's failure is
-    :attr:`Rewrite.failure`."""
+    :attr:`Rewrite.failure`. ``records``: the run's record cache, if it keeps one."""
     from .page import check_text
 
     bom = text.startswith(BOM)
-    page = check_text(text[1:] if bom else text, name, options)
+    page = check_text(text[1:] if bom else text, name, options, records=records)
     if not write or not rewritable(page):
         return Rewrite(page)
     try:
