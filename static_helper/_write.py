@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from claim_evidence import Diagnostic, InputError
 from claim_evidence._check.options import PageOptions
+from claim_evidence._check.rewrite import Rewrite, rewrite
 from claim_evidence._core.atomic import REPLACED, pin
-from claim_evidence._core.textio import BOM_BYTES, decode_utf8
+from claim_evidence._core.textio import BOM, BOM_BYTES, decode_utf8
 
 # The checker is imported where a page is checked: a run answered from the cache never loads it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from claim_evidence._check.page import Page
+    from claim_evidence._check.recordcache import RecordCache
 
 WRITE_ATTEMPTS = 5
 
 
-def write_page(path: str, options: PageOptions, name: str | None = None, root: str | None = None) -> tuple[Page, int]:
+def write_page(
+    path: str,
+    options: PageOptions,
+    name: str | None = None,
+    root: str | None = None,
+    records: RecordCache | None = None,
+) -> tuple[Page, int]:
     """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
 
     Writes only when nothing but staleness is wrong, and only when the file is
@@ -30,12 +38,12 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
     and identity are compared under a lock on the file, so a page edited or swapped
     for a symlink meanwhile is read and checked again, never written through.
     With ``root`` (the site's folder), a page that resolves outside it is not
-    written (CE011).
+    written (CE011). ``records``: the run's record cache (the runner hands it in), if it keeps one.
     """
     shown = name or path
     for _ in range(WRITE_ATTEMPTS):
         try:
-            done = _write_once(path, options, shown, root)
+            done = _write_once(path, options, shown, root, records)
         except InputError as exc:
             if exc.diagnostic.message != REPLACED:
                 raise
@@ -46,36 +54,34 @@ def write_page(path: str, options: PageOptions, name: str | None = None, root: s
     raise InputError(Diagnostic("SH005", message, file=shown))
 
 
-def _write_once(path: str, options: PageOptions, shown: str, root: str | None) -> tuple[Page, int] | None:
+def _write_once(
+    path: str, options: PageOptions, shown: str, root: str | None, records: RecordCache | None
+) -> tuple[Page, int] | None:
     """One attempt of :func:`write_page`; None when the page's bytes changed between the check and the lock."""
-    from claim_evidence._check.page import check_text
-
     with pin(path, root) as pinned:
         data = pinned.read()
-        page = check_text(decode_utf8(data, shown), shown, options)
-        if not _rewritable(page):
-            return page, 0
-        new_data = _encoded(page.rendered_text(), data.startswith(BOM_BYTES))
+        done = _rewrite(data, shown, options, records)
+        if done.text is None:
+            return done.page, 0
+        new_data = done.text.encode("utf-8")
         with pinned.locked():
             if pinned.read() != data:
                 return None
             pinned.replace(new_data)
-    return page, len(page.stale)
+    return done.page, done.rewritten
 
 
-def rewrite_bytes(data: bytes, options: PageOptions, name: str) -> tuple[Page, bytes]:
+def rewrite_bytes(
+    data: bytes, options: PageOptions, name: str, records: RecordCache | None = None
+) -> tuple[Page, bytes]:
     """The in-memory ``--write``: ``(page as checked, its bytes with the stale slots re-rendered)``.
 
     ``data`` comes back as it is when nothing is stale or anything else is wrong;
     a BOM and the line endings are kept. Bytes that are not UTF-8 raise
     :class:`InputError` (CE002) naming ``name``.
     """
-    from claim_evidence._check.page import check_text
-
-    page = check_text(decode_utf8(data, name), name, options)
-    if not _rewritable(page):
-        return page, data
-    return page, _encoded(page.rendered_text(), data.startswith(BOM_BYTES))
+    done = _rewrite(data, name, options, records)
+    return done.page, data if done.text is None else done.text.encode("utf-8")
 
 
 class MemoryPage:
@@ -90,17 +96,25 @@ class MemoryPage:
         self.output = data
 
     def rewrite(
-        self, path: str, options: PageOptions, name: str | None = None, root: str | None = None
+        self,
+        path: str,
+        options: PageOptions,
+        name: str | None = None,
+        root: str | None = None,
+        records: RecordCache | None = None,
     ) -> tuple[Page, int]:
-        page, self.output = rewrite_bytes(self.data, options, name or path)
-        return page, len(page.stale) if _rewritable(page) else 0
+        done = _rewrite(self.data, name or path, options, records)
+        if done.text is not None:
+            self.output = done.text.encode("utf-8")
+        return done.page, done.rewritten
 
 
-def _rewritable(page: Page) -> bool:
-    """Stale slots and nothing that stops --write: claims whose page and record disagree get the safe
-    block (their findings remain and fail the run); anything else must be fixed by hand first."""
-    return not page.blocking and bool(page.stale)
-
-
-def _encoded(text: str, bom: bool) -> bytes:
-    return (BOM_BYTES if bom else b"") + text.encode("utf-8")
+def _rewrite(data: bytes, name: str, options: PageOptions, records: RecordCache | None) -> Rewrite:
+    """:func:`claim_evidence._check.rewrite.rewrite` on a page's bytes (not UTF-8: :class:`InputError`, CE002,
+    naming ``name``). A failed proof fails the page (the runner reports it as SH009, status ``error``):
+    the helper never writes, nor reports as checked, a page whose rewrite it could not prove."""
+    text = decode_utf8(data, name)  # (without the BOM, which rewrite keeps: it is given back)
+    done = rewrite(BOM + text if data.startswith(BOM_BYTES) else text, name, options, records=records)
+    if done.failure is not None:
+        raise done.failure
+    return done

@@ -218,8 +218,9 @@ def execute(
     from claim_evidence import Diagnostic, InputError, report
     from claim_evidence._check.options import PageOptions
     from claim_evidence._record.freshness import at_build, check_today
+    from claim_evidence._site.check import check_pages, in_sources
     from claim_evidence._site.config import at_build_date
-    from claim_evidence._site.runner import Stats, display, run, tasks_for_config, tasks_for_paths
+    from claim_evidence._site.runner import Stats, display, tasks_for_config, tasks_for_paths
 
     from ._write import write_page
 
@@ -232,6 +233,8 @@ def execute(
     stats = Stats()
     if stdin:
         results, page_out = _check_stdin(options, write, stats)
+        # Its findings placed in the sources too; no seal is explained: the page has no git history.
+        results = in_sources(results, config, _no_page, explain=False)
     else:
         if paths:
             tasks = tasks_for_paths(paths, options, write)
@@ -249,7 +252,8 @@ def execute(
         cache = _cache(caching, config, options)
         records = cache.records() if cache is not None else None
         started = time.time()
-        results = run(tasks, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
+        # Findings placed in their sources (the config's sources), broken seals explained, as prepublish does.
+        results = check_pages(tasks, config, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
         if cache is not None:
             if not paths:
                 cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
@@ -257,14 +261,6 @@ def execute(
             if records is not None:
                 records.store.close()
         page_out = None
-    if config is not None and config.sources:  # where each finding is written (the sources are read only for findings)
-        from claim_evidence._site.sourcemap import place_in_sources, read_page
-
-        results = place_in_sources(results, config.root, config.sources, _no_page if stdin else read_page)
-    if not stdin:  # a broken seal: what changed since the review, where the page's git history has it
-        from claim_evidence._check.sealdiff import explain
-
-        results = explain(results)
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
     click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)
     code = _exit_code(results, exit_on_write)

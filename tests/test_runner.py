@@ -40,10 +40,10 @@ def _site(tmp_path: Path, copies: int) -> Path:
 def broken_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page check raises a bug for broken.html only (workers forked from this process inherit it)."""
 
-    def check(text: str, name: str | None = None, options: Any = None) -> Any:
+    def check(text: str, name: str | None = None, options: Any = None, records: Any = None) -> Any:
         if name is not None and name.endswith("broken.html"):
             raise RuntimeError("injected for broken.html")
-        return check_text(text, name, options)
+        return check_text(text, name, options, records=records)
 
     monkeypatch.setattr(_runner, "check_text", check)
     monkeypatch.delenv("CLAIM_EVIDENCE_DEBUG", raising=False)

@@ -174,10 +174,10 @@ _FACTS: Memo[_BundleFacts] = Memo(256)
 
 
 def _from_records(content: str, page: Page) -> _BundleFacts | None:
-    """The bundle text's facts from the record cache, when a run turned it on, this process has not
+    """The bundle text's facts from the record cache, when the page is checked with one, this process has not
     seen the text yet and an entry holds it; the entry's key is kept on ``page`` either way, so the
     check stores what it computes (or the blocks an entry still lacks)."""
-    records = _recordcache.active()
+    records = page.records
     if records is None or _FACTS.get((content, page.lang)) is not None:
         return None
     key = records.key(content, page.lang, render_settings(page.options))
@@ -215,7 +215,7 @@ def _compute_facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
 
 def _remember(page: Page) -> None:
     """Store what this check computed of its bundle (findings, and blocks when rendered) in the record cache."""
-    records = _recordcache.active()
+    records = page.records
     if page.record is None or records is None:
         return
     key, facts, stored = page.record

@@ -31,6 +31,7 @@ from .._core.splice import Edit, InternalError, newline_style, outside_identical
 from .._core.textio import read_text
 from .._html.fastpath import fast_locate
 from .._html.locate import Element, Located, locate
+from . import recordcache as _recordcache
 from .binding import STALE, UNBOUND, _binding
 from .facts import (  # noqa: F401 - re-exported (the page API)
     PageBundle,
@@ -94,6 +95,8 @@ class Page:
     lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
     record_invalid: bool = False  # the bundle has validation errors: every claim shows as unverified
     unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
+    # The run's record cache, handed in by check_text's caller (the runner); None: not cached.
+    records: _recordcache.RecordCache | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_markup(self) -> bool:
@@ -137,7 +140,7 @@ def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
     """Bytes outside the slots unchanged, and the new text checks clean apart from what was already wrong."""
     if not outside_identical(old.text, new_text, edits):
         raise InternalError("internal error: splicing changed text outside the evidence slots; nothing written")
-    again = check_text(new_text, old.name, old.options)
+    again = check_text(new_text, old.name, old.options, records=old.records)
     if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.errors]:
         raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
     moved = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
@@ -170,14 +173,21 @@ def load_page(path: str | os.PathLike[str], options: PageOptions | None = None) 
     return check_text(read_text(name), name, options or PageOptions())
 
 
-def check_text(text: str, name: str | None = None, options: PageOptions | None = None) -> Page:
+def check_text(
+    text: str,
+    name: str | None = None,
+    options: PageOptions | None = None,
+    *,
+    records: _recordcache.RecordCache | None = None,
+) -> Page:
     """Locate and check a page's text; never raises for page content, only returns findings.
+    ``records``: the run's record cache (:mod:`.recordcache`), when the run keeps one.
 
     The markup is located by the C parser when selectolax is installed and it is sure to find exactly
     what the reference tokenizer finds (:mod:`._fastpath`), else by the reference tokenizer; either
     way the checks below are the same code on the same :class:`Located`."""
     located = fast_locate(text)
-    return check_located(text, name, located if located is not None else locate(text), options)
+    return check_located(text, name, located if located is not None else locate(text), options, records=records)
 
 
 def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:
@@ -187,10 +197,17 @@ def check_fast(text: str, name: str | None = None, options: PageOptions | None =
     return None if located is None else check_located(text, name, located, options)
 
 
-def check_located(text: str, name: str | None, located: Located, options: PageOptions | None = None) -> Page:
+def check_located(
+    text: str,
+    name: str | None,
+    located: Located,
+    options: PageOptions | None = None,
+    *,
+    records: _recordcache.RecordCache | None = None,
+) -> Page:
     """Check a page whose markup ``located`` holds (from :func:`._locate.locate` or :func:`._fastpath.fast_locate`)."""
     options = options or PageOptions()
-    page = Page(text, name, located, options, lang=options.lang)
+    page = Page(text, name, located, options, lang=options.lang, records=records)
     if page.has_markup:
         page.lang = page_lang(text, options.lang)
         found = list(_checks(page))

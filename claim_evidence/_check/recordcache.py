@@ -18,8 +18,9 @@ its findings decide whether a page passes, so an entry is trusted only when
 sealed with a secret that does not live in the cache folder (``secret``: see
 :func:`._kvstore.cache_secret`).
 Entries live in one SQLite file (:mod:`._kvstore`), shared by the worker
-processes and concurrent runs. The page check uses one only when a run turned it on
-(:func:`use`): ``static-helper`` does, unless ``--no-cache``.
+processes and concurrent runs. The page check uses one only when its caller hands it one
+(``check_text(..., records=cache)``, kept on the :class:`Page`): the runner does, for the run's every page
+check and rewrite, when ``static-helper`` opened one (unless ``--no-cache``). No module global holds it.
 """
 
 from __future__ import annotations
@@ -103,15 +104,3 @@ def _decode(raw: Any, key: str) -> Stored | None:
     if blocks is not None and not (isinstance(blocks, dict) and all(isinstance(v, str) for v in blocks.values())):
         return None
     return Stored(tuple(findings), blocks)
-
-
-_ACTIVE: list[RecordCache | None] = [None]
-
-
-def use(cache: RecordCache | None) -> None:
-    """Turn the record cache on (or off, with None) for the page checks of this process."""
-    _ACTIVE[0] = cache
-
-
-def active() -> RecordCache | None:
-    return _ACTIVE[0]

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.report import FileResult, input_error_result
+from .._site.check import check_pages
 from .._site.config import Config, at_build_date, expand, find_config, load_config
-from .._site.runner import display, run, tasks_for_config
+from .._site.runner import display, tasks_for_config
 
 
 def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: str | None = None) -> list[FileResult]:
@@ -29,15 +30,8 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
     """Results for every target a loaded (and dated) config names; see :func:`run_prepublish`."""
     require_targets(config)
     # (require without pages still runs: tasks_for_config says which required page is not registered)
-    results = run(tasks_for_config(config, write=False), jobs) if config.pages or config.require else []
-    if config.sources:  # where each page's findings are written (the sources are read only for findings)
-        from .._site.sourcemap import place_in_sources
-
-        results = place_in_sources(results, config.root, config.sources)
-    if any(d.code == "CE403" for r in results for d in r.diagnostics):  # what changed since the review (git history)
-        from .._check.sealdiff import explain
-
-        results = explain(results)
+    tasks = tasks_for_config(config, write=False) if config.pages or config.require else []
+    results = check_pages(tasks, config, jobs)  # findings placed in their sources, broken seals explained
     if config.news is None:
         return results
     from ..news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .._check.options import STRIPPED, PageOptions
 from .._check.recordcache import RecordCache
-from .._check.recordcache import use as use_records
+from .._check.rewrite import write_findings
 from .._core.atomic import TEMP_PREFIX
 from .._core.diagnostics import Diagnostic, InputError, internal_error
 from .._core.report import FileResult, input_error_result
@@ -32,12 +32,12 @@ if TYPE_CHECKING:
     from .._check.page import Page
 
 
-def check_text(text: str, name: str | None, options: PageOptions) -> Page:
+def check_text(text: str, name: str | None, options: PageOptions, records: RecordCache | None = None) -> Page:
     """The page check (:func:`._page.check_text`), imported on first use: a run answered from the
     cache never loads the checker (the tokenizer, validation, jinja2)."""
     from .._check.page import check_text as check
 
-    return check(text, name, options)
+    return check(text, name, options, records=records)
 
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME})
@@ -264,8 +264,9 @@ class ResultCache(Protocol):
     def put(self, key: str, result: FileResult | None) -> None: ...
 
 
-# Re-renders a page's stale slots in place, never outside the root: ``(page as checked, slots rewritten)``.
-Writer = Callable[[str, PageOptions, str, "str | None"], "tuple[Page, int]"]
+# Re-renders a page's stale slots in place, never outside the root, checking it with the run's record cache:
+# ``(path, options, display, root, records) -> (page as checked, slots rewritten)``.
+Writer = Callable[[str, PageOptions, str, "str | None", "RecordCache | None"], "tuple[Page, int]"]
 
 
 def run(
@@ -283,23 +284,20 @@ def run(
     results stream in task order, so memory does not grow with page texts.
     ``writer`` (a module-level function, so workers can receive it) handles tasks
     marked ``write``; without one such a task fails as an internal error. ``records`` turns the
-    record cache on for the page checks (see :mod:`._recordcache`).
+    record cache on for the page checks (see :mod:`claim_evidence._check.recordcache`). The three
+    travel together as the run's :class:`RunState`, passed to every check, never through a module
+    global of the process that runs the checks.
     """
     stats = stats if stats is not None else Stats()
     stats.pages += len(tasks)
-    worker = _Worker(cache, writer, records)
+    state = RunState(cache, writer, records)
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(worker,)) as pool:
-            results = _collect(pool.map(_check, tasks, chunksize=chunk), len(tasks), progress, stats)
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
+            results = _collect(pool.map(_check_in_worker, tasks, chunksize=chunk), len(tasks), progress, stats)
     else:
-        previous = _WORKER[0]
-        _start_worker(worker)
-        try:
-            results = _collect(map(_check, tasks), len(tasks), progress, stats)
-        finally:
-            _start_worker(previous)
+        results = _collect((_check(state, task) for task in tasks), len(tasks), progress, stats)
     return results + site_findings(tasks, results)
 
 
@@ -332,20 +330,28 @@ def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[
 
 
 @dataclass(frozen=True)
-class _Worker:
-    """What each worker process is set up with once."""
+class RunState:
+    """What every page check of one run shares: made once per run by :func:`run` and handed to each
+    check, and (a parallel run) to each worker process once, when the pool starts it."""
 
     cache: ResultCache | None = None
     writer: Writer | None = None
     records: RecordCache | None = None
 
 
-_WORKER: list[_Worker] = [_Worker()]
+# The one per-process slot: a worker process's RunState, set once by the pool's initializer. ``pool.map``
+# sends a worker only the function and its chunk of tasks; handing the state over with every chunk instead
+# would pickle the caches (their SQLite stores) again and again, and open them again in the worker. The
+# parent process never sets it (a serial run hands its state to each check), so no run sees another's.
+_IN_WORKER: list[RunState] = []
 
 
-def _start_worker(worker: _Worker) -> None:
-    _WORKER[0] = worker
-    use_records(worker.records)
+def _start_worker(state: RunState) -> None:
+    _IN_WORKER[:] = [state]
+
+
+def _check_in_worker(task: Task) -> tuple[FileResult | None, bool]:
+    return _check(_IN_WORKER[0], task)
 
 
 def _collect(
@@ -367,23 +373,23 @@ def _collect(
     return results
 
 
-def _check(task: Task) -> tuple[FileResult | None, bool]:
+def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
     """``(result, whether the page was checked)``: from the cache when the same page passed before."""
-    cache = _WORKER[0].cache
+    cache = state.cache
     if cache is None:
-        return check_task(task), True
+        return check_task(task, None, state), True
     try:
         with open(task.path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
     except OSError:
-        return check_task(task), True  # check_task reports the problem
+        return check_task(task, None, state), True  # check_task reports the problem
     if len(data) > MAX_BYTES:
-        return check_task(task), True
+        return check_task(task, None, state), True
     key = cache.key(_identity(task), task.registered, data)
     hit, found = cache.get(key, task.display)
     if hit:
         return found, False
-    result = check_task(task, data)
+    result = check_task(task, data, state)
     # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
     if (result is None or result.outcome() == "pass") and not (result is not None and result.rewritten):
         cache.put(key, result)
@@ -401,31 +407,32 @@ def _identity(task: Task) -> str:
     return f"{task.display}\0{options.page}\0{int(options.required)}"
 
 
-def check_task(task: Task, data: bytes | None = None) -> FileResult | None:
+def check_task(task: Task, data: bytes | None = None, state: RunState = RunState()) -> FileResult | None:
     """One page's result; never raises, not even for a bug: that becomes this page's ``error`` result.
 
-    ``data``: the page's bytes when the caller has read them already.
+    ``data``: the page's bytes when the caller has read them already. ``state``: the run's (its writer,
+    for a ``write`` task, and its record cache); by default none.
     """
     try:
-        return _check_page(task, data)
+        return _check_page(task, data, state)
     except Exception as exc:  # a bug must cost this page, not the run (nor a worker pool)
         return FileResult(task.display, [internal_error(exc, task.display)], status="error")
 
 
-def _check_page(task: Task, data: bytes | None) -> FileResult | None:
+def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult | None:
     try:
         if not task.registered:
-            page = check_text(_text(task, data), task.display, task.options)
+            page = check_text(_text(task, data), task.display, task.options, state.records)
             if not page.has_markup:
                 return None
             return FileResult(task.display, status="unregistered", detail=unregistered_detail(task))
         if task.write:
-            writer = _WORKER[0].writer
+            writer = state.writer
             if writer is None:
                 raise InternalError("a --write task reached a run without a writer")
-            page, rewritten = writer(task.path, task.options, task.display, task.root)
+            page, rewritten = writer(task.path, task.options, task.display, task.root, state.records)
         else:
-            page, rewritten = check_text(_text(task, data), task.display, task.options), 0
+            page, rewritten = check_text(_text(task, data), task.display, task.options, state.records), 0
     except InternalError as exc:
         return FileResult(task.display, [Diagnostic("SH009", str(exc), file=task.display)], status="error")
     except InputError as exc:
@@ -459,9 +466,7 @@ def _text(task: Task, data: bytes | None) -> str:
 
 
 def _result(task: Task, page: Page, rewritten: int) -> FileResult:
-    diagnostics = [d for d in page.diagnostics if not (rewritten and d.code == "SH140")]
-    if task.write and page.blocking and page.stale:
-        diagnostics.append(not_rewritten(page, task.display))
+    diagnostics = write_findings(page, task.display, rewritten, task.write)
     if not page.has_markup:
         return FileResult(task.display, diagnostics, detail=NO_MARKUP)
     claims = len(page.claims)
@@ -469,13 +474,3 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
     return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
-
-
-def not_rewritten(page: Page, display: str) -> Diagnostic:
-    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
-    first = page.blocking[0]
-    gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
-    others = sorted({d.code for d in page.blocking} - {first.code})
-    also = f" (and {', '.join(others)})" if others else ""
-    message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
-    return Diagnostic("SH150", message, file=display, subject="page")

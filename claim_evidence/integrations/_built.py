@@ -13,14 +13,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._check.page import STALE, Page, PageOptions, check_text
+from .._check.page import Page, PageOptions
+from .._check.rewrite import rewrite, write_findings
 from .._core.diagnostics import Diagnostic
 from .._core.report import record_tag
-from .._core.splice import InternalError
-from .._core.textio import BOM
 from .._record.freshness import at_build
 from .._site.config import CONFIG_NAME, at_build_date, load_config
-from .._site.runner import not_rewritten
 
 __all__ = ["CONFIG_NAME", "Built", "at_page", "check_built", "describe", "display_path", "site_options"]
 
@@ -38,19 +36,14 @@ class Built:
 def check_built(text: str, name: str, options: PageOptions, write: bool) -> Built:
     """Check ``text`` (a built page) and, with ``write``, re-render its stale slots exactly when
     ``static-helper --write`` would: the page has no other error. Otherwise the page stays as built
-    and its findings say why (``SH150`` names the errors to fix first)."""
-    bom = text.startswith(BOM)
-    page = check_text(text[1:] if bom else text, name, options)
-    if not write or not page.stale:
-        return Built(page, text, list(page.diagnostics))
-    if page.blocking:
-        return Built(page, text, [*page.diagnostics, not_rewritten(page, name)])
-    try:
-        new_text = page.rendered_text()
-    except InternalError as exc:  # the rewrite failed its own proof: a bug, reported, nothing written
-        return Built(page, text, [*page.diagnostics, Diagnostic("SH009", str(exc), file=name)])
-    found = [d for d in page.diagnostics if d.code != STALE]
-    return Built(page, (BOM if bom else "") + new_text, found, len(page.stale))
+    and its findings say why (``SH150`` names the errors to fix first). The rule is the command line's
+    (:mod:`claim_evidence._check.rewrite`); only a failed proof differs: the page is published as built,
+    with SH009 among its findings, where the command line fails the page."""
+    done = rewrite(text, name, options, write)
+    found = write_findings(done.page, name, done.rewritten, write)
+    if done.failure is not None:  # the rewrite failed its own proof: a bug, reported, nothing written
+        found.append(Diagnostic("SH009", str(done.failure), file=name))
+    return Built(done.page, text if done.text is None else done.text, found, done.rewritten)
 
 
 def at_page(options: PageOptions, served: str) -> PageOptions:

@@ -1,0 +1,99 @@
+"""The one rule of what ``--write`` puts back into a page, and the findings such a write reports.
+
+Three callers rewrite pages: ``static-helper --write`` on a file (``static_helper._write``, which adds
+the lock and the atomic replace), the same on a page from stdin (in memory), and the generator plugins on
+a page they just built (:mod:`claim_evidence.integrations._built`). They must agree byte for byte: a page
+rewritten by a plugin and then checked by ``static-helper`` must pass, and the same page rewritten by
+either must be the same file. So the rule lives here once:
+
+- only a page whose one problem is staleness is rewritten (:func:`rewritable`: claims whose page and
+  record disagree get the safe block and keep failing; any other error must be fixed by hand first);
+- only the stale slots change, and :meth:`Page.rendered_text` proves that nothing else moved (a failed
+  proof is :attr:`Rewrite.failure`: a bug, nothing written);
+- a leading BOM is not part of the page but is kept, and the newlines are the page's own;
+- a rewritten page no longer reports its staleness (SH140), and a page left stale says why (SH150).
+
+What a failed proof costs differs by caller and stays theirs: the command line fails the page (SH009 as
+its one finding, status ``error``); a plugin publishes the page as built and adds SH009 to its findings.
+
+The checker is imported where a page is checked: the runner imports this module, and a run answered from
+the cache never loads the checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .._core.diagnostics import Diagnostic
+from .._core.splice import InternalError
+from .._core.textio import BOM
+
+if TYPE_CHECKING:
+    from .options import PageOptions
+    from .page import Page
+    from .recordcache import RecordCache
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A page as checked and what a write makes of it.
+
+    ``text``: the page with its stale slots re-rendered (its BOM kept), or None when it stays as it is.
+    ``failure``: the re-rendered text failed its proof (a bug); ``text`` is None then.
+    """
+
+    page: Page
+    text: str | None = None
+    failure: InternalError | None = None
+
+    @property
+    def rewritten(self) -> int:
+        """Evidence slots re-rendered (0 when the page stays as it is)."""
+        return len(self.page.stale) if self.text is not None else 0
+
+
+def rewritable(page: Page) -> bool:
+    """Stale slots and nothing that stops --write: claims whose page and record disagree get the safe
+    block (their findings remain and fail the run); anything else must be fixed by hand first."""
+    return not page.blocking and bool(page.stale)
+
+
+def rewrite(
+    text: str, name: str | None, options: PageOptions, write: bool = True, records: RecordCache | None = None
+) -> Rewrite:
+    """Check ``text`` (a page as read, a leading BOM allowed) and, with ``write``, re-render its stale
+    slots when :func:`rewritable` allows it. Never raises for the page's content; the proof's failure is
+    :attr:`Rewrite.failure`. ``records``: the run's record cache, if it keeps one."""
+    from .page import check_text
+
+    bom = text.startswith(BOM)
+    page = check_text(text[1:] if bom else text, name, options, records=records)
+    if not write or not rewritable(page):
+        return Rewrite(page)
+    try:
+        new_text = page.rendered_text()
+    except InternalError as exc:  # the rewrite failed its own proof: a bug, nothing written
+        return Rewrite(page, failure=exc)
+    return Rewrite(page, (BOM if bom else "") + new_text)
+
+
+def write_findings(page: Page, name: str, rewritten: int, write: bool = True) -> list[Diagnostic]:
+    """``page``'s findings as a run with ``write`` reports them, ``rewritten`` slots re-rendered:
+    the staleness a rewrite fixed is gone (SH140), and a page left stale says why (SH150)."""
+    from .page import STALE
+
+    found = [d for d in page.diagnostics if not (rewritten and d.code == STALE)]
+    if write and page.blocking and page.stale:
+        found.append(not_rewritten(page, name))
+    return found
+
+
+def not_rewritten(page: Page, display: str) -> Diagnostic:
+    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
+    first = page.blocking[0]
+    gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
+    others = sorted({d.code for d in page.blocking} - {first.code})
+    also = f" (and {', '.join(others)})" if others else ""
+    message = f"not rewritten: fix {first.code} ({gist}){also} first; the page was left unchanged"
+    return Diagnostic("SH150", message, file=display, subject="page")
