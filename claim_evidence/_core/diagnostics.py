@@ -142,8 +142,3 @@ def internal_error(exc: BaseException, file: str | None) -> Diagnostic:
     else:
         message += " (set CLAIM_EVIDENCE_DEBUG=1 for details)"
     return Diagnostic("CE999", message, file=file, subject="file")
-
-
-def errors_only(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:
-    """Errors, plus warnings when ``strict`` turns them into failures."""
-    return [d for d in diagnostics if d.fails(strict)]

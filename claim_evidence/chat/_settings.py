@@ -19,7 +19,6 @@ from .._core.urls import safe_http_url
 DEFAULT_MODEL = "claude-haiku-4-5"
 MODEL_ENV = "CLAIM_EVIDENCE_CHAT_MODEL"
 KEY_ENV = "ANTHROPIC_API_KEY"
-BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 
 
 class ChatConfigError(ClaimEvidenceError):

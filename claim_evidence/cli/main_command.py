@@ -351,9 +351,10 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str 
     Exit 0 when every target passes, 1 on any finding, 2 on a config or usage
     error or unreadable input.
     """
-    from .._commands.prepublish import check_site, find_site_config
+    from .._commands.prepublish import check_site
+    from .._site.config import find_config
 
-    path = config_path or find_site_config(Path.cwd())
+    path = config_path or find_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     config = at_build_date(load_config(path), today)
