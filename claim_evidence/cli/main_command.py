@@ -1,7 +1,8 @@
 """The ``claim-evidence`` command: a thin click layer over the library.
 
-Commands return exit codes; errors are mapped to codes in one place (:func:`main`):
-0 clean, 1 findings, 2 usage error or unreadable input. No traceback reaches a user.
+Commands return exit codes; errors are mapped to codes in one place (:func:`.errors.run`, which
+``static-helper`` uses too): 0 clean, 1 findings, 2 usage error or unreadable input. No traceback
+reaches a user.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from .._check.documents import BundleDocument, check_file, is_page, load_documen
 from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import (
-    ClaimEvidenceError,
     Diagnostic,
     EvidenceValidationError,
     MalformedInput,
@@ -32,8 +32,7 @@ from .._core.diagnostics import (
 from .._core.hints import found
 from .._core.jsonio import MAX_BYTES
 from .._core.jsonpos import placed
-from .._core.report import FileResult, exit_code, record_tag, report
-from .._record.authoring import EditRefused
+from .._core.report import FileResult, exit_code, finding_line, report
 from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
 from .._record.freshness import Freshness, at_build, check_today
 from .._record.policy import Policy
@@ -43,6 +42,7 @@ from .._render.evidence import render_evidence
 from .._site.config import at_build_date, load_config
 from .answer import answer, kb
 from .edit import claim, ref, source
+from .errors import run
 from .options import FORMAT, REQUIRE_QUOTES, refuse_unknown
 from .report import report as site_report
 from .sources import sources
@@ -436,9 +436,7 @@ def review_record(
         )
     except EvidenceValidationError as exc:
         for d in exc.diagnostics:
-            click.echo(
-                f"claim-evidence: {file}:{document.prefixed(d.path)}: {d.code} {record_tag(d)}{d.message}", err=True
-            )
+            click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
         click.echo(
             f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged",
             err=True,
@@ -492,45 +490,8 @@ for _group in (claim, source, ref, sources, site_report, kb, answer):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; the one place that turns exceptions into exit codes."""
-    try:
-        result = cli.main(
-            args=list(argv) if argv is not None else None, prog_name="claim-evidence", standalone_mode=False
-        )
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        return 2
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 2
-    except EditRefused as exc:  # an authoring edit that would leave errors: a wrong request, exit 2
-        for d in exc.diagnostics:
-            click.echo(
-                f"claim-evidence: {d.file + ':' if d.file else ''}{d.path}: {d.code} {record_tag(d)}{d.message}",
-                err=True,
-            )
-        click.echo("claim-evidence: the edit was refused; nothing was written", err=True)
-        return 2
-    except EvidenceValidationError as exc:
-        for d in exc.diagnostics:
-            click.echo(f"claim-evidence: {d.path}: {d.code} {d.message}", err=True)
-        return 1
-    except ClaimEvidenceError as exc:
-        click.echo(f"claim-evidence: error: {exc}", err=True)
-        return exc.exit_code
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:  # never a traceback for a user; keep it for developers
-        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
-            raise
-        click.echo(
-            f"claim-evidence: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)",
-            err=True,
-        )
-        return 2
-    return result if isinstance(result, int) else 0
+    """Run the CLI; exceptions become exit codes in :func:`.errors.run`, as ``static-helper``'s do."""
+    return run(cli, argv, "claim-evidence")
 
 
 if __name__ == "__main__":
