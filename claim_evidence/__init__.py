@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from ._answer.guard import GuardedAnswer, guard_answer
     from ._answer.kb import KnowledgeBase, load_kb
     from ._answer.retrieve import retrieve
-    from ._core.diagnostics import ClaimEvidenceError, Diagnostic, EvidenceValidationError, InputError
+    from ._core.diagnostics import Diagnostic
+    from ._core.errors import ClaimEvidenceError, EvidenceValidationError, InputError
     from ._core.jsonio import dumps_for_script
     from ._core.normalize import normalized_text
     from ._core.report import REPORT_FORMATS, FileResult, exit_code, report
@@ -72,10 +73,10 @@ __all__ = [
 _HOMES = {
     "copy_text": "claim_evidence._answer.conversation",
     "trim_history": "claim_evidence._answer.conversation",
-    "ClaimEvidenceError": "claim_evidence._core.diagnostics",
+    "ClaimEvidenceError": "claim_evidence._core.errors",
     "Diagnostic": "claim_evidence._core.diagnostics",
-    "EvidenceValidationError": "claim_evidence._core.diagnostics",
-    "InputError": "claim_evidence._core.diagnostics",
+    "EvidenceValidationError": "claim_evidence._core.errors",
+    "InputError": "claim_evidence._core.errors",
     "article_fingerprint": "claim_evidence._record.fingerprint",
     "claim_fingerprint": "claim_evidence._record.fingerprint",
     "GuardedAnswer": "claim_evidence._answer.guard",

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     import click
 
-    from claim_evidence import ClaimEvidenceError, FileResult
+    from claim_evidence import FileResult
     from claim_evidence._check.options import PageOptions
     from claim_evidence._site.config import Config
     from claim_evidence._site.runner import Stats
@@ -43,26 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["--version"]:  # the probe other tools make before anything else: answer it without loading the rest
         sys.stdout.write(f"{PROG}, version {_version()}\n")
         return 0
-    import click
+    from claim_evidence.cli.errors import run  # errors end a run as they end claim-evidence's
 
-    try:
-        result = _command().main(args=args, prog_name=PROG, standalone_mode=False)
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.Abort:
-        click.echo(f"{PROG}: aborted", err=True)
-        return 2
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:  # a bug: say so plainly, no traceback unless asked for
-        if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
-            raise
-        click.echo(
-            f"{PROG}: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)", err=True
-        )
-        return 2
-    return result if isinstance(result, int) else 0
+    return run(_command(), args, PROG)
 
 
 def __getattr__(name: str) -> click.Command:
@@ -79,6 +62,7 @@ def _command() -> click.Command:
 
     from claim_evidence import REPORT_FORMATS, ClaimEvidenceError
     from claim_evidence._site.config import CACHE_DIR_NAME, CONFIG_NAME
+    from claim_evidence.cli.errors import show_error
 
     @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
     @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
@@ -179,9 +163,8 @@ def _command() -> click.Command:
                 stdin=paths == (STDIN,),
                 today=today,
             )
-        except ClaimEvidenceError as exc:
-            click.echo(f"{PROG}: {_describe(exc)}", err=True)
-            code = exc.exit_code
+        except ClaimEvidenceError as exc:  # told here, not in main: CliRunner runs the command alone
+            code = show_error(exc, PROG)
         ctx.exit(code)
 
     return command
@@ -381,16 +364,6 @@ def _config(config_path: Path | None, required: bool) -> Config | None:
             raise click.UsageError(f"give PATHS to check, or run where a {CONFIG_NAME} registers the pages")
         return None
     return load_config(display(path))
-
-
-def _describe(exc: ClaimEvidenceError) -> str:
-    from claim_evidence import InputError
-    from claim_evidence._core.diagnostics import format_location
-
-    if isinstance(exc, InputError):
-        d = exc.diagnostic
-        return f"{format_location(d) if d.file else 'error'}: {d.code} {d.message}"
-    return str(exc)
 
 
 def _progress_bar(total: int) -> Callable[[int, int], None] | None:

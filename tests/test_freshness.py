@@ -319,7 +319,7 @@ def test_freshness_bad_build_date_is_a_usage_error(
     code, _, err = run("prepublish", "--jobs", "1")
     assert (code, err) == (
         2,
-        "claim-evidence: error: <input>: CE600 SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC (found 'soon')\n",
+        "claim-evidence: error: CE600 SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC (found 'soon')\n",
     )
 
 

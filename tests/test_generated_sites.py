@@ -259,7 +259,7 @@ def test_generated_sites_required_page_must_be_registered(site: Path, capsys: py
         "SH008 require glob 'about.html' matches about.html, which pages does not register: "
         "a page that must carry evidence must be checked as a registered page; add it to pages"
     )
-    assert static_helper(capsys) == (2, "", f"static-helper: claim-evidence.toml: {message}\n")
+    assert static_helper(capsys) == (2, "", f"static-helper: error: claim-evidence.toml: {message}\n")
     assert prepublish(capsys) == (2, "", f"claim-evidence: error: {site}/claim-evidence.toml: {message}\n")
 
 
@@ -270,11 +270,11 @@ def test_generated_sites_require_and_pages_globs_that_match_nothing(
     config(site, 'pages = ["articles/*.html"]\nrequire = ["artcles/*.html"]\n')
     assert (
         static_helper(capsys)[2]
-        == f"static-helper: claim-evidence.toml: SH004 require glob 'artcles/*.html' matches no file under {site}\n"
+        == f"static-helper: error: claim-evidence.toml: SH004 require glob 'artcles/*.html' matches no file under {site}\n"
     )
     config(site, 'pages = ["articles/*.html"]\nexclude = ["articles"]\n')
     assert static_helper(capsys)[2] == (
-        f"static-helper: claim-evidence.toml: SH004 pages glob 'articles/*.html' matches only files that exclude leaves out, "
+        f"static-helper: error: claim-evidence.toml: SH004 pages glob 'articles/*.html' matches only files that exclude leaves out, "
         f"under {site} (exclude wins over pages)\n"
     )
     config(
@@ -317,7 +317,7 @@ def test_generated_sites_config_errors(
     config(site, text + "\n")
     code, out, err = static_helper(capsys)
     assert (code, out) == (2, "")
-    assert err.startswith(f"static-helper: claim-evidence.toml: {expected}"), err
+    assert err.startswith(f"static-helper: error: claim-evidence.toml: {expected}"), err
 
 
 # --- 4. exclude -------------------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ def test_generated_sites_jekyll_include_excluded(site: Path, capsys: pytest.Capt
     assert capsys.readouterr() == ("", "")
     assert static_helper_main(["--no-cache", "_includes"]) == 2
     assert capsys.readouterr().err == (
-        "static-helper: _includes: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped); "
+        "static-helper: error: _includes: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped); "
         "exclude in claim-evidence.toml leaves out the 1 found\n"
     )
 

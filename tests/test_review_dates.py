@@ -61,7 +61,7 @@ def test_review_dates_today_is_exact_and_wins(run: Any, path: Path) -> None:
     code, _, err = _record(run, path, "--checked-at", "2026-10-01", "--today", "2026-02-30")
     assert (code, err) == (
         2,
-        "claim-evidence: error: <input>: CE600 --today must be an existing date as YYYY-MM-DD (found '2026-02-30')\n",
+        "claim-evidence: error: CE600 --today must be an existing date as YYYY-MM-DD (found '2026-02-30')\n",
     )
 
 

@@ -184,7 +184,7 @@ def test_cache_dir_with_missing_parent_is_sh010(site: Path, tmp_path: Path, miss
     parent = target.parent
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"static-helper: {target}: SH010 --cache-dir: its parent folder {parent} does not exist; create it first, "
+        f"static-helper: error: {target}: SH010 --cache-dir: its parent folder {parent} does not exist; create it first, "
         "or name a folder inside an existing one (only DIR itself is created)\n"
     )
     assert not (tmp_path / "absent").exists()

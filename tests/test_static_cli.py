@@ -258,7 +258,9 @@ def test_cli_config_unknown_key_has_hint(site):
     _write_config(site, 'pages = ["*.html"]\nstylsheet = "/x.css"\n')
     code, out, err = invoke()
     assert (code, out) == (2, "")
-    assert err == "static-helper: claim-evidence.toml: SH002 unknown key 'stylsheet' (did you mean 'stylesheet'?)\n"
+    assert (
+        err == "static-helper: error: claim-evidence.toml: SH002 unknown key 'stylsheet' (did you mean 'stylesheet'?)\n"
+    )
 
 
 def test_cli_no_paths_and_no_config_is_usage_error(site):
@@ -310,12 +312,34 @@ def test_cli_python_m_subprocess(site):
         cwd=site,
     )
     assert result.returncode == 2
-    assert result.stderr == "static-helper: missing.toml: SH001 config file not found\n"
+    assert result.stderr == "static-helper: error: missing.toml: SH001 config file not found\n"
     assert "Traceback" not in result.stderr
     result = subprocess.run(
         [sys.executable, "-m", "static_helper", "basic.html"], capture_output=True, text=True, cwd=site
     )
     assert (result.returncode, result.stdout.splitlines()[-1]) == (1, "1 page: 0 passed, 1 failed")
+
+
+def test_cli_both_command_lines_word_and_count_an_error_alike(site, capsys):
+    """One error mapping: the same failing input gives the same line, apart from the program's name,
+    and the same exit code, from static-helper and from claim-evidence."""
+    from claim_evidence.cli import main as claim_evidence_main
+
+    told = {}
+    for prog, run in (("static-helper", main), ("claim-evidence", claim_evidence_main)):
+        args = ["basic.html"] if prog == "static-helper" else ["prepublish"]
+        code = run([*args, "--config", "missing.toml"])
+        err = capsys.readouterr().err
+        assert err.startswith(f"{prog}: error: "), err
+        told[prog] = (code, err.removeprefix(prog))
+        code = run([*args, "--jobs", "0"])  # a usage error: click's own words, its exit code
+        err = capsys.readouterr().err
+        told[prog + " usage"] = (code, err.splitlines()[-1])
+    assert (
+        told["static-helper"] == told["claim-evidence"] == (2, ": error: missing.toml: SH001 config file not found\n")
+    )
+    assert told["static-helper usage"] == told["claim-evidence usage"]
+    assert told["claim-evidence usage"][0] == 2
 
 
 def test_cli_bad_option_is_usage_error_without_traceback(site, capsys):
@@ -393,7 +417,7 @@ def test_cli_folder_without_pages_is_exit_2(tmp_path, monkeypatch):
     assert (code, out) == (2, "")
     assert (
         err
-        == "static-helper: empty: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped)\n"
+        == "static-helper: error: empty: SH006 no pages found under this folder (looked for *.html; hidden folders are skipped)\n"
     )
 
 
@@ -403,7 +427,8 @@ def test_cli_config_registering_no_pages_is_exit_2(tmp_path, monkeypatch):
     code, out, err = invoke()
     assert (code, out) == (2, "")
     assert (
-        err == 'static-helper: claim-evidence.toml: SH006 registers no pages: list them, e.g. pages = ["**/*.html"]\n'
+        err
+        == 'static-helper: error: claim-evidence.toml: SH006 registers no pages: list them, e.g. pages = ["**/*.html"]\n'
     )
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._core.dates import is_valid_date
-from .._core.diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError, json_path
+from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic, json_path
+from .._core.errors import EvidenceValidationError, ReviewError
 from .._core.hints import date_hint, shown
 from .._record.fingerprint import article_fingerprint, claim_fingerprint
 from .._record.freshness import REVIEW_AFTER_BUILD, review_after_build
@@ -25,10 +26,6 @@ from .._snapshots.check import snapshot_diagnostics
 
 if TYPE_CHECKING:
     from .._snapshots.store import SnapshotStore
-
-
-class ReviewError(ClaimEvidenceError):
-    """The review request itself is wrong (unknown id, bad date or method): exit 2."""
 
 
 @dataclass(frozen=True)

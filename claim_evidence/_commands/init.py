@@ -20,7 +20,8 @@ from pathlib import Path
 
 from .._check.options import DEFAULT_STYLESHEET
 from .._core.atomic import atomic_write_bytes
-from .._core.diagnostics import ClaimEvidenceError, InputError
+from .._core.diagnostics import InputError
+from .._core.errors import InitError
 from .._core.textio import read_text
 from .._html.lang import html_lang, primary_subtag
 from .._record.vocabulary import LOCALES
@@ -32,12 +33,6 @@ PAGE_SUFFIXES = (".html", ".htm")
 MAX_FOLDER_GLOBS = 8
 STYLESHEET_PATH = ("assets", "claim-evidence.css")
 _ONE_LINE = 100  # a pages list longer than this is written one glob per line
-
-
-class InitError(ClaimEvidenceError):
-    """``init`` cannot or must not write here (no such folder, a config already there): exit 2."""
-
-    exit_code = 2
 
 
 @dataclass(frozen=True)

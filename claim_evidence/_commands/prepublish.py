@@ -7,27 +7,16 @@ registered are listed as unregistered and never counted as passing.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.report import FileResult, input_error_result
 from .._site.check import check_pages
-from .._site.config import Config, at_build_date, expand, find_config, load_config
+from .._site.config import Config, expand
 from .._site.runner import display, tasks_for_config
 
 
-def run_prepublish(config_path: str | os.PathLike[str], jobs: int = 1, today: str | None = None) -> list[FileResult]:
-    """Results for every target named by the ``claim-evidence.toml`` at ``config_path``; review ages
-    (``[freshness]``) are counted to ``today``, else ``SOURCE_DATE_EPOCH``, else the clock.
-
-    Raises :class:`InputError` for a config that cannot be used (exit code 2).
-    """
-    return check_site(at_build_date(load_config(config_path), today), jobs)
-
-
 def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
-    """Results for every target a loaded (and dated) config names; see :func:`run_prepublish`."""
+    """Results for every target a loaded config names, its review ages (``[freshness]``) counted to the date
+    ``at_build_date`` gave it. Raises :class:`InputError` for a config that cannot be used (exit code 2)."""
     require_targets(config)
     # (require without pages still runs: tasks_for_config says which required page is not registered)
     tasks = tasks_for_config(config, write=False) if config.pages or config.require else []
@@ -69,7 +58,3 @@ def require_targets(config: Config) -> None:
     if not config.pages and config.news is None:
         message = 'registers nothing to check: list static pages (pages = ["**/*.html"]) or add a [news] table'
         raise InputError(Diagnostic("SH006", message, subject="config", file=display(config.path or config.root)))
-
-
-def find_site_config(start: Path) -> Path | None:
-    return find_config(start)

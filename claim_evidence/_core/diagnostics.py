@@ -1,4 +1,7 @@
-"""Findings as values, and the one exception root of the toolkit."""
+"""Findings as values, and how a finding names its place.
+
+The error hierarchy is :mod:`.errors`; its root classes are re-exported here, where most modules
+have always imported them from."""
 
 from __future__ import annotations
 
@@ -7,9 +10,14 @@ import os
 import re
 import traceback
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
+
+from .errors import ClaimEvidenceError as ClaimEvidenceError
+from .errors import EvidenceValidationError as EvidenceValidationError
+from .errors import InputError as InputError
+from .errors import MalformedInput as MalformedInput
 
 # A note tells what was not checked (e.g. snapshots without their folder): it never fails, not even with --strict.
 Severity = Literal["error", "warning", "note"]
@@ -88,42 +96,6 @@ class Diagnostic:
         return self.is_error or (strict and self.severity == "warning")
 
 
-class ClaimEvidenceError(Exception):
-    """Root of every error the toolkit raises on purpose."""
-
-    exit_code = 2
-
-
-class InputError(ClaimEvidenceError):
-    """A file could not be read or decoded: usage-level, exit code 2."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(format_location(diagnostic) + f": {diagnostic.code} {diagnostic.message}")
-        self.diagnostic = diagnostic
-
-
-class MalformedInput(InputError):
-    """The file was read, but what it holds is not a bundle the checks can read: invalid or
-    empty JSON, JSON nested too deep, a page without exactly one bundle script.
-
-    That is the editor's content to fix, like any finding, so it exits 1 wherever it is found
-    (a bundle file, an article, a page's script), while a file that cannot be read at all
-    (missing, unreadable, not UTF-8, over the size limit) is an :class:`InputError`, exit 2.
-    """
-
-    exit_code = 1
-
-
-class EvidenceValidationError(ClaimEvidenceError, ValueError):
-    """A bundle failed validation; carries the diagnostics (exit code 1)."""
-
-    exit_code = 1
-
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        self.diagnostics = tuple(diagnostics)
-        super().__init__("; ".join(d.text for d in self.diagnostics))
-
-
 def format_location(d: Diagnostic) -> str:
     """``file:line:col`` when a position is known, else ``file:$.json.path``, else (a finding about
     the whole file) ``file``."""
@@ -142,8 +114,3 @@ def internal_error(exc: BaseException, file: str | None) -> Diagnostic:
     else:
         message += " (set CLAIM_EVIDENCE_DEBUG=1 for details)"
     return Diagnostic("CE999", message, file=file, subject="file")
-
-
-def errors_only(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:
-    """Errors, plus warnings when ``strict`` turns them into failures."""
-    return [d for d in diagnostics if d.fails(strict)]

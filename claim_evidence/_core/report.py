@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from .diagnostics import Diagnostic, InputError, MalformedInput, format_location
+from .diagnostics import Diagnostic, format_location
+from .errors import ClaimEvidenceError, EditRefused, EvidenceValidationError, InputError, MalformedInput
 from .hints import terminal_safe
 
 
@@ -74,13 +76,51 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
         elif headers:
             lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
         for d in in_position_order(result.diagnostics, result.path):
-            where = format_location(d if d.file else _with_file(d, result.path))
-            message = terminal_safe(d.message).replace("\n", "\n    ")  # continuation lines stay visibly attached
-            lines.append(f"{where}: {d.code} {record_tag(d)}{message}" + (f" ({d.severity})" if not d.is_error else ""))
+            lines.append(finding_line(d, format_location(d if d.file else _with_file(d, result.path)), safe=True))
             if d.written:
                 lines.append(f"    {written_text(d.written)}")
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+def finding_line(d: Diagnostic, where: str | None = None, *, safe: bool = False) -> str:
+    """``WHERE: CODE [ID] message``, the one form of a finding on a line, wherever one is printed: the
+    text report, the command lines' refusals and errors, the generator plugins' logs (without ``where``
+    when the generator places it itself). A message's further lines are indented under it, so that they
+    stay visibly attached; a warning or note says so at the end. ``safe`` escapes every character of the
+    message a terminal would act on (the text report's last guard: a message may quote a page's text)."""
+    message = (terminal_safe(d.message) if safe else d.message).replace("\n", "\n    ")
+    severity = "" if d.is_error else f" ({d.severity})"
+    return f"{where + ': ' if where else ''}{d.code} {record_tag(d)}{message}{severity}"
+
+
+def error_report(exc: Exception, prog: str) -> tuple[list[str], int] | None:
+    """What a command line prints on stderr for the error that ended its command, and its exit code:
+    one mapping, so that ``claim-evidence`` and ``static-helper`` word and count each error alike
+    (``PROG: error: x.toml: SH001 config file not found``, exit 2). ``None`` for an internal error
+    under ``CLAIM_EVIDENCE_DEBUG``: the caller raises it again, traceback and all.
+
+    Findings a command refused on (:class:`EvidenceValidationError`, a refused edit among them) are
+    one line each, in :func:`finding_line`'s form; every other toolkit error is one ``error:`` line
+    and exits by its class's ``exit_code``; a closed pipe (``| head``) is no error; anything else is
+    a bug, named without a traceback (exit 2). Click's own errors are the click side's:
+    :mod:`claim_evidence.cli.errors`.
+    """
+    if isinstance(exc, EvidenceValidationError):
+        lines = [f"{prog}: {finding_line(d, f'{d.file}:{d.path}' if d.file else d.path)}" for d in exc.diagnostics]
+        if isinstance(exc, EditRefused):  # an authoring edit that would leave errors: a wrong request
+            lines.append(f"{prog}: the edit was refused; nothing was written")
+        return lines, exc.exit_code
+    if isinstance(exc, InputError):
+        d = exc.diagnostic
+        return [f"{prog}: error: {finding_line(d, format_location(d) if d.file else None)}"], exc.exit_code
+    if isinstance(exc, ClaimEvidenceError):
+        return [f"{prog}: error: {exc}"], exc.exit_code
+    if isinstance(exc, BrokenPipeError):
+        return [], 0
+    if os.environ.get("CLAIM_EVIDENCE_DEBUG"):
+        return None
+    return [f"{prog}: internal error: {type(exc).__name__}: {exc} (set CLAIM_EVIDENCE_DEBUG=1 for details)"], 2
 
 
 def in_position_order(diagnostics: Sequence[Diagnostic], path: str) -> list[Diagnostic]:

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .diagnostics import ClaimEvidenceError
+from .errors import InternalError
 
 Edit = tuple[int, int, str]  # (start, end, replacement) in the original text
-
-
-class InternalError(ClaimEvidenceError):
-    """A rewrite failed its own proof; nothing was written. Always a bug in the helper."""
-
-    exit_code = 2
 
 
 def newline_style(text: str) -> str:

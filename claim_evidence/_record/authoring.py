@@ -14,21 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._core.diagnostics import CLEARED_BY_REVIEW, ClaimEvidenceError, Diagnostic, EvidenceValidationError
+from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic
+from .._core.errors import AuthoringError, EditRefused
 from .fingerprint import claim_fingerprint
 from .validation import iter_diagnostics
 from .vocabulary import BASES, VERIFIED_STATUSES, str_or_none
 
 NEW_BUNDLE: dict[str, Any] = {"version": 1, "sources": [], "claims": []}
 _UNSET: Any = object()  # "leave the field as it is" (None means: set it to null)
-
-
-class AuthoringError(ClaimEvidenceError):
-    """The request names something that is not there (or already is): exit 2, nothing written."""
-
-
-class EditRefused(EvidenceValidationError):
-    """The edit would leave errors in the record: the validator's findings, nothing written."""
 
 
 @dataclass(frozen=True)

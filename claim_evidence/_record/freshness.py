@@ -41,7 +41,6 @@ EXPIRED = "CE601"
 DUE_SOON = "CE602"
 BAD_DATE = "CE600"
 REVIEW_AFTER_BUILD = "CE406"
-TODAY_SOURCES = ("--today", "SOURCE_DATE_EPOCH", "clock")
 _ADVICE = "read the sources again and record the review"
 
 
@@ -56,7 +55,7 @@ class Freshness:
     max_age_days: tuple[tuple[str, int | None], ...] = tuple(DEFAULT_MAX_AGE_DAYS.items())
     expired: Literal["warning", "error"] = "warning"
     today: str | None = None  # YYYY-MM-DD; None: not resolved yet, no findings
-    source: str | None = None  # where ``today`` came from: one of TODAY_SOURCES
+    source: str | None = None  # where ``today`` came from: --today, SOURCE_DATE_EPOCH or clock
     markers: bool = False  # evidence blocks and the sources summary show each review's freshness
     # False: the site has no [freshness] table; only the build date is known, for CE406 (no ages, no markers).
     aging: bool = True
@@ -256,14 +255,11 @@ def due_state(due: date, checked: date, today: date) -> str:
 
 @dataclass(frozen=True)
 class Marker:
-    """A review's freshness as a block shows it: ``state`` (one of :data:`MARKER_STATES`) and the
+    """A review's freshness as a block shows it: ``state`` (fresh, due soon or expired) and the
     review's age in days on the build date."""
 
     state: str
     age_days: int
-
-
-MARKER_STATES = ("fresh", "due soon", "expired")
 
 
 def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:

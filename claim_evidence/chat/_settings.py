@@ -13,17 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._core.diagnostics import ClaimEvidenceError
+from .._core.errors import ChatConfigError
 from .._core.urls import safe_http_url
 
 DEFAULT_MODEL = "claude-haiku-4-5"
 MODEL_ENV = "CLAIM_EVIDENCE_CHAT_MODEL"
 KEY_ENV = "ANTHROPIC_API_KEY"
-BASE_URL_ENV = "ANTHROPIC_BASE_URL"
-
-
-class ChatConfigError(ClaimEvidenceError):
-    """The endpoint cannot start as configured (a setting out of range, the API key not set): exit 2."""
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,9 @@ def kb_build(config_path: Path | None, today: str | None, out: Path) -> int:
     """
     from .._answer.kb import dumps_kb
     from .._commands.kbbuild import build_kb
-    from .._commands.prepublish import find_site_config
-    from .._site.config import load_config
+    from .._site.config import find_config, load_config
 
-    path = config_path or find_site_config(Path.cwd())
+    path = config_path or find_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     skipped: list[str] = []

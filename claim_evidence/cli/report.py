@@ -51,10 +51,10 @@ def report(config_path: Path | None, today: str | None, fmt: str, out: str) -> i
     the pages. With --out -, the report goes to stdout and the line saying what
     was written to stderr.
     """
-    from .._commands.prepublish import find_site_config, require_targets
-    from .._site.config import load_config
+    from .._commands.prepublish import require_targets
+    from .._site.config import find_config, load_config
 
-    path = config_path or find_site_config(Path.cwd())
+    path = config_path or find_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     config = load_config(path)

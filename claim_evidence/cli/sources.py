@@ -203,12 +203,12 @@ def sources_verify(
     judged" — never an error on a flaky day. --source and --page check fewer.
     Writes nothing unless --update-snapshots; never changes a record.
     """
-    from .._commands.prepublish import find_site_config
+    from .._site.config import find_config
     from .._snapshots.check import snapshot_store
     from .._sources.commands import collect_sources, verify_sources
     from .._sources.commands import source_ids as known_ids
 
-    path = config_path or find_site_config(Path.cwd())
+    path = config_path or find_config(Path.cwd())
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     documents = _registered_bundles(path, pages)

@@ -16,7 +16,7 @@ from pathlib import Path
 from .._check.page import Page, PageOptions
 from .._check.rewrite import rewrite, write_findings
 from .._core.diagnostics import Diagnostic
-from .._core.report import record_tag
+from .._core.report import finding_line
 from .._record.freshness import at_build
 from .._site.config import CONFIG_NAME, at_build_date, load_config
 
@@ -74,7 +74,4 @@ def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> 
 def describe(d: Diagnostic, where: str | None = None) -> str:
     """``claim-evidence: WHERE: CODE [ID] message``, worded as ``static-helper`` words a finding
     (a warning or note says so at the end); without ``where`` when the generator places it."""
-    message = d.message.replace("\n", "\n    ")
-    severity = "" if d.is_error else f" ({d.severity})"
-    place = f"{where}: " if where else ""
-    return f"claim-evidence: {place}{d.code} {record_tag(d)}{message}{severity}"
+    return f"claim-evidence: {finding_line(d, where)}"

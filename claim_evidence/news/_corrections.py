@@ -17,7 +17,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .._check.sitechecks import site_diagnostics
-from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, json_path
+from .._core.diagnostics import Diagnostic, PathParts, json_path
+from .._core.errors import CorrectionRegistryError
 from .._core.jsonio import loads
 from .._core.jsonpos import placed
 from .._core.textio import MAX_BYTES, read_text
@@ -33,10 +34,6 @@ EVIDENCE_KEY = "claim_evidence"
 SUBJECT_FIELDS = ("title", "tldr", "summary")
 # Displayed text fields; a correction may replace any of them and must give them as strings.
 TEXT_FIELDS = ("title", "tldr", "summary", "source", "category", "evidence_label")
-
-
-class CorrectionRegistryError(EvidenceValidationError):
-    """The registry has errors; ``diagnostics`` name each URL and JSON path."""
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ from typing import Any, TypedDict
 
 from .._core.atomic import atomic_write_bytes
 from .._core.dates import is_valid_date
-from .._core.diagnostics import ClaimEvidenceError, Diagnostic, InputError, Severity, json_path
+from .._core.diagnostics import Diagnostic, InputError, Severity, json_path
+from .._core.errors import DayfileError
 from .._core.jsonio import loads
 from .._core.textio import read_text
 from ._corrections import EVIDENCE_KEY
@@ -60,14 +61,6 @@ TLDR_PREFIX = "TL;DR: "
 _PREFIXES = (ITEM_MARK, POINT_MARK, META_PREFIX, TLDR_PREFIX, ESCAPE, "#") + tuple(p for _, p in FIELD_LINES)
 # Characters str.splitlines() breaks on that json.dumps leaves raw.
 _LINE_BREAKERS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
-
-
-class DayfileError(ClaimEvidenceError):
-    """An item cannot be written as a day-file (a line break in a one-line field, NaN in a bundle)."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(f"{diagnostic.subject}: {diagnostic.code} {diagnostic.message}")
-        self.diagnostic = diagnostic
 
 
 class ParsedDayfile(TypedDict):

@@ -1,0 +1,206 @@
+"""The ``claim-evidence`` commands that read a record's seal or write one: ``fingerprint`` (print a
+fingerprint as it would be recorded now) and the ``review`` group (``record``, ``subject``), the
+only commands that store fingerprints. Apart from ``main_command`` so that each module of the CLI
+stays short; registered on the same group there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .._check.bundlefile import write_bundle_file
+from .._check.documents import BundleDocument, is_page, load_document
+from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
+from .._core.diagnostics import Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
+from .._core.hints import found
+from .._core.jsonpos import placed
+from .._core.report import finding_line
+from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
+from .._record.policy import Policy
+from .._record.vocabulary import METHODS, STATUSES
+from .._site.config import load_config
+from .options import REQUIRE_QUOTES, refuse_unknown
+
+# A value `fingerprint` reads has the wrong JSON type (SCHEMA.md, "Input errors").
+FINGERPRINT_INPUT = "CE006"
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", metavar="ID", help="The claim whose review fingerprint to print.")
+@click.option(
+    "--subject",
+    is_flag=True,
+    help="Print a news item's subject fingerprint instead (its title/tldr/summary): FILE must be an "
+    "article JSON with claim_evidence. A static page or a bundle has no subject.",
+)
+def fingerprint(file: str, claim_id: str | None, subject: bool) -> int:
+    """Print a fingerprint as it would be recorded now (stores nothing).
+
+    For reviewers comparing against a stored value; use `review record` to store one.
+    A value it reads that has the wrong JSON type (claims that is not an array,
+    a statement that is a number) is refused (CE006, exit 1): read another way,
+    it would hash to the fingerprint of another record.
+    """
+    document = load_document(file)
+    if subject:
+        if not document.is_article:
+            kind = "a static page" if is_page(file) else "a bundle, not an article"
+            raise click.UsageError(
+                f"--subject prints the subject fingerprint of a news item: an article JSON whose claim_evidence bundle "
+                f"seals its title, tldr and summary. {file} is {kind}, which has no subject: give --claim ID"
+            )
+        for key in ARTICLE_FIELDS:
+            if document.value.get(key) is not None:
+                _read_as(document, (key,), document.value[key], str)
+        click.echo(article_fingerprint(document.value))
+        return 0
+    if claim_id is None:
+        raise click.UsageError("give --claim ID (or --subject)")
+    claim, sources = _fingerprinted(document, file, claim_id)
+    click.echo(claim_fingerprint(claim, sources))
+    return 0
+
+
+_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+
+
+def _read_as(document: BundleDocument, parts: PathParts, value: Any, expected: type, name: str = "{path}") -> None:
+    """Refuse (CE006, exit 1 like malformed JSON) a value ``fingerprint`` reads that is not of the JSON type
+    it reads it as: 5 would be read as "5", a sources object as no sources, and the fingerprint would
+    be that of another record."""
+    if isinstance(value, expected):
+        return
+    path = json_path(parts)
+    message = (
+        f"{name.format(path=path)} must be {_KINDS[expected]} (found {found(value, ('string',))}): no fingerprint "
+        f"printed; fix it first (claim-evidence validate {document.path} lists every problem)"
+    )
+    problem = Diagnostic(FINGERPRINT_INPUT, message, path, file=document.path)
+    raise MalformedInput(placed([problem], document.text, document.origin)[0] if document.text else problem)
+
+
+def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[dict[str, Any], Any]:
+    """The claim ``--claim`` names and the bundle's sources, each value the fingerprint reads checked for its type."""
+    at = document.prefix
+    bundle = document.bundle
+    _read_as(document, at, bundle, dict, "the bundle ({path})")
+    for key in ("claims", "sources"):
+        if key in bundle:
+            _read_as(document, (*at, key), bundle[key], list)
+    claims = bundle.get("claims") or []
+    matches = [i for i, c in enumerate(claims) if isinstance(c, dict) and c.get("id") == claim_id]
+    if not matches:
+        known = [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        refuse_unknown("'--claim'", f"{file} has no claim with id", [claim_id], known, "its claims")
+    if len(matches) > 1:
+        raise ReviewError(f"{file}: {len(matches)} claims have the id {claim_id!r}; give each its own id")
+    index = matches[0]
+    claim = claims[index]
+    if "statement" in claim:
+        _read_as(document, (*at, "claims", index, "statement"), claim["statement"], str)
+    refs = claim.get("source_refs", [])
+    _read_as(document, (*at, "claims", index, "source_refs"), refs, list)
+    for number, source_ref in enumerate(refs):
+        _read_as(document, (*at, "claims", index, "source_refs", number), source_ref, dict)
+        if "source_id" in source_ref:
+            _read_as(document, (*at, "claims", index, "source_refs", number, "source_id"), source_ref["source_id"], str)
+    return claim, bundle.get("sources")
+
+
+@click.group()
+def review() -> None:
+    """Record a review: the only commands that store fingerprints."""
+
+
+@review.command("record")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", required=True, metavar="ID", help="Claim you reviewed.")
+@click.option("--method", required=True, type=click.Choice(METHODS), help="How you reviewed it.")
+@click.option(
+    "--checked-at", required=True, metavar="YYYY-MM-DD", help="Date you read the sources (never taken from the clock)."
+)
+@click.option(
+    "--note", default=None, help="Scope of the review (照合範囲). Omit to keep the existing note; '' removes it."
+)
+@click.option(
+    "--status", type=click.Choice(STATUSES), default=None, help="Also set the claim's status (otherwise kept)."
+)
+@click.option(
+    "--review-by",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="Re-review by this date, after --checked-at (overrides the [freshness] policy). Omit to keep one still ahead of --checked-at; '' removes it.",
+)
+@REQUIRE_QUOTES
+@click.option(
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The build date --checked-at may not be later than (CE406); default: SOURCE_DATE_EPOCH (its UTC date), else "
+    "the clock's UTC date, each with a day's grace for time zones ahead of UTC.",
+)
+def review_record(
+    file: str,
+    claim_id: str,
+    method: str,
+    checked_at: str,
+    note: str | None,
+    status: str | None,
+    review_by: str | None,
+    require_quotes: bool,
+    today: str | None,
+) -> int:
+    """Seal a claim after reading its sources: store date, method and fingerprint.
+
+    FILE is a bundle JSON, an article JSON, or a static page (.html): there
+    only the JSON inside script#claim-evidence-data changes; run
+    `static-helper --write` next to re-render the evidence slot. The file is
+    rewritten atomically, keeping key order, indentation and line endings.
+    Refuses unknown claims, invalid dates, a --checked-at after the build date
+    (CE406), a --review-by not after --checked-at (CE407), and a bundle with
+    other errors (validate's, in this claim, a source or the top level), such
+    as a figure of the statement that no quote has (CE317), or (with the
+    snapshot folder claim-evidence.toml names) a snapshot missing or altered
+    or a quote not in it (CE521-CE525): fix the statement or paste the
+    passage into quote.exact, then record again.
+    """
+    from .._record.freshness import build_date
+    from .._site.config import find_config
+    from .._snapshots.check import snapshot_store
+
+    request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
+    day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
+    document = load_document(file)
+    config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
+    try:
+        updated = record_review(
+            document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
+        )
+    except EvidenceValidationError as exc:
+        for d in exc.diagnostics:
+            click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
+        click.echo(
+            f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged",
+            err=True,
+        )
+        return 1
+    changed = write_bundle_file(file, updated)
+    click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
+    return 0
+
+
+@review.command("subject")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+def review_subject(file: str) -> int:
+    """Seal an article's bundle to its current title, tldr and summary."""
+    document = load_document(file)
+    if not document.is_article:
+        raise ReviewError(f"{file}: not an article (no claim_evidence key)")
+    changed = write_bundle_file(file, record_subject(document.bundle, document.value))
+    click.echo(f"{file}: subject fingerprint recorded" + ("" if changed else " (no change)"))
+    return 0
