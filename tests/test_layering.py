@@ -332,3 +332,10 @@ def test_layering_third_party_libraries_stay_with_their_package() -> None:
         if package == "_core" or package not in OWNERS.get(top, {package}):
             outside.setdefault(top, set()).add(imp.importer)
     assert outside == {}
+
+
+def test_layering_docs_show_the_table() -> None:
+    """docs/architecture.md has a row for each package of the library (the rules are this file's)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [package for package in LIBRARY if f"\n| `{package}` |" not in text] == []
+    assert "tests/test_layering.py" in text
