@@ -1,6 +1,6 @@
 """The public API of both packages is what ``__all__`` lists, and every name of it is really there.
 
-As httpx's ``tests/test_exported_members.py`` checks its ``__all__``; here the names are imported on
+As httpx's own ``test_exported_members.py`` checks its ``__all__``; here the names are imported on
 first use (PEP 562, :mod:`claim_evidence._core.lazy`), so a typo in a ``_HOMES`` table, or a name that
 moved out of its module (as the layout of #24 moves them), would fail only when a user first touches it.
 """
