@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,17 +74,41 @@ def subject() -> dict[str, Any]:
     return dict(_SUBJECT)
 
 
+def cli_in_process(prog: str, argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The one test harness of both commands: ``(exit code, stdout, stderr)`` of ``prog`` (``claim-evidence``
+    or ``static-helper``) run in process through its console script's ``main(argv)``, the code that turns
+    errors into exit codes as a user's run does. Output before the call is not the command's: dropped."""
+    if prog == "claim-evidence":
+        from claim_evidence.cli import main
+    elif prog == "static-helper":
+        from static_helper.cli import main
+    else:
+        raise ValueError(f"no command {prog!r}")
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Any:
+def cli(capsys: pytest.CaptureFixture[str]) -> Any:
+    """``cli("static-helper", "--write", PAGE)`` -> ``(exit code, stdout, stderr)`` (:func:`cli_in_process`)."""
+    return lambda prog, *argv: cli_in_process(prog, argv, capsys)
+
+
+@pytest.fixture
+def run(cli: Any) -> Any:
     """``run("validate", FILE)`` -> ``(exit code, stdout, stderr)`` of the claim-evidence command, in process."""
-    from claim_evidence.cli import main
+    return functools.partial(cli, "claim-evidence")
 
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
 
-    return invoke
+@pytest.fixture
+def run_static(cli: Any) -> Any:
+    """``run_static("--write", PAGE)`` -> ``(exit code, stdout, stderr)`` of the static-helper command, in process.
+
+    click's ``CliRunner`` stays only where a test needs the click command itself (``--version`` answered
+    by click, not by ``main``'s fast path: tests/test_static_build.py)."""
+    return functools.partial(cli, "static-helper")
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from claim_evidence._check import facts as _facts
 from claim_evidence._check.recordcache import RecordCache
@@ -21,7 +20,6 @@ from claim_evidence._core.kvstore import KEY_ENV, KeyValueStore, cache_secret, k
 from claim_evidence._render import evidence as _render
 from static_helper import _cache
 from static_helper._cache import PAGES_FILE_NAME, RECORDS_FILE_NAME, folder_state
-from static_helper.cli import command
 
 from .conftest import example_site_copy
 
@@ -44,12 +42,17 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(*args: str) -> tuple[int, str]:
-    _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
-    _facts._LOADED.items.clear()
-    _render._MEMO.items.clear()
-    result = CliRunner().invoke(command, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout
+@pytest.fixture
+def run(run_static: Any) -> Any:
+    """``run(*args)`` -> ``(exit code, stdout)`` of static-helper as a new process would run it."""
+
+    def fresh(*args: str) -> tuple[int, str]:
+        _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
+        _facts._LOADED.items.clear()
+        _render._MEMO.items.clear()
+        return run_static(*args)[:2]
+
+    return fresh
 
 
 def forge(path: Path, key: str, entry: dict[str, Any]) -> None:
@@ -87,7 +90,7 @@ def break_seal(site: Path) -> Path:
 
 
 def test_cache_trust_forged_record_entry_neither_injects_nor_passes(
-    site: Path, monkeypatch: pytest.MonkeyPatch
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     page = break_seal(site)
     asked = spy_keys(monkeypatch, RecordCache)
@@ -113,7 +116,9 @@ def test_cache_trust_forged_record_entry_neither_injects_nor_passes(
     assert SCRIPT not in page.read_text(encoding="utf-8")
 
 
-def test_cache_trust_forged_page_pass_entry_is_not_trusted(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_trust_forged_page_pass_entry_is_not_trusted(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, _ = run()
     assert code == 0
     genuine = KeyValueStore(site / CACHE / PAGES_FILE_NAME, cache_secret(site / CACHE))
@@ -139,13 +144,13 @@ def test_cache_trust_forged_page_pass_entry_is_not_trusted(site: Path, monkeypat
     assert code == 1 and "CE403 [ABOUT-AI]" in out
 
 
-def test_cache_trust_genuine_entries_still_hit(site: Path) -> None:
+def test_cache_trust_genuine_entries_still_hit(run: Any, run_static: Any, site: Path) -> None:
     """The seal costs nothing in hits: a second run is answered from the page cache."""
     run()
-    result = CliRunner().invoke(command, ["--stats"], catch_exceptions=False)
-    line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
+    code, _, err = run_static("--stats")
+    line = next(x for x in err.splitlines() if x.startswith("static-helper stats:"))
     stats = dict(part.split("=") for part in line.split(":", 1)[1].split())
-    assert result.exit_code == 0 and stats["cached"] == stats["pages"] != "0"
+    assert code == 0 and stats["cached"] == stats["pages"] != "0"
 
 
 def test_cache_trust_entry_sealed_under_another_secret_is_a_miss(tmp_path: Path) -> None:

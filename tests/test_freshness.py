@@ -18,7 +18,7 @@ from claim_evidence._record.validation import iter_diagnostics
 from claim_evidence._record.vocabulary import BASES
 from claim_evidence._site.config import load_config
 
-from .conftest import ROOT, example_site_copy
+from .conftest import ROOT, cli_in_process, example_site_copy
 
 EXAMPLE = ROOT / "examples" / "site"
 RELEASE = "articles/kumo-engine-3.html:201:9: CE601 [KUMO-RELEASE] review is 91 days old (checked 2026-09-05); the policy for reporting is 90 days: read the sources again and record the review"
@@ -48,11 +48,7 @@ def _policy(site: Path, table: str) -> None:
 
 
 def _static(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from static_helper.cli import main
-
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli_in_process("static-helper", argv, capsys)
 
 
 # --- the policy ---------------------------------------------------------------------

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from claim_evidence import render_evidence
-from claim_evidence.cli import main as claim_evidence_main
 from static_helper.cli import main as static_helper_main
+
+from .conftest import cli_in_process
 
 JA = "エンジンの処理量は二倍になった。"
 EN = "The engine doubled its throughput."
@@ -99,15 +100,11 @@ def write(path: Path, text: str) -> Path:
 
 
 def static_helper(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = static_helper_main(["--no-cache", "--jobs", "1", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli_in_process("static-helper", ["--no-cache", "--jobs", "1", *args], capsys)
 
 
 def prepublish(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = claim_evidence_main(["prepublish", "--jobs", "1", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli_in_process("claim-evidence", ["prepublish", "--jobs", "1", *args], capsys)
 
 
 @pytest.fixture
@@ -590,9 +587,7 @@ def test_generated_sites_lang_in_a_comment_or_template_does_not_count(
 
 
 def cached(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = static_helper_main(["--stats", "--jobs", "1", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli_in_process("static-helper", ["--stats", "--jobs", "1", *args], capsys)
 
 
 def test_generated_sites_cache_separates_base_url_require_and_place(

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from claim_evidence import (
     EvidenceValidationError,
@@ -28,7 +27,6 @@ from claim_evidence import (
 )
 from claim_evidence._check.review import ReviewRequest, record_review
 from claim_evidence.cli import main as ce_main
-from static_helper.cli import command as static_command
 
 from .conftest import ROOT, SEED_FINGERPRINT
 
@@ -487,13 +485,14 @@ def page(bundle: dict[str, Any]) -> str:
     )
 
 
-def static_helper(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(static_command, [*args, "--no-cache"], catch_exceptions=False)
-    return result.exit_code, result.stdout
+@pytest.fixture
+def static_helper(run_static: Any) -> Any:
+    """``static_helper(*args)`` -> ``(exit code, stdout)`` of a run without the cache."""
+    return lambda *args: run_static(*args, "--no-cache")[:2]
 
 
 def test_quotes_static_page_reports_the_number_error_at_the_bundle(
-    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    static_helper: Any, bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     misquoted = sealed(bundle, RAISED.format("300億円"), {"exact": "30億円"})
@@ -508,7 +507,7 @@ def test_quotes_static_page_reports_the_number_error_at_the_bundle(
 
 
 def test_quotes_static_page_require_quotes_from_config(
-    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    static_helper: Any, run_static: Any, bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     Path("page.html").write_text(page(sealed(bundle)), encoding="utf-8")
@@ -521,17 +520,19 @@ def test_quotes_static_page_require_quotes_from_config(
     assert code == 1 and out.startswith(f"page.html:{line}:{column}: CE905 [fictional-rate] {UNQUOTED}"), out
     assert "SH140" not in out  # a site's policy does not change how the block renders
     Path("claim-evidence.toml").write_text('pages = ["page.html"]\nrequire_quotes = "yes"\n', encoding="utf-8")
-    result = CliRunner().invoke(static_command, ["--no-cache"], catch_exceptions=False)
-    assert result.exit_code == 2 and "SH003 require_quotes must be true or false (found 'yes')" in result.output
+    code, out, err = run_static("--no-cache")
+    assert code == 2 and "SH003 require_quotes must be true or false (found 'yes')" in out + err
 
 
-def test_quotes_cache_key_follows_the_policy(bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_quotes_cache_key_follows_the_policy(
+    run_static: Any, bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("page.html").write_text(page(sealed(bundle)), encoding="utf-8")
     Path("claim-evidence.toml").write_text('pages = ["page.html"]\n', encoding="utf-8")
-    assert CliRunner().invoke(static_command, [], catch_exceptions=False).exit_code == 0  # cached as a pass
+    assert run_static()[0] == 0  # cached as a pass
     Path("claim-evidence.toml").write_text('pages = ["page.html"]\nrequire_quotes = true\n', encoding="utf-8")
-    assert CliRunner().invoke(static_command, [], catch_exceptions=False).exit_code == 1
+    assert run_static()[0] == 1
 
 
 def test_quotes_news_example_caught_by_prepublish(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from claim_evidence._check import binding as _binding
 from claim_evidence._check import facts as _facts
@@ -19,7 +18,6 @@ from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from claim_evidence._render import evidence as _render
 from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
-from static_helper.cli import command
 
 from .conftest import example_site_copy
 from .test_static_cache import _age
@@ -27,14 +25,20 @@ from .test_static_cache import _age
 CACHE = ".claim-evidence-cache"
 
 
-def run(*args: str) -> tuple[int, str, dict[str, int]]:
-    _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
-    _facts._LOADED.items.clear()
-    _render._MEMO.items.clear()
-    result = CliRunner().invoke(command, ["--stats", *args], catch_exceptions=False)
-    line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
-    stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
-    return result.exit_code, result.stdout, stats
+@pytest.fixture
+def run(run_static: Any) -> Any:
+    """``run(*args)`` -> ``(exit code, stdout, --stats counts)`` of static-helper as a new process would run it."""
+
+    def fresh(*args: str) -> tuple[int, str, dict[str, int]]:
+        _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
+        _facts._LOADED.items.clear()
+        _render._MEMO.items.clear()
+        code, out, err = run_static("--stats", *args)
+        line = next(x for x in err.splitlines() if x.startswith("static-helper stats:"))
+        stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+        return code, out, stats
+
+    return fresh
 
 
 def rebuild(site: Path, mark: str) -> None:
@@ -82,7 +86,7 @@ def _forbid_checking_records(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(
-    site: Path, monkeypatch: pytest.MonkeyPatch
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, first, stats = run()
     assert code == 0 and stats["checked"] == stats["pages"] and entries(site)
@@ -94,7 +98,9 @@ def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_record
     assert stats["cached"] == 0
 
 
-def test_recordcache_rebuild_still_finds_what_the_page_changed(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recordcache_rebuild_still_finds_what_the_page_changed(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A cached record never hides the page's own findings: an edited sentence, an emptied slot."""
     run()
     page = site / "articles" / "kumo-engine-3.html"
@@ -109,7 +115,9 @@ def test_recordcache_rebuild_still_finds_what_the_page_changed(site: Path, monke
     assert "SH140 [KUMO-SPEED] evidence display must now show the claim as unverified" in out
 
 
-def test_recordcache_write_after_a_rebuild_uses_the_stored_blocks(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recordcache_write_after_a_rebuild_uses_the_stored_blocks(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A fresh build empties the slots; --write fills them from the stored blocks, byte for byte."""
     run()
     page = site / "about.html"
@@ -123,7 +131,7 @@ def test_recordcache_write_after_a_rebuild_uses_the_stored_blocks(site: Path, mo
     assert page.read_bytes() == before
 
 
-def test_recordcache_corrupt_and_foreign_entries_are_misses(site: Path) -> None:
+def test_recordcache_corrupt_and_foreign_entries_are_misses(run: Any, site: Path) -> None:
     code, first, _ = run()
     found = entries(site)
     assert len(found) >= 2
@@ -215,7 +223,7 @@ def test_recordcache_wrong_types_in_an_entry_are_a_miss(tmp_path: Path, entry: d
     assert cache.get(key) is None
 
 
-def test_recordcache_no_cache_neither_reads_nor_writes(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recordcache_no_cache_neither_reads_nor_writes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run()
     count = len(entries(site))
     rebuild(site, "2")
@@ -226,7 +234,7 @@ def test_recordcache_no_cache_neither_reads_nor_writes(site: Path, monkeypatch: 
     assert code == 2 and "internal error: AssertionError: the records were validated or rendered again" in out
 
 
-def test_recordcache_concurrent_runs_agree(site: Path) -> None:
+def test_recordcache_concurrent_runs_agree(run: Any, site: Path) -> None:
     run()
     rebuild(site, "2")
     procs = [
@@ -245,7 +253,7 @@ def test_recordcache_concurrent_runs_agree(site: Path) -> None:
     assert entries(site) and all(entry(site, key)["format"] == 1 for key in entries(site))
 
 
-def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -> None:
+def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(run: Any, site: Path) -> None:
     """A bundle that does not load writes no entry; an entry forged for it does not hide the JSON error."""
     page = site / "about.html"
     text = page.read_text(encoding="utf-8")
@@ -271,7 +279,7 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(site: Path) -
     assert run()[:2] == (code, out)  # the forged entry changes nothing
 
 
-def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(site: Path) -> None:
+def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(run: Any, site: Path) -> None:
     """Pages answered from their page entries do not read their records, so record entries go only
     after RECORDS_KEEP_DAYS unused; a run over named pages prunes nothing."""
     run()

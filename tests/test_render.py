@@ -310,12 +310,9 @@ def test_render_search_ignore_marks_the_block_for_site_search(bundle: dict) -> N
 
 
 def test_render_search_ignore_from_the_site_config(
-    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_static: Any, bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from click.testing import CliRunner
-
     from claim_evidence import dumps_for_script
-    from static_helper.cli import command
 
     monkeypatch.chdir(tmp_path)
     page = tmp_path / "p.html"
@@ -329,8 +326,8 @@ def test_render_search_ignore_from_the_site_config(
     config = tmp_path / "claim-evidence.toml"
 
     def check(*args: str) -> tuple[int, str]:
-        result = CliRunner().invoke(command, ["--no-cache", *args], catch_exceptions=False)
-        return result.exit_code, result.stdout
+        code, out, _ = run_static("--no-cache", *args)
+        return code, out
 
     config.write_text('pages = ["p.html"]\n', encoding="utf-8")
     assert check()[0] == 0

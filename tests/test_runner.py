@@ -11,14 +11,13 @@ from typing import Any
 
 import pytest
 
-import static_helper.cli
 from claim_evidence import claim_fingerprint
 from claim_evidence._check import documents as _documents
 from claim_evidence._check.page import check_text
 from claim_evidence._site import runner as _runner
 from claim_evidence.cli import main as claim_evidence_main
 
-from .conftest import ROOT, example_page_without_markers
+from .conftest import ROOT, cli_in_process, example_page_without_markers
 
 SITE = ROOT / "examples" / "site"
 INJECTED = "internal error: RuntimeError: injected for broken.html (set CLAIM_EVIDENCE_DEBUG=1 for details)"
@@ -50,8 +49,7 @@ def broken_check(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _run_helper(site: Path, jobs: int, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
-    code = static_helper.cli.main([str(site), "--no-cache", "--jobs", str(jobs)])
-    out, err = capsys.readouterr()
+    code, out, err = cli_in_process("static-helper", [str(site), "--no-cache", "--jobs", str(jobs)], capsys)
     # about.html records snapshots; this copy has no snapshot folder, which each page notes (CE520)
     return code, [line for line in out.splitlines() if not line.endswith("(note)")], err
 

@@ -130,12 +130,8 @@ def test_sealdiff_validate_names_what_changed(run: Any, repo: Path, bundle: dict
 
 @needs_git
 def test_sealdiff_static_helper_and_prepublish_name_what_changed(
-    run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_static: Any, run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from click.testing import CliRunner
-
-    from static_helper.cli import command
-
     from .conftest import example_site_copy
 
     site = example_site_copy(tmp_path / "site")
@@ -151,8 +147,8 @@ def test_sealdiff_static_helper_and_prepublish_name_what_changed(
     )
     monkeypatch.chdir(site)
     expected = "): uncertainty"
-    result = CliRunner().invoke(command, ["--no-cache"], catch_exceptions=False)
-    [line] = [line for line in result.stdout.splitlines() if ": CE403 " in line]
+    _, out, _ = run_static("--no-cache")
+    [line] = [line for line in out.splitlines() if ": CE403 " in line]
     assert "changed since the review (as committed in " in line and line.endswith(expected)
     code, out, _ = run("prepublish", "--today", "2026-12-01")
     [line] = [line for line in out.splitlines() if ": CE403 " in line]

@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
 from claim_evidence._snapshots.check import SKIPPED, snapshot_diagnostics, snapshot_store
 from claim_evidence._snapshots.store import SnapshotStore
-from static_helper.cli import command as static_command
 
 PAGE_TEXT = "表 1 処理速度\n架空ベンダーの固定条件での達成率は 72.6% でした。\n同じ達成率は付録にもあります。"
 
@@ -138,13 +136,14 @@ def page(bundle: dict[str, Any]) -> str:
     )
 
 
-def static_helper(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(static_command, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout
+@pytest.fixture
+def static_helper(run_static: Any) -> Any:
+    """``static_helper(*args)`` -> ``(exit code, stdout)``."""
+    return lambda *args: run_static(*args)[:2]
 
 
 def test_snapcheck_page_check_uses_the_configured_folder_and_the_cache_sees_changes(
-    bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    static_helper: Any, bundle: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     value = snapshotted(bundle, tmp_path / "evidence-snapshots")

@@ -10,24 +10,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 import claim_evidence
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
 from claim_evidence._site.config import CACHE_DIR_NAME
 from static_helper import _cache
 from static_helper._cache import folders_fingerprint, toolkit_folders
-from static_helper.cli import command
 
 DATA = Path(__file__).resolve().parent / "data" / "static"
 CONFIG = 'pages = ["pages/*.html"]\n'
 
 
-def run(*args: str) -> tuple[int, str, dict[str, int]]:
-    result = CliRunner().invoke(command, ["--stats", *args], catch_exceptions=False)
-    line = next(x for x in result.stderr.splitlines() if x.startswith("static-helper stats:"))
-    stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
-    return result.exit_code, result.stdout, stats
+@pytest.fixture
+def run(run_static: Any) -> Any:
+    """``run(*args)`` -> ``(exit code, stdout, --stats counts)`` of static-helper."""
+
+    def stats_run(*args: str) -> tuple[int, str, dict[str, int]]:
+        code, out, err = run_static("--stats", *args)
+        line = next(x for x in err.splitlines() if x.startswith("static-helper stats:"))
+        stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+        return code, out, stats
+
+    return stats_run
 
 
 def store(folder: Path) -> KeyValueStore:
@@ -66,7 +70,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_cache_hit_gives_the_same_report_without_checking(site: Path) -> None:
+def test_cache_hit_gives_the_same_report_without_checking(run: Any, site: Path) -> None:
     first = run()
     assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0}
     assert len(entries(site)) == 2
@@ -75,20 +79,20 @@ def test_cache_hit_gives_the_same_report_without_checking(site: Path) -> None:
     assert second[2] == {"pages": 2, "checked": 0, "cached": 2}
 
 
-def test_cache_miss_when_page_bytes_change(site: Path) -> None:
+def test_cache_miss_when_page_bytes_change(run: Any, site: Path) -> None:
     run()
     page = site / "pages" / "basic.html"
     page.write_bytes(page.read_bytes() + b"<!-- edited -->\n")
     assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
 
 
-def test_cache_miss_when_toolkit_changes(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run()
     monkeypatch.setattr(_cache, "toolkit_fingerprint", lambda: "another version")
     assert run()[2]["checked"] == 2
 
 
-def test_cache_miss_when_config_changes(site: Path) -> None:
+def test_cache_miss_when_config_changes(run: Any, site: Path) -> None:
     run()
     (site / "claim-evidence.toml").write_text("# reviewed\n" + CONFIG, encoding="utf-8")
     assert run()[2]["checked"] == 2
@@ -105,7 +109,7 @@ def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
     assert folders_fingerprint("1", [templates]) != before
 
 
-def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(site: Path) -> None:
+def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site: Path) -> None:
     _, expected, _ = run()
     first, second = entries(site)
     set_entry(site, first, b"\x00not json")
@@ -119,7 +123,7 @@ def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(site: Path) ->
 
 
 @pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
-def test_cache_damaged_file_is_made_anew(site: Path, damage: bytes) -> None:
+def test_cache_damaged_file_is_made_anew(run: Any, site: Path, damage: bytes) -> None:
     _, expected, _ = run()
     (site / CACHE_DIR_NAME / _cache.PAGES_FILE_NAME).write_bytes(damage)
     for suffix in ("-wal", "-shm"):
@@ -129,7 +133,7 @@ def test_cache_damaged_file_is_made_anew(site: Path, damage: bytes) -> None:
     assert len(entries(site)) == 2 and run()[2]["cached"] == 2
 
 
-def test_cache_entry_claiming_a_failure_is_never_trusted(site: Path) -> None:
+def test_cache_entry_claiming_a_failure_is_never_trusted(run: Any, site: Path) -> None:
     run()
     for key in entries(site):
         raw = entry(site, key)
@@ -149,7 +153,7 @@ def test_cache_entry_claiming_a_failure_is_never_trusted(site: Path) -> None:
     assert run()[2]["checked"] == 2
 
 
-def test_cache_failing_pages_are_not_cached(site: Path) -> None:
+def test_cache_failing_pages_are_not_cached(run: Any, site: Path) -> None:
     shutil.copy(DATA / "basic_before.html", site / "pages" / "basic.html")  # stale slots
     code, _, stats = run()
     assert (code, stats["checked"]) == (1, 2)
@@ -157,48 +161,46 @@ def test_cache_failing_pages_are_not_cached(site: Path) -> None:
     assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
 
 
-def test_cache_no_cache_neither_reads_nor_writes(site: Path) -> None:
+def test_cache_no_cache_neither_reads_nor_writes(run: Any, site: Path) -> None:
     assert run("--no-cache")[2]["checked"] == 2
     assert not (site / CACHE_DIR_NAME).exists()
     run()
     assert run("--no-cache")[2]["checked"] == 2
 
 
-def test_cache_dir_option_and_paths_mode(site: Path, tmp_path: Path) -> None:
+def test_cache_dir_option_and_paths_mode(run: Any, site: Path, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere"
     run("--cache-dir", str(other), "pages")
     assert len(store(other).keys()) == 2 and not (site / CACHE_DIR_NAME).exists()
     assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
 
 
-def test_cache_dir_creates_only_its_last_folder(site: Path, tmp_path: Path) -> None:
+def test_cache_dir_creates_only_its_last_folder(run: Any, site: Path, tmp_path: Path) -> None:
     made = tmp_path / "new-cache"
     assert run("--cache-dir", str(made), "pages")[0] == 0
     assert len(store(made).keys()) == 2 and (made / ".gitignore").read_text(encoding="utf-8").endswith("\n*\n")
 
 
 @pytest.mark.parametrize("missing", ["absent/cache", "absent/deeper/cache"])
-def test_cache_dir_with_missing_parent_is_sh010(site: Path, tmp_path: Path, missing: str) -> None:
+def test_cache_dir_with_missing_parent_is_sh010(run_static: Any, site: Path, tmp_path: Path, missing: str) -> None:
     target = tmp_path / missing
-    result = CliRunner().invoke(command, ["--cache-dir", str(target), "pages"], catch_exceptions=False)
+    code, out, err = run_static("--cache-dir", str(target), "pages")
     parent = target.parent
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (
+    assert (code, out) == (2, "")
+    assert err == (
         f"static-helper: error: {target}: SH010 --cache-dir: its parent folder {parent} does not exist; create it first, "
         "or name a folder inside an existing one (only DIR itself is created)\n"
     )
     assert not (tmp_path / "absent").exists()
 
 
-def test_cache_dir_under_a_file_is_sh010(site: Path, tmp_path: Path) -> None:
+def test_cache_dir_under_a_file_is_sh010(run_static: Any, site: Path, tmp_path: Path) -> None:
     (tmp_path / "plain").write_text("x", encoding="utf-8")
-    result = CliRunner().invoke(
-        command, ["--cache-dir", str(tmp_path / "plain" / "cache"), "pages"], catch_exceptions=False
-    )
-    assert result.exit_code == 2 and f"its parent folder {tmp_path / 'plain'} is not a folder" in result.stderr
+    code, _, err = run_static("--cache-dir", str(tmp_path / "plain" / "cache"), "pages")
+    assert code == 2 and f"its parent folder {tmp_path / 'plain'} is not a folder" in err
 
 
-def test_cache_folder_is_never_scanned_for_pages(site: Path) -> None:
+def test_cache_folder_is_never_scanned_for_pages(run: Any, site: Path) -> None:
     run()
     stray = site / CACHE_DIR_NAME / "stray.html"
     stray.write_bytes((DATA / "basic_before.html").read_bytes())
@@ -207,7 +209,7 @@ def test_cache_folder_is_never_scanned_for_pages(site: Path) -> None:
     assert run(".")[2]["pages"] == 2
 
 
-def test_cache_write_after_a_cached_pass_changes_nothing(site: Path) -> None:
+def test_cache_write_after_a_cached_pass_changes_nothing(run: Any, site: Path) -> None:
     run()
     before = {p: p.read_bytes() for p in (site / "pages").iterdir()}
     code, out, stats = run("--write")
@@ -215,7 +217,7 @@ def test_cache_write_after_a_cached_pass_changes_nothing(site: Path) -> None:
     assert {p: p.read_bytes() for p in (site / "pages").iterdir()} == before
 
 
-def test_cache_concurrent_runs_agree(site: Path) -> None:
+def test_cache_concurrent_runs_agree(run: Any, site: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "static_helper", "--stats"],
@@ -249,7 +251,7 @@ def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
     )
 
 
-def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_pass_with_notes_is_cached(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The example site passes with CE602 notes (reviews due soon at its build date): notes come with a
     pass like warnings, so the second run is answered from the cache, with the same report."""
     from .conftest import example_site_copy
@@ -262,7 +264,7 @@ def test_cache_pass_with_notes_is_cached(tmp_path: Path, monkeypatch: pytest.Mon
     assert second[:2] == first[:2] and second[2]["cached"] == first[2]["pages"] and second[2]["checked"] == 0
 
 
-def test_cache_run_over_the_site_drops_entries_it_did_not_use(site: Path) -> None:
+def test_cache_run_over_the_site_drops_entries_it_did_not_use(run: Any, site: Path) -> None:
     """A generator rebuilds every page on every build: a run over the whole site keeps only the entries
     it wrote or used, so the cache does not grow by a site's worth of entries per build. A run over
     named pages prunes nothing (it did not see the others)."""

@@ -12,26 +12,20 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from claim_evidence._check.options import PageOptions
 from claim_evidence._core.atomic import REPLACED, atomic_write_bytes, pin
 from claim_evidence._core.diagnostics import InputError
 from static_helper._write import write_page
-from static_helper.cli import command
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "static"
 BEFORE = (DATA / "basic_before.html").read_bytes()
 AFTER = (DATA / "basic_after.html").read_bytes()
 VICTIM = b"the victim's own bytes\n"
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(command, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -47,19 +41,19 @@ def _config(site: Path, pages: str = '["*.html", "linked/*.html"]') -> None:
     (site / "claim-evidence.toml").write_text(f"pages = {pages}\nstylesheet = false\n", encoding="utf-8")
 
 
-def test_write_policy_link_inside_the_site_is_written_through(site: Path) -> None:
+def test_write_policy_link_inside_the_site_is_written_through(run_static: Any, site: Path) -> None:
     (site / "real.html").write_bytes(BEFORE)
     (site / "basic.html").symlink_to("real.html")
-    code, out, _ = invoke(".", "--write")
+    code, out, _ = run_static(".", "--write")
     assert code == 0, out
     assert (site / "basic.html").is_symlink() and (site / "real.html").read_bytes() == AFTER
 
 
-def test_write_policy_link_leaving_the_folder_given_is_refused(site: Path) -> None:
+def test_write_policy_link_leaving_the_folder_given_is_refused(run_static: Any, site: Path) -> None:
     victim = site.parent / "outside" / "page.html"
     victim.write_bytes(BEFORE)
     (site / "basic.html").symlink_to(victim)
-    code, out, _ = invoke(".", "--write")
+    code, out, _ = run_static(".", "--write")
     assert code == 2
     assert (
         f"basic.html: CE011 not written: the file lies outside the site ({site}) (it is a symbolic link, or lies in a linked folder, that resolves to {victim})"
@@ -68,42 +62,44 @@ def test_write_policy_link_leaving_the_folder_given_is_refused(site: Path) -> No
     assert victim.read_bytes() == BEFORE and (site / "basic.html").is_symlink()
 
 
-def test_write_policy_link_leaving_the_folder_of_a_named_page_is_refused(site: Path) -> None:
+def test_write_policy_link_leaving_the_folder_of_a_named_page_is_refused(run_static: Any, site: Path) -> None:
     victim = site.parent / "outside" / "page.html"
     victim.write_bytes(BEFORE)
     (site / "basic.html").symlink_to(victim)
-    code, out, _ = invoke("basic.html", "--write")
+    code, out, _ = run_static("basic.html", "--write")
     assert code == 2 and "CE011 not written" in out
     assert victim.read_bytes() == BEFORE
 
 
-def test_write_policy_linked_folder_leaving_the_config_folder_is_refused(site: Path) -> None:
+def test_write_policy_linked_folder_leaving_the_config_folder_is_refused(run_static: Any, site: Path) -> None:
     outside = site.parent / "outside"
     (outside / "basic.html").write_bytes(BEFORE)
     (site / "linked").symlink_to(outside, target_is_directory=True)
     (site / "index.html").write_bytes(BEFORE)
     _config(site)
-    code, out, _ = invoke("--write")
+    code, out, _ = run_static("--write")
     assert code == 2
     assert "linked/basic.html: CE011 not written: the file lies outside the site" in out
     assert (outside / "basic.html").read_bytes() == BEFORE
     assert (site / "index.html").read_bytes() == AFTER  # the rest of the site is written as usual
 
 
-def test_write_policy_a_link_outside_is_still_checked(site: Path) -> None:
+def test_write_policy_a_link_outside_is_still_checked(run_static: Any, site: Path) -> None:
     """Checking reads, which is harmless: a page served through a link is checked like any other."""
     victim = site.parent / "outside" / "page.html"
     victim.write_bytes(AFTER)
     (site / "basic.html").symlink_to(victim)
-    code, out, _ = invoke(".")
+    code, out, _ = run_static(".")
     assert code == 0 and out.startswith("PASS basic.html")
 
 
 @pytest.mark.parametrize("glob", ["../*.html", "../outside/*.html", "a/../../*.html"])
-def test_write_policy_pages_glob_leaving_the_config_folder_is_a_config_error(site: Path, glob: str) -> None:
+def test_write_policy_pages_glob_leaving_the_config_folder_is_a_config_error(
+    run_static: Any, site: Path, glob: str
+) -> None:
     (site.parent / "outside" / "page.html").write_bytes(BEFORE)
     _config(site, f'["{glob}"]')
-    code, out, err = invoke()
+    code, out, err = run_static()
     assert code == 2
     assert f"SH003 pages glob {glob!r} leaves the config's folder ({site})" in out + err
 

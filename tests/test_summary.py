@@ -329,16 +329,18 @@ def _site_with_templates(tmp_path: Path, summary_template: str) -> Path:
     return site
 
 
-def _static(site: Path, *args: str) -> tuple[int, str]:
-    from click.testing import CliRunner
+@pytest.fixture
+def _static(run_static: Any) -> Any:
+    """``_static(site, *args)`` -> ``(exit code, stdout + stderr)`` of static-helper with the site's config."""
 
-    from static_helper.cli import command
+    def static(site: Path, *args: str) -> tuple[int, str]:
+        code, out, err = run_static("--config", str(site / "claim-evidence.toml"), *args)
+        return code, out + err
 
-    result = CliRunner().invoke(command, ["--config", str(site / "claim-evidence.toml"), *args], catch_exceptions=False)
-    return result.exit_code, result.stdout + result.stderr
+    return static
 
 
-def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(tmp_path: Path) -> None:
+def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(_static: Any, tmp_path: Path) -> None:
     template = (
         '<section class="my-sources">\n  <h3>Our sources</h3>\n  <ul>{% for r in s.sources %}<li>{{ r.publisher }}: {{ r.title }}'
         "{% if r.reviewed %} ({{ r.reviewed }}){% endif %}</li>{% endfor %}</ul>\n</section>\n"
@@ -386,7 +388,7 @@ def test_summary_template_dir_overrides_the_block_and_an_edit_makes_it_stale(tmp
     ],
 )
 def test_summary_template_dir_errors_stop_the_run(
-    tmp_path: Path, setting: str, files: dict[str, str], message: str
+    _static: Any, tmp_path: Path, setting: str, files: dict[str, str], message: str
 ) -> None:
     site = tmp_path / "site"
     (site / "t").mkdir(parents=True)
@@ -398,7 +400,7 @@ def test_summary_template_dir_errors_stop_the_run(
     assert code == 2 and message in out, out
 
 
-def test_summary_template_dir_failing_at_render_is_the_sites_error(tmp_path: Path) -> None:
+def test_summary_template_dir_failing_at_render_is_the_sites_error(_static: Any, tmp_path: Path) -> None:
     """A site's template that fails while rendering (an undefined name) stops with the template named, exit 2,
     never an internal error; so does claim-evidence render --template-dir."""
     site = _site_with_templates(tmp_path, "<section>{{ s.nope.deeper }}</section>")
