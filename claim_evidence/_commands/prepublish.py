@@ -23,8 +23,8 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
     results = check_pages(tasks, config, jobs)  # findings placed in their sources, broken seals explained
     if config.news is None:
         return results
+    from .._core.errors import CorrectionRegistryError
     from ..news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections
-    from ..news._corrections import CorrectionRegistryError
 
     news = config.news
     registry_path = config.root / news.corrections

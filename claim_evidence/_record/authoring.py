@@ -21,7 +21,7 @@ from .validation import iter_diagnostics
 from .vocabulary import BASES, VERIFIED_STATUSES, str_or_none
 
 NEW_BUNDLE: dict[str, Any] = {"version": 1, "sources": [], "claims": []}
-_UNSET: Any = object()  # "leave the field as it is" (None means: set it to null)
+UNSET: Any = object()  # "leave the field as it is" (None means: set it to null)
 
 
 @dataclass(frozen=True)
@@ -130,9 +130,9 @@ def set_claim(
     *,
     status: str | None = None,
     conditions: Sequence[str] | None = None,
-    as_of: Any = _UNSET,
-    uncertainty: Any = _UNSET,
-    label: Any = _UNSET,
+    as_of: Any = UNSET,
+    uncertainty: Any = UNSET,
+    label: Any = UNSET,
     basis: str | None = None,
     evidence_label: str | None = None,
 ) -> Change:
@@ -150,7 +150,7 @@ def set_claim(
         if value is not None:
             claim[key] = value
     for key, value in (("as_of", as_of), ("uncertainty", uncertainty), ("label", label)):
-        if value is not _UNSET:
+        if value is not UNSET:
             claim[key] = value
     notes = []
     if str_or_none(claim.get("status")) in VERIFIED_STATUSES and not isinstance(claim.get("verification"), dict):

@@ -144,7 +144,7 @@ def claim_set(
     the review until `review record` is run again. Status and label are not
     covered. On a page, only the bundle script changes.
     """
-    from .._record.authoring import _UNSET, set_claim
+    from .._record.authoring import UNSET, set_claim
 
     if conditions and no_conditions:
         raise click.UsageError("give --condition TEXT (repeatable) or --no-conditions, not both")
@@ -163,9 +163,9 @@ def claim_set(
             basis=basis,
             evidence_label=evidence_label,
             conditions=[] if no_conditions else (list(conditions) or None),
-            as_of=_UNSET if as_of is None else (as_of or None),
-            uncertainty=_UNSET if uncertainty is None else (uncertainty or None),
-            label=_UNSET if label is None else (label or None),
+            as_of=UNSET if as_of is None else (as_of or None),
+            uncertainty=UNSET if uncertainty is None else (uncertainty or None),
+            label=UNSET if label is None else (label or None),
         ),
     )
     return store_change(file, document, change)
