@@ -2,7 +2,7 @@
 
 An AI answer may claim no more than the records behind it, so the mapping from a record to an
 evidence *state* is written down here once, with defaults a site can override only where an
-override cannot promote an unreviewed record. Checked when the config is read (``_site``), so
+override cannot promote an unreviewed record. Checked when the config is read (``_site.config``), so
 ``prepublish`` and ``static-helper`` refuse a typo in ``[chat]`` as they refuse one anywhere else.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from .._core.tomltable import check_keys, config_error, table
 
 # Strongest first. FACT and CONFIRMED come only from reviewed, valid records; an answer as a whole
-# may never carry them (see _guard.ANSWER_STATES).
+# may never carry them (see guard.ANSWER_STATES).
 STATES = ("FACT", "CONFIRMED", "ESTIMATE", "HYPOTHESIS", "UNVERIFIED")
 UNVERIFIED = "UNVERIFIED"
 STATE_RANK = {state: len(STATES) - 1 - i for i, state in enumerate(STATES)}  # UNVERIFIED 0 … FACT 4

@@ -8,7 +8,7 @@ retrieved for the question — and never by asking the model again (SCHEMA.md "A
 - the answer's state is at most ESTIMATE, and never stronger than the material retrieved;
 - an item's FACT or CONFIRMED tag stands only over a chunk carrying that state;
 - every URL is one of the retrieved chunks', every number is in a retrieved chunk by value
-  (``_numerals``: 300億 is not 30億), and no banned phrase is used.
+  (``_record.numerals``: 300億 is not 30億), and no banned phrase is used.
 
 Text inside a chunk is data here, never an instruction: nothing a chunk says can change what
 the guard does. The guard proves these rules only — not that the model's answer is true.

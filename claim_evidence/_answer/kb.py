@@ -1,6 +1,6 @@
 """The knowledge base an AI answer may draw on: kb.json's chunks, loaded and indexed.
 
-``_kbbuild`` writes kb.json (``claim-evidence kb build``); this module is what a server needs to
+``_commands.kbbuild`` writes kb.json (``claim-evidence kb build``); this module is what a server needs to
 read it back — no page parser, no site config — so ``import claim_evidence`` stays light. A kb is
 generated, never edited: anything unexpected in it is refused whole (CE700), not half-used.
 """
@@ -43,7 +43,7 @@ class Chunk:
     id: str  # PAGE#CLAIM-ID for claims, FILE#N for extra text; unique in the kb
     kind: str  # "claim" | "text"
     state: str  # one of STATES
-    state_rule: str  # the mapping rule that gave the state (see _chatconfig.DEFAULT_STATES)
+    state_rule: str  # the mapping rule that gave the state (see config.DEFAULT_STATES)
     title: str
     text: str
     url: str  # the claim's evidence block: PAGE-URL#evidence-ID ("" for extra text)

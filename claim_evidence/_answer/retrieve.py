@@ -62,7 +62,7 @@ class Index:
 
 
 class Searchable(Protocol):
-    """What :func:`retrieve` needs of a knowledge base: its chunks and their index (``_kb.KnowledgeBase``)."""
+    """What :func:`retrieve` needs of a knowledge base: its chunks and their index (``kb.KnowledgeBase``)."""
 
     @property
     def chunks(self) -> Sequence[Mapping[str, Any]]: ...

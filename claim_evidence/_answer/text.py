@@ -1,7 +1,7 @@
 """The text rules of the answer guard: cleaning, cutting, state tags, banned phrases and links.
 
 Kept apart from the guard's flow so each rule reads on its own and can be tested with exact
-strings; the guard (``_guard``) decides what happens when one of them fails.
+strings; the guard (``guard``) decides what happens when one of them fails.
 """
 
 from __future__ import annotations

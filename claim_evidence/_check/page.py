@@ -184,7 +184,7 @@ def check_text(
     ``records``: the run's record cache (:mod:`.recordcache`), when the run keeps one.
 
     The markup is located by the C parser when selectolax is installed and it is sure to find exactly
-    what the reference tokenizer finds (:mod:`._fastpath`), else by the reference tokenizer; either
+    what the reference tokenizer finds (:mod:`.._html.fastpath`), else by the reference tokenizer; either
     way the checks below are the same code on the same :class:`Located`."""
     located = fast_locate(text)
     return check_located(text, name, located if located is not None else locate(text), options, records=records)
@@ -205,7 +205,7 @@ def check_located(
     *,
     records: _recordcache.RecordCache | None = None,
 ) -> Page:
-    """Check a page whose markup ``located`` holds (from :func:`._locate.locate` or :func:`._fastpath.fast_locate`)."""
+    """Check a page whose markup ``located`` holds (from :func:`.._html.locate.locate` or :func:`.._html.fastpath.fast_locate`)."""
     options = options or PageOptions()
     page = Page(text, name, located, options, lang=options.lang, records=records)
     if page.has_markup:

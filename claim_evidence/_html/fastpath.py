@@ -1,12 +1,12 @@
 """Locate a page's evidence markup with a C HTML parser, to the character, or say it cannot be sure.
 
-:func:`_locate.locate` runs the reference tokenizer and tree builder in Python over the whole page:
+:func:`.locate.locate` runs the reference tokenizer and tree builder in Python over the whole page:
 most of a cold page check. :func:`fast_locate` returns the same :class:`Located` (every claim
 element, slot, summary slot, bundle script and stylesheet link, with the same spans and attributes,
 no hidden markup, no frameset, no slot inside a link) from lexbor (selectolax's C parser of the HTML
 standard) plus a few checks of the text in C, or None whenever it cannot be sure the reference would
-find exactly that; the caller then runs :func:`_locate.locate`. The page checks run unchanged on
-either (:func:`._page.check_located`), so the fast path never decides a finding itself.
+find exactly that; the caller then runs :func:`.locate.locate`. The page checks run unchanged on
+either (:func:`.._check.page.check_located`), so the fast path never decides a finding itself.
 
 How it stays exact:
 
@@ -23,7 +23,7 @@ How it stays exact:
   ``<select>`` elements or a ``<frameset>`` tag, where the reference models the standard only
   approximately, are left to it.
 - **Where each element ends.** An element's content up to the first end tag of its name must be in
-  the strict tag shape of :mod:`._fastscan` and neutral (:func:`neutral`): phrasing for a claim
+  the strict tag shape of :mod:`.fastscan` and neutral (:func:`neutral`): phrasing for a claim
   element like ``<p>``; for a slot or a block claim element (``div``, ``li``, ``td`` …) also
   paragraphs, headings, lists and containers. Such content pushes and pops only what it opens, so
   the reference builder closes the element exactly at that end tag. A bundle script ends where the
@@ -104,7 +104,7 @@ def available() -> bool:
 
 
 _WS = "[\t\n\f\r ]"
-# Content in the strict tag shape of _fastscan (lowercase names; no '<' or '>' in attribute values), so
+# Content in the strict tag shape of fastscan (lowercase names; no '<' or '>' in attribute values), so
 # every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
 _STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
 _TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
@@ -123,7 +123,7 @@ def neutral(names: tuple[str, ...], block: bool) -> bool:
     """Whether content with these tags (``"/x"`` an end tag), in the strict shape, pushes and pops only
     what it opens in the reference builder, in a current node that is a container slot (``block``; no
     ``<p>`` open in button scope) or a claim element (phrasing only), with no ``<a>`` open or listed:
-    every end tag closes the element on top, every start tag ends nothing (see :mod:`._fastscan`)."""
+    every end tag closes the element on top, every start tag ends nothing (see :mod:`.fastscan`)."""
     key = (block, names)
     known = _NEUTRAL.get(key)
     if known is None:
@@ -177,7 +177,7 @@ class FastLocated(Located):
 
 
 def fast_locate(text: str) -> Located | None:
-    """What :func:`_locate.locate` finds in ``text``, or None when the fast path cannot be sure (or the
+    """What :func:`.locate.locate` finds in ``text``, or None when the fast path cannot be sure (or the
     page has no evidence markup, or selectolax is not installed): then call ``locate``."""
     if _lexbor is None:
         return None

@@ -75,7 +75,7 @@ def article_fingerprint(item: Mapping[str, Any]) -> str:
 def _unhashable(parts: dict[str, Any]) -> EvidenceValidationError | None:
     """The finding for what made canonical JSON fail, with its path among the arguments
     (``$.claim.statement``, ``$.sources[0].title``); None for anything else: a bug, raised as it is."""
-    from .._core.jsonio import hostile_value  # (_jsonio is the reader; the hash needs it only here)
+    from .._core.jsonio import hostile_value  # (jsonio is the reader; the hash needs it only here)
 
     problem = hostile_value(parts)
     if problem is None:

@@ -132,7 +132,7 @@ def diagnose_loaded(
     subject: Mapping[str, Any] | None,
     duplicates: list[PathParts],
 ) -> tuple[Diagnostic, ...]:
-    """:func:`iter_diagnostics` for an object ``_jsonio.loads`` produced, which has kept the depth
+    """:func:`iter_diagnostics` for an object ``_core.jsonio.loads`` produced, which has kept the depth
     limit: no depth walk and no memo (a page check memoizes by the JSON text instead). The findings
     are the contract's; a caller applies its site's :class:`Policy` to them."""
     context = Context(bundle, subject)

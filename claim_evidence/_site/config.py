@@ -77,8 +77,10 @@ class Config:
     options: PageOptions = PageOptions()
     path: Path | None = None
     news: NewsConfig | None = None
-    chat: ChatConfig | None = None  # the [chat] table: kb build and the answer guard (see _chatconfig)
-    sources: tuple[str, ...] = ()  # globs of the files pages are built from, where findings are placed (_sourcemap)
+    chat: ChatConfig | None = None  # the [chat] table: kb build and the answer guard (see _answer.config)
+    sources: tuple[
+        str, ...
+    ] = ()  # globs of the files pages are built from, where findings are placed (_site.sourcemap)
 
     @property
     def require(self) -> tuple[str, ...]:

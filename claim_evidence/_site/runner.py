@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def check_text(text: str, name: str | None, options: PageOptions, records: RecordCache | None = None) -> Page:
-    """The page check (:func:`._page.check_text`), imported on first use: a run answered from the
+    """The page check (:func:`.._check.page.check_text`), imported on first use: a run answered from the
     cache never loads the checker (the tokenizer, validation, jinja2)."""
     from .._check.page import check_text as check
 
