@@ -107,7 +107,7 @@ def run_static(cli: Any) -> Any:
     """``run_static("--write", PAGE)`` -> ``(exit code, stdout, stderr)`` of the static-helper command, in process.
 
     click's ``CliRunner`` stays only where a test needs the click command itself (``--version`` answered
-    by click, not by ``main``'s fast path: tests/test_static_build.py)."""
+    by click, not by ``main``'s fast path: tests/acceptance/test_static_build.py)."""
     return functools.partial(cli, "static-helper")
 
 

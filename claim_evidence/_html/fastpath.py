@@ -33,7 +33,7 @@ How it stays exact:
   must be the slot's first child; and no slot, nor a claim element with a link in it, may sit inside
   an ``<a>``.
 
-``tests/test_fastpath.py`` compares :func:`fast_locate` with the reference on every HTML input the
+``tests/unit/html/test_fastpath.py`` compares :func:`fast_locate` with the reference on every HTML input the
 tests know, the html5lib tree-construction corpus and random and mutated pages.
 
 selectolax is an optional dependency: without it :func:`fast_locate` always returns None.

@@ -24,7 +24,7 @@ Two things keep the skipping exact:
 - A run never reaches past the next evidence keyword (``endpos``), so every tag
   that might carry evidence markup is seen by the reference code.
 
-``tests/test_static_fastscan.py`` compares this scan with the reference on every
+``tests/unit/html/test_static_fastscan.py`` compares this scan with the reference on every
 HTML input the tests know, the html5lib tree-construction corpus and random pages.
 """
 
@@ -42,7 +42,7 @@ _ATTRS = rf"""(?>(?:{_WS}++[^\t\n\f\r "'<>/=]++(?>(?:{_WS}*+={_WS}*+(?:"[^"<>]*+
 _END = rf"{_WS}*+>"
 # A repeated group is an atomic group around a greedy repeat, never a possessive repeat: CPython before
 # 3.11.5 mis-matches those (gh-106052) and mis-tracks group spans in them. Possessive quantifiers only
-# on one character class (``tests/test_regex_portability.py`` holds every pattern to this).
+# on one character class (``tests/unit/html/test_regex_portability.py`` holds every pattern to this).
 # Start tags that end nothing and push nothing that stays (void), whatever is open.
 _VOID = rf"<(?ai:br|img|wbr|embed|source|track|area|param|col)(?=[\t\n\f\r />]){_ATTRS}"
 # Phrasing elements: their start tags end nothing (``a`` only when no ``a`` is open in scope).

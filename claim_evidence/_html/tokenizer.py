@@ -8,7 +8,7 @@ endings, BOM, case or quoting. :func:`scan` feeds the tokens to a
 :class:`~claim_evidence._html.treebuilder.TreeBuilder`, whose state steers the
 tokenizer: CDATA only in foreign content, raw text only after an HTML start tag.
 
-The patterns are the hot path of every page read: ``tests/test_regex_portability.py``
+The patterns are the hot path of every page read: ``tests/unit/html/test_regex_portability.py``
 holds them to the shapes that match the same on every Python the package accepts.
 """
 

@@ -81,7 +81,7 @@ def property_node(definition: str, name: str) -> dict[str, Any]:
 # A finding names what the field must be; the words are derived from the schema node that
 # failed (the Python rules on the same field ask the same node), so the message and the rule
 # cannot drift apart. Each pattern of the schema has its
-# words here (tests/test_validation_messages.py holds every pattern of the schema to it).
+# words here (tests/unit/core/test_validation_messages.py holds every pattern of the schema to it).
 
 ID_RULE = "an ASCII letter, then up to 99 ASCII letters, digits, '_' or '-'"
 URL_WORDS = "a direct http:// or https:// URL with a host (no credentials, whitespace, control characters or backslash; a valid port)"
@@ -212,7 +212,7 @@ def _field_name(path: PathParts) -> str:
 # that only answer "does it conform?". They are used as a filter: True means
 # jsonschema would report nothing; False (or a keyword this compiler does not
 # know) means "ask jsonschema", which then names every finding. The filter can
-# make validation slower, never different; tests/test_schema.py compares the two
+# make validation slower, never different; tests/unit/record/test_schema.py compares the two
 # on random bundles. "Does not apply" guards use isinstance, as jsonschema does;
 # "type" and "enum" accept exact JSON types only (a subclass is left to jsonschema).
 

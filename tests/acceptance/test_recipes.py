@@ -1,0 +1,399 @@
+"""The generator recipes of docs/generators/, run for real.
+
+Each test copies a small site from ``tests/data/recipes/`` into ``tmp_path``,
+writes a sealed bundle into it (with a ``12.0`` the seal covers), builds it
+with the generator's own binary, lets the recipe fill the evidence slots, and
+checks the built page: the slot holds exactly ``render_evidence`` and the
+page and ``claim-evidence prepublish`` pass. The other tests build what the
+recipe prevents and show how it fails. A finding also names the line of the
+Markdown source it is written on (``sources`` in each recipe's config). Each
+generator's tests skip with a one-line reason when its binary is missing
+(``.ci/run`` installs them).
+
+``static-helper --write``'s own exit status is never asserted (it changes from
+"1: a file changed" to "0: nothing left to report"); the check after it is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
+
+from ..conftest import ROOT
+
+RECIPES = ROOT / "tests" / "data" / "recipes"
+DOCS = ROOT / "docs" / "generators"
+STYLESHEET = ROOT / "claim_evidence" / "assets" / "claim-evidence.css"
+TOOLS = Path(sys.executable).parent  # static-helper and claim-evidence beside this interpreter
+ELEVENTY = ROOT / "tests" / "generators" / "node_modules" / ".bin" / "eleventy"
+TIMEOUT = 120
+CLAIM = "latency"
+STATEMENT = "架空の試験機は固定条件で応答時間の中央値を記録した。"
+SCRIPT = '<script type="application/json" id="claim-evidence-data">'
+NUMBERS_REWRITTEN = "but only because JSON numbers were rewritten"
+EDITED = STATEMENT.replace("記録", "計測")  # the sentence as edited after the review: SH120
+
+# What each recipe's page shows of its site verbatim, and the commands it names.
+DOC_FILES = {
+    "hugo": [
+        "hugo.toml",
+        "layouts/shortcodes/claim-evidence-data.html",
+        "content/about.md",
+        "static/claim-evidence.toml",
+    ],
+    "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml"],
+    "jekyll": [
+        "_plugins/claim_evidence_data.rb",
+        "_plugins/claim_evidence_write.rb",
+        "about.md",
+        "claim-evidence.toml",
+    ],
+}
+# Where a shown file starts (hugo.toml: after the test site's own settings).
+DOC_FROM = {("hugo", "hugo.toml"): "# Raw HTML"}
+HUGO_WRITE = "static-helper --write --no-cache --config public/claim-evidence.toml"
+DOC_COMMANDS = {
+    "hugo": ["hugo\n", HUGO_WRITE, "claim-evidence prepublish --config public/claim-evidence.toml"],
+    "eleventy": ["npx @11ty/eleventy\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
+    "jekyll": ["jekyll build\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
+}
+
+
+def sealed_bundle() -> dict[str, Any]:
+    """One sealed claim; ``median_ms: 12.0`` is covered by the seal (``measurement`` is fingerprinted)."""
+    sources = [
+        {
+            "id": "lab-log",
+            "publisher": "架空計測室",
+            "title": "架空の計測記録",
+            "url": "https://example.com/lab/log",
+            "published_at": "2026-09-01",
+        }
+    ]
+    claim: dict[str, Any] = {
+        "id": CLAIM,
+        "label": "応答時間",
+        "statement": STATEMENT,
+        "basis": "operator_measurement",
+        "evidence_label": "Fact",
+        "status": "matched",
+        "source_refs": [{"source_id": "lab-log", "section": "結果", "supports": "応答時間の中央値"}],
+        "conditions": ["架空の固定条件"],
+        "as_of": "2026-09-01",
+        "measurement": {
+            "environment": "架空の試験機",
+            "method": "固定条件で100回計測",
+            "results_url": "https://example.com/lab/results",
+            "median_ms": 12.0,
+        },
+    }
+    claim["verification"] = {
+        "checked_at": "2026-09-02",
+        "method": "human_document_review",
+        "fingerprint": claim_fingerprint(claim, sources),
+    }
+    return {"version": 1, "sources": sources, "claims": [claim]}
+
+
+BUNDLE = sealed_bundle()
+BUNDLE_TEXT = dumps_for_script(BUNDLE) + "\n"
+SLOT = render_evidence(BUNDLE, [CLAIM])
+
+
+def site(tmp_path: Path, name: str, bundle_dir: str, assets_dir: str) -> Path:
+    """The recipe's site in ``tmp_path``, with the sealed bundle and the stylesheet written in."""
+    root = tmp_path / name
+    shutil.copytree(RECIPES / name, root)
+    (root / bundle_dir).mkdir(parents=True)
+    (root / bundle_dir / "about.json").write_text(BUNDLE_TEXT, encoding="utf-8")
+    (root / assets_dir).mkdir(parents=True)
+    shutil.copyfile(STYLESHEET, root / assets_dir / "claim-evidence.css")
+    assert '"median_ms": 12.0' in BUNDLE_TEXT
+    return root
+
+
+def run(command: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` in ``cwd``, with this environment's static-helper and claim-evidence first on PATH."""
+    env = {**os.environ, "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
+    return subprocess.run(
+        [os.fspath(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT
+    )
+
+
+def check(root: Path, output: str) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    """The page check and the publish gate on the built site, both reading the config in the output folder."""
+    config = f"{output}/claim-evidence.toml"
+    return (
+        run([TOOLS / "static-helper", "--no-cache", "--config", config], root),
+        run([TOOLS / "claim-evidence", "prepublish", "--config", config], root),
+    )
+
+
+def assert_passes(root: Path, output: str, page: str) -> None:
+    helper, gate = check(root, output)
+    assert helper.returncode == 0, helper.stdout + helper.stderr
+    assert f"PASS {output}/{page}: 1 claim bound\n" in helper.stdout
+    assert gate.returncode == 0, gate.stdout + gate.stderr
+    assert f"PASS {output}/{page}: 1 claim bound\n" in gate.stdout
+
+
+def assert_fails(root: Path, output: str, *findings: str) -> str:
+    helper, gate = check(root, output)
+    assert helper.returncode == 1, helper.stdout + helper.stderr
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    for finding in findings:
+        assert finding in helper.stdout and finding in gate.stdout, gate.stdout
+    return gate.stdout
+
+
+def placed(report: str, finding: str) -> tuple[str, str]:
+    """Where the text report puts the one finding that holds ``finding`` (``PATH:LINE:COL``), and
+    the line after it (where ``sources`` places it: ``    written at FILE:LINE``)."""
+    lines = report.splitlines()
+    at = [i for i, line in enumerate(lines) if f": {finding}" in line]
+    assert len(at) == 1, report
+    return lines[at[0]].split(f": {finding}")[0], lines[at[0] + 1]
+
+
+@pytest.mark.parametrize("name", sorted(DOC_FILES))
+def test_recipes_doc_shows_the_tested_files_and_commands(name: str) -> None:
+    doc = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    for relative in DOC_FILES[name]:
+        text = (RECIPES / name / relative).read_text(encoding="utf-8")
+        text = text[text.index(DOC_FROM.get((name, relative), "")) :]
+        assert text in doc, f"{name}.md does not show {relative} as tested"
+    for command in DOC_COMMANDS[name]:
+        assert command in doc, f"{name}.md does not name {command!r}"
+
+
+# --- Hugo ---------------------------------------------------------------------------------------
+
+HUGO_PAGE = "about/index.html"
+JSONIFY_SHORTCODE = f"{SCRIPT}{{{{ index site.Data.evidence (.Get 0) | jsonify | safeJS }}}}</script>\n"
+
+
+@pytest.fixture
+def hugo_site(tmp_path: Path) -> Path:
+    if shutil.which("hugo") is None:
+        pytest.skip("hugo not installed (apt-get install hugo; .ci/run does this)")
+    return site(tmp_path, "hugo", "data/evidence", "static/assets")
+
+
+def hugo_build(root: Path, *options: str) -> str:
+    """``hugo``, then the recipe's ``static-helper --write``; the built page's text."""
+    built = run(["hugo", *options], root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    run(HUGO_WRITE.split(), root)
+    return (root / "public" / HUGO_PAGE).read_text(encoding="utf-8")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_recipes_hugo_build_fills_the_slot_and_keeps_the_bundle_as_written(hugo_site: Path) -> None:
+    page = hugo_build(hugo_site)
+    assert f'<div data-evidence-for="{CLAIM}">{SLOT}</div>' in page
+    assert f"{SCRIPT}{BUNDLE_TEXT}</script>" in page
+    assert_passes(hugo_site, "public", HUGO_PAGE)
+
+
+def test_recipes_hugo_minify_keeps_numbers_with_keep_numbers(hugo_site: Path) -> None:
+    page = hugo_build(hugo_site, "--minify")
+    assert f"<div data-evidence-for={CLAIM}>{SLOT}</div>" in page
+    assert '"median_ms":12.0}' in page
+    assert_passes(hugo_site, "public", HUGO_PAGE)
+
+
+def test_recipes_hugo_without_unsafe_omits_the_claim_and_its_slot(hugo_site: Path) -> None:
+    edit(hugo_site / "hugo.toml", "unsafe = true\n", "")
+    page = hugo_build(hugo_site)
+    assert "<!-- raw HTML omitted -->" in page
+    assert "data-claim-id" not in page and "data-evidence-for" not in page
+    # The shortcode's bundle is still there, so the page fails instead of passing as "no evidence markup".
+    assert SCRIPT in page
+    assert_fails(hugo_site, "public", "SH110 [latency]", "SH111 [latency]")
+
+
+def test_recipes_hugo_jsonify_breaks_the_seal(hugo_site: Path) -> None:
+    (hugo_site / "layouts" / "shortcodes" / "claim-evidence-data.html").write_text(JSONIFY_SHORTCODE, encoding="utf-8")
+    page = hugo_build(hugo_site)
+    assert '"median_ms":12' in page and '"median_ms":12.0' not in page
+    assert f'<div data-evidence-for="{CLAIM}"></div>' in page
+    assert (
+        f"CE403 [latency] review fingerprint does not match current statement/conditions/sources, {NUMBERS_REWRITTEN}"
+        in (assert_fails(hugo_site, "public", "CE403 [latency]"))
+    )
+
+
+def test_recipes_hugo_minify_without_keep_numbers_breaks_the_seal(hugo_site: Path) -> None:
+    edit(hugo_site / "hugo.toml", "keepNumbers = true\n", "")
+    page = hugo_build(hugo_site, "--minify")
+    assert '"median_ms":12' in page and '"median_ms":12.0' not in page
+    assert NUMBERS_REWRITTEN in assert_fails(hugo_site, "public", "CE403 [latency]")
+
+
+def test_recipes_hugo_config_at_the_project_root_flags_the_shortcode(hugo_site: Path) -> None:
+    (hugo_site / "claim-evidence.toml").write_text('pages = ["public/**/*.html"]\n', encoding="utf-8")
+    hugo_build(hugo_site)
+    gate = run([TOOLS / "claim-evidence", "prepublish", "--config", "claim-evidence.toml"], hugo_site)
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert f"PASS public/{HUGO_PAGE}: 1 claim bound\n" in gate.stdout
+    assert "UNREGISTERED layouts/shortcodes/claim-evidence-data.html: " in gate.stdout
+
+
+def test_recipes_hugo_finding_names_the_markdown_line_it_is_written_on(hugo_site: Path) -> None:
+    """``sources`` in the config: a sentence edited in the Markdown after the review is reported on the
+    built page and placed at its line in content/ (front matter counted, as an editor counts it)."""
+    edit(hugo_site / "content" / "about.md", STATEMENT, EDITED)
+    hugo_build(hugo_site)
+    helper, gate = check(hugo_site, "public")
+    for report in (helper.stdout, gate.stdout):
+        assert placed(report, "SH120 [latency] ") == (
+            f"public/{HUGO_PAGE}:10:1",
+            "    written at content/about.md:4",
+        ), report
+    github = run(
+        [TOOLS / "static-helper", "--no-cache", "--format", "github", "--config", "public/claim-evidence.toml"],
+        hugo_site,
+    )
+    assert github.stdout.startswith(
+        "::error file=content/about.md,line=4,title=SH120::$.claims[0].statement: body text differs"
+    )
+    assert f"(built page public/{HUGO_PAGE}:10:1)\n" in github.stdout
+
+
+def test_recipes_hugo_finding_about_the_page_names_the_bundle_line(hugo_site: Path) -> None:
+    """A finding about the whole page (no stylesheet link: SH130) goes to the one source holding the
+    page's claims, at the line that puts the bundle script in (the shortcode)."""
+    edit(
+        hugo_site / "layouts" / "_default" / "single.html",
+        '<link rel="stylesheet" href="/assets/claim-evidence.css">\n',
+        "",
+    )
+    hugo_build(hugo_site)
+    assert placed(assert_fails(hugo_site, "public", "SH130"), "SH130 ")[1] == "    written at content/about.md:7"
+
+
+def test_recipes_hugo_claim_written_in_two_sources_is_placed_in_neither(hugo_site: Path) -> None:
+    """Two Markdown files write the same claim id: each is named with its line, neither is chosen."""
+    about = (hugo_site / "content" / "about.md").read_text(encoding="utf-8")
+    (hugo_site / "content" / "again.md").write_text(about.replace(STATEMENT, EDITED), encoding="utf-8")
+    hugo_build(hugo_site)
+    report = assert_fails(hugo_site, "public", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == (
+        "public/again/index.html:10:1",
+        "    written in 2 sources: content/about.md:4, content/again.md:4",
+    )
+    assert "written at" not in report
+
+
+def test_recipes_hugo_source_that_is_not_utf8_is_skipped(hugo_site: Path) -> None:
+    """A source that is not UTF-8 is left out, not a crash: the claim is still placed in the one other."""
+    edit(hugo_site / "content" / "about.md", STATEMENT, EDITED)
+    hugo_build(hugo_site)
+    (hugo_site / "content" / "latin1.md").write_bytes('<p data-claim-id="latency">caf\xe9</p>\n'.encode("latin-1"))
+    report = assert_fails(hugo_site, "public", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ")[1] == "    written at content/about.md:4"
+
+
+# --- Eleventy -----------------------------------------------------------------------------------
+
+ELEVENTY_PAGE = "about/index.html"
+
+
+@pytest.fixture
+def eleventy_site(tmp_path: Path) -> Path:
+    if not ELEVENTY.exists():
+        pytest.skip("Eleventy not installed (npm ci --prefix tests/generators; .ci/run does this)")
+    return site(tmp_path, "eleventy", "_data/evidence", "assets")
+
+
+def test_recipes_eleventy_build_fills_the_slot_and_keeps_the_bundle_as_written(eleventy_site: Path) -> None:
+    built = run([ELEVENTY], eleventy_site)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "PASS about/index.html: 1 claim bound\n" in built.stdout  # the eleventy.after check
+    page = (eleventy_site / "_site" / ELEVENTY_PAGE).read_text(encoding="utf-8")
+    assert f'<div data-evidence-for="{CLAIM}">{SLOT}</div>' in page
+    assert f"{SCRIPT}{BUNDLE_TEXT}</script>" in page
+    assert_passes(eleventy_site, "_site", ELEVENTY_PAGE)
+
+
+def test_recipes_eleventy_json_filter_breaks_the_seal_and_the_build(eleventy_site: Path) -> None:
+    edit(
+        eleventy_site / "about.md",
+        '{% claimEvidenceData "about" %}',
+        f"{SCRIPT}{{{{ evidence.about | json }}}}</script>",
+    )
+    built = run([ELEVENTY], eleventy_site)
+    assert built.returncode == 1
+    assert "Command failed: static-helper --no-cache ." in built.stderr
+    assert NUMBERS_REWRITTEN in built.stdout
+    page = (eleventy_site / "_site" / ELEVENTY_PAGE).read_text(encoding="utf-8")
+    assert '"median_ms":12' in page and '"median_ms":12.0' not in page
+    assert NUMBERS_REWRITTEN in assert_fails(eleventy_site, "_site", "CE403 [latency]")
+
+
+def test_recipes_eleventy_finding_names_the_markdown_line_it_is_written_on(eleventy_site: Path) -> None:
+    edit(eleventy_site / "about.md", STATEMENT, EDITED)
+    built = run([ELEVENTY], eleventy_site)
+    assert built.returncode == 1
+    # eleventy.after checks in _site/, and names the Markdown source from there (sources, in the config)
+    assert placed(built.stdout, "SH120 [latency] ") == (f"{ELEVENTY_PAGE}:10:1", "    written at ../about.md:5")
+    report = assert_fails(eleventy_site, "_site", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == (f"_site/{ELEVENTY_PAGE}:10:1", "    written at about.md:5")
+
+
+# --- Jekyll -------------------------------------------------------------------------------------
+
+JEKYLL_PAGE = "about.html"
+
+
+@pytest.fixture
+def jekyll_site(tmp_path: Path) -> Path:
+    if shutil.which("jekyll") is None:
+        pytest.skip("jekyll not installed (apt-get install jekyll; .ci/run does this)")
+    return site(tmp_path, "jekyll", "_data/evidence", "assets")
+
+
+def test_recipes_jekyll_build_fills_the_slot_and_keeps_the_bundle_as_written(jekyll_site: Path) -> None:
+    built = run(["jekyll", "build"], jekyll_site)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "PASS about.html: 1 claim bound\n" in built.stdout  # the post_write check
+    page = (jekyll_site / "_site" / JEKYLL_PAGE).read_text(encoding="utf-8")
+    assert f'<div data-evidence-for="{CLAIM}">{SLOT}</div>' in page
+    assert f"{SCRIPT}{BUNDLE_TEXT}</script>" in page
+    assert_passes(jekyll_site, "_site", JEKYLL_PAGE)
+
+
+def test_recipes_jekyll_without_the_hook_ships_empty_slots(jekyll_site: Path) -> None:
+    (jekyll_site / "_plugins" / "claim_evidence_write.rb").unlink()
+    built = run(["jekyll", "build"], jekyll_site)
+    assert built.returncode == 0, built.stdout + built.stderr
+    page = (jekyll_site / "_site" / JEKYLL_PAGE).read_text(encoding="utf-8")
+    assert f'<div data-evidence-for="{CLAIM}"></div>' in page
+    assert_fails(jekyll_site, "_site", "SH140 [latency] evidence display is stale")
+
+
+def test_recipes_jekyll_hook_fails_the_build_on_a_finding(jekyll_site: Path) -> None:
+    edit(jekyll_site / "about.md", STATEMENT, EDITED)
+    built = run(["jekyll", "build"], jekyll_site)
+    assert built.returncode == 1
+    assert "SH120 [latency] body text differs from reviewed statement" in built.stdout
+    assert "static-helper: the evidence check of" in built.stdout + built.stderr
+    # The hook runs in _site/: the Markdown source is named from there (sources, in the config).
+    assert placed(built.stdout, "SH120 [latency] ") == (f"{JEKYLL_PAGE}:10:1", "    written at ../about.md:5")
+    # The gate, run from the project root, names it from there.
+    report = assert_fails(jekyll_site, "_site", "SH120 [latency]")
+    assert placed(report, "SH120 [latency] ") == (f"_site/{JEKYLL_PAGE}:10:1", "    written at about.md:5")

@@ -1,0 +1,303 @@
+"""The record cache (``claim_evidence/_check/recordcache.py``): a rebuilt page whose records did not change is
+checked without validating or rendering them again; a corrupt, foreign or stale entry is a miss."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claim_evidence._check import binding as _binding
+from claim_evidence._check import facts as _facts
+from claim_evidence._check.recordcache import RecordCache, Stored
+from claim_evidence._core.diagnostics import Diagnostic
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
+from claim_evidence._render import evidence as _render
+from static_helper._cache import RECORDS_FILE_NAME, RECORDS_KEEP_DAYS
+
+from ...conftest import example_site_copy
+from ..static_helper.test_static_cache import _age
+
+CACHE = ".claim-evidence-cache"
+
+
+@pytest.fixture
+def run(run_static: Any) -> Any:
+    """``run(*args)`` -> ``(exit code, stdout, --stats counts)`` of static-helper as a new process would run it."""
+
+    def fresh(*args: str) -> tuple[int, str, dict[str, int]]:
+        _facts._FACTS.items.clear()  # a new process: nothing remembered in memory
+        _facts._LOADED.items.clear()
+        _render._MEMO.items.clear()
+        code, out, err = run_static("--stats", *args)
+        line = next(x for x in err.splitlines() if x.startswith("static-helper stats:"))
+        stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+        return code, out, stats
+
+    return fresh
+
+
+def rebuild(site: Path, mark: str) -> None:
+    """What a generator's build does to every page: bytes change outside the slots, records do not."""
+    for page in site.rglob("*.html"):
+        if CACHE not in page.parts:
+            page.write_bytes(page.read_bytes() + f"<!-- build {mark} -->\n".encode())
+
+
+def store(site: Path) -> KeyValueStore:
+    """The record entries as the toolkit reads them: sealed with this user's secret (see _kvstore.cache_secret)."""
+    return KeyValueStore(site / CACHE / RECORDS_FILE_NAME, cache_secret(site / CACHE))
+
+
+def entries(site: Path) -> list[str]:
+    return store(site).keys()
+
+
+def entry(site: Path, key: str) -> dict[str, Any]:
+    raw = store(site).get(key)
+    assert raw is not None
+    return json.loads(raw)
+
+
+@pytest.fixture(autouse=True)
+def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache's key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = example_site_copy(tmp_path / "site")
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def _forbid_checking_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the records were validated or rendered again")
+
+    for module, name in ((_facts, "diagnose_loaded"), (_facts, "iter_diagnostics"), (_binding, "render_blocks")):
+        monkeypatch.setattr(module, name, forbidden)
+
+
+def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_records(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, first, stats = run()
+    assert code == 0 and stats["checked"] == stats["pages"] and entries(site)
+    rebuild(site, "2")
+    _forbid_checking_records(monkeypatch)
+    code, again, stats = run()
+    assert (code, again) == (0, first)
+    assert stats["checked"] == stats["pages"]  # every page missed the page cache: its bytes changed
+    assert stats["cached"] == 0
+
+
+def test_recordcache_rebuild_still_finds_what_the_page_changed(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached record never hides the page's own findings: an edited sentence, an emptied slot."""
+    run()
+    page = site / "articles" / "kumo-engine-3.html"
+    text = page.read_text(encoding="utf-8").replace("1.8 倍</strong>速い", "2 倍</strong>速い", 1)
+    start = text.index('data-evidence-for="KUMO-SPEED">') + len('data-evidence-for="KUMO-SPEED">')
+    end = text.index("</aside>", start) + len("</aside>")
+    page.write_text(text[:start] + text[end:], encoding="utf-8")
+    _forbid_checking_records(monkeypatch)
+    code, out, _ = run()
+    assert code == 1
+    assert "SH120 [KUMO-SPEED] body text differs from reviewed statement" in out
+    assert "SH140 [KUMO-SPEED] evidence display must now show the claim as unverified" in out
+
+
+def test_recordcache_write_after_a_rebuild_uses_the_stored_blocks(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh build empties the slots; --write fills them from the stored blocks, byte for byte."""
+    run()
+    page = site / "about.html"
+    before = page.read_bytes()
+    text = before.decode("utf-8")
+    start = text.index('data-evidence-for="ABOUT-AI">') + len('data-evidence-for="ABOUT-AI">')
+    end = text.index("</aside>", start) + len("</aside>")
+    page.write_text(text[:start] + text[end:], encoding="utf-8")
+    _forbid_checking_records(monkeypatch)
+    assert run("--write")[0] == 0
+    assert page.read_bytes() == before
+
+
+def test_recordcache_corrupt_and_foreign_entries_are_misses(run: Any, site: Path) -> None:
+    code, first, _ = run()
+    found = entries(site)
+    assert len(found) >= 2
+    good = store(site).get(found[0])
+    assert good is not None
+    store(site).put(found[0], b"{not json")
+    store(site).put(found[1], good)  # another key's entry under this key
+    for key in found[2:]:
+        store(site).put(key, json.dumps({"format": 99}).encode())
+    rebuild(site, "2")
+    assert run()[:2] == (code, first)
+    assert [entry(site, key)["key"] for key in entries(site)] == entries(site)  # rebuilt
+
+
+def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) -> None:
+    cache = RecordCache(tmp_path / "cache" / "records.sqlite3", "toolkit-1")
+    key = cache.key("{}", "ja", (False, None))
+    assert (
+        len(
+            {
+                key,
+                cache.key("{}", "en", (False, None)),
+                cache.key("{}", "ja", (True, None)),
+                cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))),
+                cache.key("{ }", "ja", (False, None)),
+                RecordCache(tmp_path, "toolkit-2").key("{}", "ja", (False, None)),
+            }
+        )
+        == 6
+    )
+    d = Diagnostic("CE101", "statement required", "$.claims[0].statement", "error", "claim c", hint="add one")
+    cache.put(key, Stored(((7, d),), {"c": "<aside>…</aside>"}))
+    assert cache.get(key) == Stored(((7, d),), {"c": "<aside>…</aside>"})
+    assert cache.get(cache.key("{}", "en", (False, None))) is None
+    assert (tmp_path / "cache" / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"findings": [["7", {}]], "blocks": None},
+        {
+            "findings": [
+                [
+                    7,
+                    {
+                        "code": "X",
+                        "message": "m",
+                        "path": "$",
+                        "severity": "fatal",
+                        "subject": "s",
+                        "file": None,
+                        "line": None,
+                        "column": None,
+                        "hint": None,
+                    },
+                ]
+            ],
+            "blocks": None,
+        },
+        {
+            "findings": [
+                [
+                    7,
+                    {
+                        "code": 1,
+                        "message": "m",
+                        "path": "$",
+                        "severity": "error",
+                        "subject": "s",
+                        "file": None,
+                        "line": None,
+                        "column": None,
+                        "hint": None,
+                    },
+                ]
+            ],
+            "blocks": None,
+        },
+        {"findings": [], "blocks": {"c": 3}},
+        {"findings": [], "blocks": ["c"]},
+        {"findings": {}, "blocks": None},
+    ],
+)
+def test_recordcache_wrong_types_in_an_entry_are_a_miss(tmp_path: Path, entry: dict[str, Any]) -> None:
+    cache = RecordCache(tmp_path / "records.sqlite3", "t")
+    key = cache.key("{}", "ja", ())
+    cache.store.put(key, json.dumps({"format": 1, "key": key, **entry}).encode())
+    assert cache.get(key) is None
+
+
+def test_recordcache_no_cache_neither_reads_nor_writes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run()
+    count = len(entries(site))
+    rebuild(site, "2")
+    assert run("--no-cache")[0] == 0
+    assert len(entries(site)) == count
+    _forbid_checking_records(monkeypatch)
+    code, out, _ = run("--no-cache")  # the records are checked again: the stand-ins fail each page
+    assert code == 2 and "internal error: AssertionError: the records were validated or rendered again" in out
+
+
+def test_recordcache_concurrent_runs_agree(run: Any, site: Path) -> None:
+    run()
+    rebuild(site, "2")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "static_helper", "--jobs", "1"],
+            cwd=site,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert outputs[0][0] == outputs[1][0]
+    assert entries(site) and all(entry(site, key)["format"] == 1 for key in entries(site))
+
+
+def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(run: Any, site: Path) -> None:
+    """A bundle that does not load writes no entry; an entry forged for it does not hide the JSON error."""
+    page = site / "about.html"
+    text = page.read_text(encoding="utf-8")
+    broken = text.replace('"version": 1', '"version": 1,,', 1)
+    assert broken != text
+    page.write_text(broken, encoding="utf-8")
+    code, out, _ = run()
+    assert code == 1 and "about.html:" in out and "CE00" in out
+    from claim_evidence._html.locate import locate
+
+    located = locate(broken)
+    content = broken[located.scripts[0].open_end : located.scripts[0].close_start]
+    from static_helper._cache import toolkit_fingerprint
+
+    cache = RecordCache(site / CACHE / RECORDS_FILE_NAME, toolkit_fingerprint())
+    from claim_evidence._check.options import render_settings
+    from claim_evidence._site.config import at_build_date, load_config
+
+    options = at_build_date(load_config(site / "claim-evidence.toml"), None).options
+    key = cache.key(content, "ja", render_settings(options))
+    assert cache.get(key) is None  # never stored
+    cache.put(key, Stored(()))
+    assert run()[:2] == (code, out)  # the forged entry changes nothing
+
+
+def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(run: Any, site: Path) -> None:
+    """Pages answered from their page entries do not read their records, so record entries go only
+    after RECORDS_KEEP_DAYS unused; a run over named pages prunes nothing."""
+    run()
+    first = entries(site)
+    _age(site, days=RECORDS_KEEP_DAYS - 1)
+    rebuild(site, "2")
+    run()
+    assert entries(site) == first  # used again by the rebuild (and a day short of the limit anyway)
+    _age(site, days=RECORDS_KEEP_DAYS + 1)
+    page = site / "notes" / "ame-free-tier.html"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1, "x-note": "edited"', 1),
+        encoding="utf-8",
+    )
+    run("notes/ame-free-tier.html")
+    assert len(entries(site)) == len(first) + 1  # named pages: nothing pruned
+    run()
+    assert len(entries(site)) == 1  # the other pages came from their page entries: their records went unused
+    rebuild(site, "3")
+    code, _, stats = run()
+    assert code == 0 and len(entries(site)) == len(first)  # computed again, stored again

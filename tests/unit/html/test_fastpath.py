@@ -1,0 +1,410 @@
+"""The fast path (``_fastpath``) answers exactly what the reference answers, or not at all.
+
+Differential: wherever :func:`fast_locate` returns a location it must equal the reference tokenizer's
+(``_locate(text, fast=False)``: every element, span and attribute), and :func:`check_fast` (and
+:func:`check_text`, which takes the fast path when it can) must return the page the reference
+location gives (every diagnostic with its position, every stale slot). Inputs: every HTML page the tests know, the
+html5lib tree-construction corpus placed around claim/slot/bundle markup, pages of the benchmark, and
+random and mutated pages. Pages the fast path leaves to the reference are counted and printed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("selectolax")
+
+from claim_evidence._check.page import Page, PageOptions, check_fast, check_located, check_text  # noqa: E402
+from claim_evidence._html import fastpath as _fastpath  # noqa: E402
+from claim_evidence._html.locate import Located, _locate  # noqa: E402
+
+from ...acceptance.test_static_corpus import BLOCK, CORPUS, pages, read_inputs  # noqa: E402
+from .test_static_fastscan import WRAPS, _pages  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+OPTIONS = (PageOptions(), PageOptions(stylesheet=None, lang="en", search_ignore=True))
+
+
+def _shape(located: Located) -> tuple[object, ...]:
+    elements = [*located.claims, *located.slots, *located.summaries, *located.scripts, *located.links]
+    spans = [(e.name, e.attrs, e.start, e.open_end, e.close_start, e.end, e.self_closing) for e in elements]
+    counts = len(located.claims), len(located.slots), len(located.summaries), len(located.scripts), len(located.links)
+    linked = [(slot.start, link) for slot, link in located.linked]
+    return tuple(spans), counts, located.hidden, located.frameset, linked
+
+
+def _page_shape(page: Page) -> tuple[object, ...]:
+    found = [(d.code, d.message, d.path, d.severity, d.subject, d.line, d.column) for d in page.diagnostics]
+    return tuple(found), tuple((slot.start, content) for slot, content in page.rendered), page.lang
+
+
+class Tally:
+    """What the fast path did with each page: answered (clean or not), or left it to the reference."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.missed: list[str] = []  # clean pages the fast path left to the reference
+
+    def line(self, name: str) -> str:
+        c = self.counts
+        return (
+            f"{name}: {sum(c.values())} pages; fast path answered {c['fast clean'] + c['fast findings']} "
+            f"({c['fast clean']} clean, {c['fast findings']} with findings), left {c['fallback clean']} clean and "
+            f"{c['fallback findings']} other pages with evidence markup to the reference ({c['no markup']} without)"
+        )
+
+
+def differential(text: str, tally: Tally | None = None, options: PageOptions | None = None) -> str:
+    """Compare the fast path with the reference on ``text``; return what the fast path did."""
+    options = options or OPTIONS[0]
+    exact = check_located(text, None, _locate(text, fast=False), options)
+    exact_clean = not exact.diagnostics and not exact.rendered
+    located = _fastpath.fast_locate(text)
+    if located is None:
+        assert check_fast(text, None, options) is None
+        if not exact.has_markup:
+            outcome = "no markup"  # (the reference's keyword filter answers those without parsing)
+        else:
+            outcome = "fallback clean" if exact_clean else "fallback findings"
+    else:
+        assert _shape(located) == _shape(_locate(text, fast=False)), text[:400]
+        fast = check_fast(text, None, options)
+        assert fast is not None and _page_shape(fast) == _page_shape(exact), text[:400]
+        assert _page_shape(check_text(text, None, options)) == _page_shape(exact), text[:400]
+        outcome = "fast clean" if exact_clean else "fast findings"
+    if tally is not None:
+        tally.counts[outcome] += 1
+        if outcome == "fallback clean" and len(tally.missed) < 20:
+            tally.missed.append(text[:160].replace("\n", "⏎"))
+    return outcome
+
+
+def _report(capsys: pytest.CaptureFixture[str], tally: Tally, name: str) -> None:
+    with capsys.disabled():
+        print("\n" + tally.line(name))
+        for text in tally.missed[:5]:
+            print(f"  left to the reference although clean: {text[:120]}")
+
+
+# --- the pages the tests know ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", _pages(), ids=lambda p: p.name)
+def test_fastpath_pages_match_reference(path: Path) -> None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for options in OPTIONS:
+        differential(text, options=options)
+
+
+def test_fastpath_known_pages_tally(capsys: pytest.CaptureFixture[str]) -> None:
+    tally = Tally()
+    for path in _pages():
+        differential(path.read_text(encoding="utf-8", errors="replace"), tally)
+    _report(capsys, tally, "pages under tests/data, examples and shared corpora")
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("_bench", ROOT / "benchmarks" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fastpath_answers_every_benchmark_page(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    tally = Tally()
+    for index in range(12):
+        markup = index % bench.PLAIN_EVERY != bench.PLAIN_EVERY - 1
+        fresh, stale = bench._page(index, 10, 7, markup, 1)
+        for text in (
+            fresh,
+            stale,
+            fresh.replace("\n", "\r\n"),
+            fresh.replace("</footer>", "</footer><!-- build 2 -->"),
+        ):
+            outcome = differential(text, tally)
+            if markup:
+                assert outcome.startswith("fast"), "a benchmark page with markup was left to the reference"
+    _report(capsys, tally, "benchmark pages (fresh, stale, CRLF, rebuilt)")
+
+
+# --- the html5lib corpus ----------------------------------------------------------------------
+
+
+def test_fastpath_html5lib_corpus_matches_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    inputs = read_inputs(CORPUS)
+    assert inputs, f"the vendored html5lib tree-construction corpus is missing under {CORPUS}"
+    trio, wrapped = Tally(), Tally()
+    for _, data in inputs:
+        for text in pages(data, BLOCK).values():  # a valid claim/slot/bundle trio around the input
+            differential(text, trio)
+        for text in pages(data, "stale").values():
+            differential(text, trio)
+        for wrap in WRAPS:
+            differential(wrap.format(data), wrapped)
+            differential(data + wrap.format(data), wrapped)
+    _report(capsys, trio, "html5lib corpus around a valid trio (fresh and stale slot)")
+    _report(capsys, wrapped, "html5lib corpus in the fast scan's wrappings")
+    assert trio.counts["fast clean"] > 1000  # the fast path does answer most intact pages
+
+
+# --- random and mutated pages ------------------------------------------------------------
+
+
+CLEAN = pages("", BLOCK)["between-body-slot"]
+_PIECES = st.sampled_from(
+    [
+        "text ",
+        "日本語",
+        "&amp;",
+        "&copy=",
+        "&#1;",
+        "&#x80;",
+        "<",
+        ">",
+        "\r\n",
+        "\r",
+        "\x00",
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<a href='x'>",
+        "<a href=x>",
+        "</a>",
+        "<div>",
+        "</div>",
+        '<span class="c">',
+        "</span>",
+        "<li>",
+        "</li>",
+        "<ul>",
+        "</ul>",
+        "<br>",
+        "</br>",
+        "<br/>",
+        '<img src="a.png" alt=">">',
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "</table>",
+        "<h2>",
+        "</h2>",
+        "<pre>",
+        "</pre>",
+        "<details>",
+        "<summary>",
+        "</details>",
+        "<section>",
+        "</section>",
+        "<!-- c -->",
+        "<!--",
+        "-->",
+        '<!-- <div data-evidence-for="C-1"></div> -->',
+        "<script>",
+        "</script>",
+        "<style>",
+        "</style>",
+        "<template>",
+        "</template>",
+        "<textarea>",
+        "</textarea>",
+        "<select>",
+        "</select>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "<form>",
+        "</form>",
+        '<col data-claim-id="C-1">',
+        "<noscript>",
+        "</noscript>",
+        "<nobr>",
+        "<ruby>",
+        "<rt>",
+        "<object>",
+        "</object>",
+        "<caption>",
+        "<frameset>",
+        "<image>",
+        '<p data-claim-id="C-1">',
+        '<p data-claim-id="C-2">',
+        '<div data-evidence-for="C-1">',
+        "<div data-evidence-summary>",
+        '<span data-claim-id="C-1">',
+        '<b title="data-claim-id">',
+        "<p title=data-evidence-for>",
+        '<script type="application/json" id="claim-evidence-data">{}</script>',
+        '<link rel="stylesheet" href="/x.css">',
+        '<link rel="stylesheet" href="/assets/claim-evidence.css">',
+        '<p title = "a>b">',
+        "<p title='x\" y'>",
+        "<plaintext>",
+        "<!DOCTYPE html>",
+        "<html lang=en>",
+        "<body>",
+        "</body>",
+        "<P DATA-CLAIM-ID=C-1>",
+        "<xmp>",
+        "</xmp>",
+        "\ue000",
+        "\ue001",
+        "data-claim-id",
+        "claim-evidence-data",
+        "<data-claim-id>",
+        "</data-claim-id>",
+        "<a href='/y'>y",
+        '<script>var s = "<div data-claim-id=\\"C-1\\">";</script>',
+        "&lt;p data-claim-id=x&gt;",
+        "<p title=data-claim-id>",
+        "<p title=claim-evidence-data data-claim-id=C-1>",
+        '<div data-evidence-for="C-1" data-evidence-for="C-2">',
+        '<p data-claim-id="C&#45;1">',
+        '<p data-claim-id="C-1\r\n">',
+        '<table><p data-claim-id="C-1">',
+        "<template>",
+        '<template><div data-evidence-for="C-1"></div></template>',
+        '<li data-claim-id="C-1">',
+        '<td data-evidence-for="C-1">',
+        "<a href=x><div>",
+        "<p><b>",
+        '<script id="claim-evidence-data" type="application/json">{}</script>',
+        '<script id=claim&#45;evidence-data type=application/json>{"version": 1}</script>',
+        "<div data-claim-id=C-1><div>",
+        "<!--<script>",
+        "</script -->",
+        "<li><p>",
+        "<section>",
+        "<aside>",
+        "<dd>",
+        "<h2 data-claim-id=C-1>",
+        "<ruby>",
+        "</ruby>",
+        "<rt>",
+        "</rt>",
+        "<rp>",
+        "</rp>",
+        "<ruby>空<rt>そら</rt></ruby>",
+        "<rb>",
+        "<rtc>",
+    ]
+)
+
+
+def _cut_points(text: str) -> list[int]:
+    return sorted({i for i, ch in enumerate(text) if ch in "<>\"' ="} | {0, len(text)})
+
+
+@st.composite
+def mutated(draw: st.DrawFn, base: str = CLEAN) -> str:
+    """A clean page with pieces inserted at tag boundaries, or one of its characters replaced."""
+    text = base
+    points = _cut_points(text)
+    for _ in range(draw(st.integers(1, 4))):
+        if draw(st.booleans()):
+            at = draw(st.sampled_from(points))
+            text = text[:at] + draw(_PIECES) + text[at:]
+        else:
+            at = draw(st.integers(0, len(text) - 1))
+            text = (
+                text[:at]
+                + draw(st.sampled_from(["'", '"', " ", "x", "<", ">", "=", "/", "", "A", "\n"]))
+                + text[at + 1 :]
+            )
+        points = _cut_points(text)
+    return text
+
+
+_TALLIES: dict[str, Tally] = {"random": Tally(), "mutated": Tally()}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=40), st.sampled_from(list(pages("", BLOCK).values())))
+def test_fastpath_random_pages_match_reference(pieces: list[str], trio: str) -> None:
+    cut = random.Random(len(pieces)).randrange(len(trio))
+    differential(trio[:cut] + "".join(pieces) + trio[cut:], _TALLIES["random"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(mutated())
+def test_fastpath_mutated_pages_match_reference(text: str) -> None:
+    differential(text, _TALLIES["mutated"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_fastpath_mutated_benchmark_pages_match_reference(data: st.DataObject) -> None:
+    bench = _BENCH_PAGES[data.draw(st.integers(0, len(_BENCH_PAGES) - 1))]
+    differential(data.draw(mutated(bench)), _TALLIES["mutated"])
+
+
+_BENCH_PAGES = [_bench()._page(i, 3, 11, True, 1)[0] for i in range(3)]
+
+
+def test_fastpath_random_tallies(capsys: pytest.CaptureFixture[str]) -> None:
+    for name, tally in _TALLIES.items():
+        if tally.counts:
+            _report(capsys, tally, f"{name} pages")
+
+
+# --- the pieces ------------------------------------------------------------------------------
+
+
+def test_fastpath_positions_match_the_line_index() -> None:
+    text = "a\nbc\n\nd" * 50
+    fast = _fastpath.FastLocated(text)
+    for offset in range(len(text) + 1):
+        assert fast.position(offset) == Located(text).position(offset)
+    crlf = "a\r\nb\rc\n"
+    assert [_fastpath.FastLocated(crlf).position(i) for i in range(len(crlf) + 1)] == [
+        Located(crlf).position(i) for i in range(len(crlf) + 1)
+    ]
+
+
+def test_fastpath_neutral_content_rules() -> None:
+    block = tuple(
+        "aside p strong /strong span /span /p details summary /summary ul li span a /a /span /li /ul /details /aside".split()
+    )
+    assert _fastpath.neutral(block, True)
+    assert not _fastpath.neutral(block, False)  # blocks are no phrasing content
+    assert _fastpath.neutral(("b", "a", "/a", "/b", "br"), False)
+    assert not _fastpath.neutral(("a", "a", "/a", "/a"), False)  # a link in a link ends the first
+    assert not _fastpath.neutral(("p", "div", "/div", "/p"), True)  # a div ends the p
+    assert not _fastpath.neutral(("li", "/li"), True)  # a bare li may end an li the slot is in
+    assert not _fastpath.neutral(("b",), False) and not _fastpath.neutral(("/b",), False)
+    assert _fastpath.neutral(("ruby", "rt", "/rt", "rt", "/rt", "/ruby"), False)
+    assert not _fastpath.neutral(("ruby", "rt", "rt", "/rt", "/rt", "/ruby"), False)  # an rt ends the open rt
+
+
+def test_fastpath_rendered_blocks_are_neutral() -> None:
+    # The slot span argument holds for what --write puts there: every block the templates render.
+    from claim_evidence._render.summary import render_summary
+
+    from ...acceptance.test_static_corpus import BUNDLE
+
+    blocks = [
+        BLOCK,
+        render_summary(BUNDLE, ["C-1"], invalid=False),
+        render_summary(BUNDLE, [], invalid=True, lang="en"),
+    ]
+    for block in blocks:
+        assert _fastpath._STRICT.fullmatch(block) is not None, block
+        assert _fastpath.neutral(tuple(_fastpath._TAG_NAMES.findall(block)), True), block
+
+
+def test_fastpath_leaves_foreign_content_and_select_to_the_reference() -> None:
+    for extra in ("<svg></svg>", "<math></math>", "<select></select>", "<frameset>"):
+        assert _fastpath.fast_locate(CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")) is None
+    assert _fastpath.fast_locate(CLEAN) is not None

@@ -1,0 +1,1 @@
+"""Unit tests of claim_evidence._snapshots."""

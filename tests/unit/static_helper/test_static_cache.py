@@ -1,0 +1,294 @@
+"""The incremental cache of passing pages (``static_helper/_cache.py``), through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import claim_evidence
+from claim_evidence._core.kvstore import KeyValueStore, cache_secret
+from claim_evidence._site.config import CACHE_DIR_NAME
+from static_helper import _cache
+from static_helper._cache import folders_fingerprint, toolkit_folders
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "static"
+CONFIG = 'pages = ["pages/*.html"]\n'
+
+
+@pytest.fixture
+def run(run_static: Any) -> Any:
+    """``run(*args)`` -> ``(exit code, stdout, --stats counts)`` of static-helper."""
+
+    def stats_run(*args: str) -> tuple[int, str, dict[str, int]]:
+        code, out, err = run_static("--stats", *args)
+        line = next(x for x in err.splitlines() if x.startswith("static-helper stats:"))
+        stats = {k: int(v) for k, v in (part.split("=") for part in line.split(":", 1)[1].split())}
+        return code, out, stats
+
+    return stats_run
+
+
+def store(folder: Path) -> KeyValueStore:
+    """The page entries of the cache in ``folder`` (the records keep their own file: tests/unit/check/test_recordcache.py)."""
+    return KeyValueStore(folder / _cache.PAGES_FILE_NAME, cache_secret(folder))
+
+
+def entries(site: Path) -> list[str]:
+    return store(site / CACHE_DIR_NAME).keys()
+
+
+def entry(site: Path, key: str) -> dict[str, Any]:
+    raw = store(site / CACHE_DIR_NAME).get(key)
+    assert raw is not None
+    return json.loads(raw)
+
+
+def set_entry(site: Path, key: str, value: bytes) -> None:
+    store(site / CACHE_DIR_NAME).put(key, value)
+
+
+@pytest.fixture(autouse=True)
+def _key_file_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache's key file goes to $XDG_CONFIG_HOME: never the real user's, in tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pages").mkdir()
+    shutil.copy(DATA / "basic_after.html", tmp_path / "pages" / "basic.html")
+    shutil.copy(DATA / "tricky_after.html", tmp_path / "pages" / "tricky.html")
+    (tmp_path / "claim-evidence.toml").write_text(CONFIG, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_cache_hit_gives_the_same_report_without_checking(run: Any, site: Path) -> None:
+    first = run()
+    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0}
+    assert len(entries(site)) == 2
+    second = run()
+    assert second[:2] == first[:2]
+    assert second[2] == {"pages": 2, "checked": 0, "cached": 2}
+
+
+def test_cache_miss_when_page_bytes_change(run: Any, site: Path) -> None:
+    run()
+    page = site / "pages" / "basic.html"
+    page.write_bytes(page.read_bytes() + b"<!-- edited -->\n")
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+
+
+def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run()
+    monkeypatch.setattr(_cache, "toolkit_fingerprint", lambda: "another version")
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_miss_when_config_changes(run: Any, site: Path) -> None:
+    run()
+    (site / "claim-evidence.toml").write_text("# reviewed\n" + CONFIG, encoding="utf-8")
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
+    package_templates = Path(claim_evidence.__file__).parent / "templates"
+    assert any(folder in (package_templates, *package_templates.parents) for folder in toolkit_folders())
+    templates = tmp_path / "templates"
+    shutil.copytree(package_templates, templates)
+    before = folders_fingerprint("1", [templates])
+    template = templates / "evidence.html.j2"
+    template.write_text(template.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert folders_fingerprint("1", [templates]) != before
+
+
+def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site: Path) -> None:
+    _, expected, _ = run()
+    first, second = entries(site)
+    set_entry(site, first, b"\x00not json")
+    raw = entry(site, second)
+    raw["key"] = "0" * 64  # an entry copied from elsewhere
+    set_entry(site, second, json.dumps(raw).encode())
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 2)
+    assert all(entry(site, key)["outcome"] == "pass" for key in entries(site))
+    assert run()[2]["cached"] == 2
+
+
+@pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
+def test_cache_damaged_file_is_made_anew(run: Any, site: Path, damage: bytes) -> None:
+    _, expected, _ = run()
+    (site / CACHE_DIR_NAME / _cache.PAGES_FILE_NAME).write_bytes(damage)
+    for suffix in ("-wal", "-shm"):
+        (site / CACHE_DIR_NAME / (_cache.PAGES_FILE_NAME + suffix)).unlink(missing_ok=True)
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 2)
+    assert len(entries(site)) == 2 and run()[2]["cached"] == 2
+
+
+def test_cache_entry_claiming_a_failure_is_never_trusted(run: Any, site: Path) -> None:
+    run()
+    for key in entries(site):
+        raw = entry(site, key)
+        raw["diagnostics"] = [
+            {
+                "code": "SH140",
+                "message": "x",
+                "path": "$",
+                "severity": "error",
+                "subject": "page",
+                "file": None,
+                "line": None,
+                "column": None,
+            }
+        ]
+        set_entry(site, key, json.dumps(raw).encode())
+    assert run()[2]["checked"] == 2
+
+
+def test_cache_failing_pages_are_not_cached(run: Any, site: Path) -> None:
+    shutil.copy(DATA / "basic_before.html", site / "pages" / "basic.html")  # stale slots
+    code, _, stats = run()
+    assert (code, stats["checked"]) == (1, 2)
+    assert len(entries(site)) == 1
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+
+
+def test_cache_no_cache_neither_reads_nor_writes(run: Any, site: Path) -> None:
+    assert run("--no-cache")[2]["checked"] == 2
+    assert not (site / CACHE_DIR_NAME).exists()
+    run()
+    assert run("--no-cache")[2]["checked"] == 2
+
+
+def test_cache_dir_option_and_paths_mode(run: Any, site: Path, tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere"
+    run("--cache-dir", str(other), "pages")
+    assert len(store(other).keys()) == 2 and not (site / CACHE_DIR_NAME).exists()
+    assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
+
+
+def test_cache_dir_creates_only_its_last_folder(run: Any, site: Path, tmp_path: Path) -> None:
+    made = tmp_path / "new-cache"
+    assert run("--cache-dir", str(made), "pages")[0] == 0
+    assert len(store(made).keys()) == 2 and (made / ".gitignore").read_text(encoding="utf-8").endswith("\n*\n")
+
+
+@pytest.mark.parametrize("missing", ["absent/cache", "absent/deeper/cache"])
+def test_cache_dir_with_missing_parent_is_sh010(run_static: Any, site: Path, tmp_path: Path, missing: str) -> None:
+    target = tmp_path / missing
+    code, out, err = run_static("--cache-dir", str(target), "pages")
+    parent = target.parent
+    assert (code, out) == (2, "")
+    assert err == (
+        f"static-helper: error: {target}: SH010 --cache-dir: its parent folder {parent} does not exist; create it first, "
+        "or name a folder inside an existing one (only DIR itself is created)\n"
+    )
+    assert not (tmp_path / "absent").exists()
+
+
+def test_cache_dir_under_a_file_is_sh010(run_static: Any, site: Path, tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x", encoding="utf-8")
+    code, _, err = run_static("--cache-dir", str(tmp_path / "plain" / "cache"), "pages")
+    assert code == 2 and f"its parent folder {tmp_path / 'plain'} is not a folder" in err
+
+
+def test_cache_folder_is_never_scanned_for_pages(run: Any, site: Path) -> None:
+    run()
+    stray = site / CACHE_DIR_NAME / "stray.html"
+    stray.write_bytes((DATA / "basic_before.html").read_bytes())
+    code, out, stats = run()
+    assert code == 0 and CACHE_DIR_NAME not in out and stats["pages"] == 2
+    assert run(".")[2]["pages"] == 2
+
+
+def test_cache_write_after_a_cached_pass_changes_nothing(run: Any, site: Path) -> None:
+    run()
+    before = {p: p.read_bytes() for p in (site / "pages").iterdir()}
+    code, out, stats = run("--write")
+    assert (code, stats["cached"]) == (0, 2)
+    assert {p: p.read_bytes() for p in (site / "pages").iterdir()} == before
+
+
+def test_cache_concurrent_runs_agree(run: Any, site: Path) -> None:
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "static_helper", "--stats"],
+            cwd=site,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert outputs[0][0] == outputs[1][0]
+    assert all(entry(site, key)["outcome"] == "pass" for key in entries(site))
+    assert len(entries(site)) == 2
+    assert run()[2]["cached"] == 2
+
+
+def test_cache_folder_ignores_itself_in_git(tmp_path, monkeypatch):
+    from static_helper.cli import main
+
+    page = tmp_path / "page.html"
+    page.write_text("<p>no evidence here</p>", encoding="utf-8")
+    (tmp_path / "claim-evidence.toml").write_text('pages = ["page.html"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 1  # SH007: no registered page carries evidence; the page itself passed, and is cached
+    ignore = tmp_path / ".claim-evidence-cache" / ".gitignore"
+    assert (
+        ignore.read_text(encoding="utf-8")
+        == "# Created by static-helper: its caches of passing pages and checked records.\n*\n"
+    )
+
+
+def test_cache_pass_with_notes_is_cached(run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example site passes with CE602 notes (reviews due soon at its build date): notes come with a
+    pass like warnings, so the second run is answered from the cache, with the same report."""
+    from ...conftest import example_site_copy
+
+    site = example_site_copy(tmp_path / "site")
+    monkeypatch.chdir(site)
+    first = run()
+    assert first[0] == 0 and "(note)" in first[1] and first[2]["checked"] == first[2]["pages"] > 0
+    second = run()
+    assert second[:2] == first[:2] and second[2]["cached"] == first[2]["pages"] and second[2]["checked"] == 0
+
+
+def test_cache_run_over_the_site_drops_entries_it_did_not_use(run: Any, site: Path) -> None:
+    """A generator rebuilds every page on every build: a run over the whole site keeps only the entries
+    it wrote or used, so the cache does not grow by a site's worth of entries per build. A run over
+    named pages prunes nothing (it did not see the others)."""
+    run()
+    first = entries(site)
+    assert len(first) == 2
+    _age(site)  # an earlier build's entries (a run spares those touched in the second before it starts)
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    run("pages/basic.html")
+    assert len(entries(site)) == 3  # the named page's new entry; nothing pruned
+    run()
+    now = entries(site)
+    assert len(now) == 2 and not set(now) & set(first)
+    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}  # the kept ones answer
+
+
+def _age(site: Path, days: float = 1 / 24) -> None:
+    """Date every entry of both caches ``days`` back, as if an earlier build had written them."""
+    import sqlite3
+    import time
+
+    for name in (_cache.PAGES_FILE_NAME, _cache.RECORDS_FILE_NAME):
+        path = site / CACHE_DIR_NAME / name
+        if path.exists():
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE entries SET used = ?", (time.time() - days * 86400,))
