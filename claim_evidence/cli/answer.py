@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .._core.atomic import atomic_write_bytes
+from .options import SITE_CONFIG
 
 
 @click.group("kb")
@@ -15,12 +16,7 @@ def kb() -> None:
 
 
 @kb.command("build")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Site settings (default: the nearest claim-evidence.toml).",
-)
+@SITE_CONFIG
 @click.option(
     "--today",
     metavar="YYYY-MM-DD",

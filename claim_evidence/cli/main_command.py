@@ -34,7 +34,7 @@ from .._site.config import at_build_date, load_config
 from .answer import answer, kb
 from .edit import claim, ref, source
 from .errors import run
-from .options import FORMAT, REQUIRE_QUOTES, refuse_unknown
+from .options import FORMAT, REQUIRE_QUOTES, SITE_CONFIG, refuse_unknown
 from .report import report as site_report
 from .review import fingerprint, review
 from .sources import sources
@@ -230,12 +230,7 @@ def assets(out_dir: Path) -> int:
 
 
 @cli.command()
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Site settings (default: the nearest claim-evidence.toml).",
-)
+@SITE_CONFIG
 @FORMAT
 @click.option(
     "--jobs",

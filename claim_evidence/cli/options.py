@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypeVar
 
 import click
@@ -11,6 +12,13 @@ from .._core.hints import closest, terminal_safe
 from .._core.report import REPORT_FORMATS
 
 T = TypeVar("T")
+
+SITE_CONFIG = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site settings (default: the nearest claim-evidence.toml).",
+)
 
 FORMAT = click.option(
     "--format",

@@ -9,15 +9,11 @@ import click
 
 from .._commands.report import REPORT_FORMATS, SiteReport, collect_site, render_csv, render_html, render_json
 from .._core.atomic import atomic_write_bytes
+from .options import SITE_CONFIG
 
 
 @click.command("report")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Site settings (default: the nearest claim-evidence.toml).",
-)
+@SITE_CONFIG
 @click.option(
     "--today",
     metavar="YYYY-MM-DD",

@@ -15,7 +15,7 @@ from .._core.diagnostics import ClaimEvidenceError
 from .._core.hints import terminal_safe
 from .._core.report import exit_code, report
 from .edit import editable_document, run_edit, store_change
-from .options import FORMAT, refuse_unknown
+from .options import FORMAT, SITE_CONFIG, refuse_unknown
 
 if TYPE_CHECKING:
     from .._sources.fetchvalues import FetchSettings
@@ -149,12 +149,7 @@ def sources_snapshot(
 
 
 @sources.command("verify")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Site settings (default: the nearest claim-evidence.toml).",
-)
+@SITE_CONFIG
 @click.option(
     "--source",
     "source_ids",
