@@ -89,7 +89,10 @@ class ClaimEvidencePlugin(BasePlugin[ClaimEvidenceConfig]):
         source = _source_text(source_path, file) if built.findings else ""
         for d in built.findings:
             line = source_line(source, d)
-            self._log(d, f"{shown}:{line}" if line else f"{shown} (built page {file.dest_uri}:{d.line})")
+            if line is None and d.line is not None:
+                self._log(d, f"{shown} (built page {file.dest_uri}:{d.line})")
+            else:  # at its line in the source, or a finding on the whole page (SH160)
+                self._log(d, f"{shown}:{line}" if line else shown)
         return built.text
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -155,7 +155,7 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
     failing = []
     for d in built.findings:
         line = source_line(written, d)
-        where = f"{shown}:{line}" if line else f"{shown} (written page {path}:{d.line})"
+        where = f"{shown}:{line}" if line else (f"{shown} (written page {path}:{d.line})" if d.line else shown)
         if d.fails(settings.strict):
             failing.append(describe(d, where))
         else:

@@ -134,7 +134,7 @@ def _report(app: Sphinx, d: Diagnostic, docnames: list[str], texts: dict[str, st
             break
     if location is None and docnames:
         location = docnames[0]
-    _log(d, describe(d) if location else describe(d, f"{shown}:{d.line}"), location, strict)
+    _log(d, describe(d) if location else describe(d, f"{shown}:{d.line}" if d.line else shown), location, strict)
 
 
 def _log(d: Diagnostic, message: str, location: str | tuple[str, int] | None, strict: bool) -> None:
