@@ -130,7 +130,8 @@ class Gate:
         """Check the page ``text`` (``name``: as findings name it; ``served``: its path under the output
         folder, POSIX, from which relative stylesheet hrefs resolve), built from ``files`` (its built file
         and its sources: any of them may be what a glob names)."""
-        names = [n for n in (site_path(self.site.root, Path(f)) for f in files) if n is not None]
+        patterns = self._patterns["pages"] or self._patterns["require"]
+        names = [n for n in (site_path(self.site.root, Path(f)) for f in files) if n is not None] if patterns else []
         required = self._matches("require", names)
         registered = self._matches("pages", names) if self.site.pages else True
         built = check_built(

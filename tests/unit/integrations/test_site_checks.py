@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from claim_evidence import dumps_for_script, render_evidence
+from claim_evidence.integrations._built import Gate, load_site
 
 from .test_integrations import CLAIM, EDITED, EMPTY_SLOT, STATEMENT, _line_of, _needs, _run, _site
 
@@ -172,6 +173,10 @@ def test_mkdocs_sub_path_site_url_is_the_base(tmp_path: Path) -> None:
     )
     _toml(site, base_url="/")  # an explicit base_url wins over site_url
     assert _mkdocs(site, strict=True, extra=sub, css="/assets/claim-evidence.css").returncode == 0
+    (site / "claim-evidence.toml").unlink()  # without a config, site_url is the base all the same
+    assert _mkdocs(site, strict=True, extra=sub).returncode == 0
+    alone = _mkdocs(site, strict=True, extra=sub, css="/assets/claim-evidence.css")
+    assert alone.returncode == 1 and 'href="/sub/assets/claim-evidence.css"' in alone.stderr
 
 
 # --- Sphinx ---------------------------------------------------------------------------------------
@@ -248,6 +253,8 @@ def test_sphinx_sub_path_html_baseurl_is_the_base(tmp_path: Path) -> None:
         'SH130 shared evidence stylesheet is missing: add <link rel="stylesheet" href="/sub/assets/claim-evidence.css">'
         in failed.stderr
     )
+    _toml(site, base_url="/")  # an explicit base_url wins over html_baseurl
+    assert _sphinx(site, strict=True, conf=sub).returncode == 0
 
 
 # --- Pelican --------------------------------------------------------------------------------------
@@ -329,3 +336,28 @@ def test_pelican_sub_path_siteurl_is_the_base(tmp_path: Path) -> None:
         in _log(failed)
     )
     assert re.search(r"claim-evidence: content/kumo\.md:\d+: SH130", _log(failed))
+    _toml(site, base_url="/")  # an explicit base_url wins over SITEURL
+    assert _pelican(site, fatal=True, siteurl="https://example.com/sub").returncode == 0
+
+
+# --- the globs, without a generator ---------------------------------------------------------------
+
+
+def test_gate_globs_match_a_page_by_its_built_file_or_its_source(tmp_path: Path) -> None:
+    _toml(tmp_path, pages=["site/**/*.html"], require=["docs/**/fund?ng.md", "site/[ab]/index.html"])
+    gate = Gate(load_site(tmp_path / "claim-evidence.toml", tmp_path, None, "mkdocs.yml"), True)
+    plain = "<!doctype html><html lang=ja><title>t</title><p>no evidence here</p></html>"
+
+    def codes(*files: str) -> list[str]:
+        return [d.code for d in gate.check(plain, "page", "index.html", [tmp_path / f for f in files]).findings]
+
+    assert codes("site/deep/er/funding/index.html", "docs/deep/funding.md") == ["SH160"]  # ** spans folders
+    assert codes("site/funding/index.html", "docs/funding.md") == ["SH160"]  # ** spans none too
+    assert codes("site/a/index.html") == ["SH160"]
+    assert codes("site/c/index.html", "docs/c.md") == []
+    assert codes("site/docs/funding.md.html", "other/funding.md") == []  # a glob matches from the config's folder
+    assert gate.checked == 5  # every page under site/ is registered
+    codes("elsewhere/x.html")  # not registered: pages names none of its paths
+    assert gate.checked == 5
+    assert [d.code for d in gate.findings()] == ["SH007"]
+    assert "(5 pages checked;" in gate.findings()[0].message
