@@ -150,7 +150,7 @@ class Gate:
     def _matches(self, key: str, names: list[str]) -> bool:
         found = False
         for pattern, parts in self._patterns[key]:
-            if any(_matches(parts, tuple(n.split("/"))) for n in names):
+            if any(_glob_matches(parts, tuple(n.split("/"))) for n in names):
                 self._matched.add((key, pattern))
                 found = True
         return found
@@ -193,14 +193,14 @@ def _parts(pattern: str) -> tuple[str, ...]:
     return tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
 
 
-def _matches(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
+def _glob_matches(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
     """``path`` (its parts) matched by a glob's parts as ``pathlib`` globs it: ``*``, ``?`` and ``[…]``
     within one name, ``**`` any number of folders."""
     if not pattern:
         return not path
     if pattern[0] == "**":
-        return any(_matches(pattern[1:], path[i:]) for i in range(len(path) + 1))
-    return bool(path) and fnmatchcase(path[0], pattern[0]) and _matches(pattern[1:], path[1:])
+        return any(_glob_matches(pattern[1:], path[i:]) for i in range(len(path) + 1))
+    return bool(path) and fnmatchcase(path[0], pattern[0]) and _glob_matches(pattern[1:], path[1:])
 
 
 def display_path(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
