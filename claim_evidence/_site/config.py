@@ -81,6 +81,9 @@ class Config:
     sources: tuple[
         str, ...
     ] = ()  # globs of the files pages are built from, where findings are placed (_site.sourcemap)
+    # The top-level keys the file sets: where a generator has a setting of its own (its base URL), the
+    # plugins take it only when the file leaves the key out, so that what is written here always wins.
+    keys: frozenset[str] = frozenset()
 
     @property
     def require(self) -> tuple[str, ...]:
@@ -198,7 +201,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
         freshness=freshness,
         **_templates(data.get("template_dir"), root, name),
     )
-    return Config(root, tuple(pages), options, path, news, chat, sources)
+    return Config(root, tuple(pages), options, path, news, chat, sources, frozenset(data))
 
 
 def _freshness(data: Any, name: str) -> Freshness:

@@ -312,7 +312,14 @@ def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[
     shown = next(iter(configs.values()))
     assert shown is not None
     stripped = sum(1 for r in found if any(d.code == STRIPPED for d in r.diagnostics))
-    count = f"{len(found)} page{'' if len(found) == 1 else 's'} checked"
+    return [FileResult(shown, [no_evidence(shown, len(found), stripped)])]
+
+
+def no_evidence(config: str, checked: int, stripped: int) -> Diagnostic:
+    """SH007 on ``config`` (as shown): ``checked`` registered pages, none with evidence markup, ``stripped``
+    of them with a generator's trace of dropped raw HTML. The generator plugins, which see the pages one by
+    one as the build writes them, say it in the same words."""
+    count = f"{checked} page{'' if checked == 1 else 's'} checked"
     message = (
         f"the registered pages carry no evidence markup at all ({count}; not one has a claim element, evidence slot "
         "or bundle script), so nothing was checked, and a gate must not pass a site whose evidence vanished in the "
@@ -326,7 +333,7 @@ def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[
         "claim-evidence claim add), and list in require the pages that must carry it, so that each fails on its own "
         "when it loses it (SH160)"
     )
-    return [FileResult(shown, [Diagnostic("SH007", message, subject="config", file=shown)])]
+    return Diagnostic("SH007", message, subject="config", file=config)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
-"""MkDocs plugin: every built page with evidence markup is checked as ``static-helper`` checks it,
-and its evidence slots are filled (``static-helper --write``'s rule).
+"""MkDocs plugin: every page MkDocs renders from Markdown is checked as ``static-helper`` checks it, and
+its evidence slots are filled (``static-helper --write``'s rule); at the end of the build, the site-level
+checks of a configured run (SH007, and each glob that matched no page), and the build stopped, even without
+``--strict``, when a page would be published with slots that do not show their records.
 
 Enable it in ``mkdocs.yml`` (``pip install 'claim-evidence[mkdocs]'``)::
 
@@ -10,7 +12,8 @@ Enable it in ``mkdocs.yml`` (``pip install 'claim-evidence[mkdocs]'``)::
           strict: false                 # true: the toolkit's warnings fail too
 
 Findings are logged as warnings of ``mkdocs.plugins.claim_evidence``, so ``mkdocs build --strict``
-fails on them; each names the Markdown file and the line its markup is written on.
+fails on them; each names the Markdown file and the line its markup is written on. Without ``base_url``
+in ``claim-evidence.toml``, the site is served where ``site_url``'s path says.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -27,12 +30,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page as MkDocsPage
 
-from .._check.page import PageOptions
-from .._core.diagnostics import InputError
+from .._core.diagnostics import Diagnostic, InputError
 from .._core.textio import read_text
-from .._html.locate import might_have_markup
 from .._site.sourcemap import source_line
-from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
+from ._built import CONFIG_NAME, Gate, Site, describe, display_path, load_site
 
 log = logging.getLogger("mkdocs.plugins.claim_evidence")
 
@@ -44,43 +45,72 @@ class ClaimEvidenceConfig(base.Config):
 
 
 class ClaimEvidencePlugin(BasePlugin[ClaimEvidenceConfig]):
-    """Checks each page's final HTML against its embedded records; re-renders the evidence slots."""
+    """Checks each page's final HTML against its embedded records; re-renders the evidence slots; at the
+    end of the build, the site-level checks, and the build stopped if a page kept a stale slot."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.options = PageOptions()
         self.project = Path.cwd()
+        self.site: Site | None = None
+        self.gate: Gate | None = None
+        self.dirty = False
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # A --dirty build renders only the pages that changed: what the whole site carries is unknown.
+        self.dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         self.project = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         path = self.config.config
         if path is None and (self.project / CONFIG_NAME).is_file():
             path = os.fspath(self.project / CONFIG_NAME)
+        shown = display_path(config.config_file_path or "mkdocs.yml", os.getcwd())
         try:
-            self.options = site_options(path)
+            self.site = load_site(path, self.project, config.site_url, shown)
         except InputError as exc:
             raise PluginError(f"claim-evidence: {exc}") from None
         return config
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        assert self.site is not None
+        self.gate = Gate(self.site, self.config.write)  # each build (mkdocs serve rebuilds) starts afresh
 
     # Last, so the check sees the HTML other plugins (minifiers, link rewriters) leave, and nothing
     # rewrites the evidence block after it.
     @event_priority(-100)
     def on_post_page(self, output: str, /, *, page: MkDocsPage, config: MkDocsConfig) -> str | None:
-        if not might_have_markup(output):
-            return output
+        assert self.gate is not None
         file = page.file
         source_path = file.abs_src_path
-        shown = display_path(source_path, self.project) if source_path else file.src_uri
-        built = check_built(output, shown, at_page(self.options, file.dest_uri), self.config.write)
+        # As the editor types it in the shell the build ran in: the hints name it in commands to run.
+        shown = display_path(source_path, os.getcwd()) if source_path else file.src_uri
+        files = [os.path.join(config.site_dir, file.dest_uri), *([source_path] if source_path else [])]
+        built = self.gate.check(output, shown, file.dest_uri, files)
         source = _source_text(source_path, file) if built.findings else ""
         for d in built.findings:
             line = source_line(source, d)
-            where = f"{shown}:{line}" if line else f"{shown} (built page {file.dest_uri}:{d.line})"
-            if d.fails(self.config.strict):
-                log.warning(describe(d, where))
-            else:
-                log.info(describe(d, where))
+            if line is None and d.line is not None:
+                self._log(d, f"{shown} (built page {file.dest_uri}:{d.line})")
+            else:  # at its line in the source, or a finding on the whole page (SH160)
+                self._log(d, f"{shown}:{line}" if line else shown)
         return built.text
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        gate, self.gate = self.gate, None
+        if gate is None:
+            return
+        if not self.dirty:
+            for d in gate.findings():
+                self._log(d, d.file)
+        refusal = gate.refusal()
+        if refusal is not None:  # even without --strict: never publish a claim without its evidence
+            raise PluginError(refusal)
+
+    def _log(self, d: Diagnostic, where: str | None) -> None:
+        if d.fails(self.config.strict):
+            log.warning(describe(d, where))
+        else:
+            log.info(describe(d, where))
 
 
 def _source_text(path: str | None, file: Any) -> str:

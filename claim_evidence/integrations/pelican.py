@@ -1,5 +1,7 @@
 """Pelican plugin: every article and page Pelican writes is checked as ``static-helper`` checks it, and its
-evidence slots are filled in place (``static-helper --write``'s rule).
+evidence slots are filled in place (``static-helper --write``'s rule); when the build has written them all,
+the site-level checks of a configured run (SH007, and each glob that matched no page), and the build
+stopped, even without ``--fatal``, when a page was written with slots that do not show their records.
 
 Enable it in ``pelicanconf.py`` (``pip install 'claim-evidence[pelican]'``)::
 
@@ -11,7 +13,9 @@ Enable it in ``pelicanconf.py`` (``pip install 'claim-evidence[pelican]'``)::
 Only the output of an article or a page (a draft, a hidden one, a translation) is checked: listing pages
 (index, archives, categories, tags, authors) copy several articles' content or summaries, whose markup
 cannot check as one page (several bundles, a bundle cut short by the summary); feeds are never touched.
-A page's failing findings are one warning of this module's logger, so ``pelican --fatal warnings`` fails.
+A page's failing findings are one warning of this module's logger, so ``pelican --fatal warnings`` fails,
+and so are the build's own. Without ``base_url`` in ``claim-evidence.toml``, the site is served where
+``SITEURL``'s path says.
 """
 
 from __future__ import annotations
@@ -27,31 +31,36 @@ from typing import Any
 from pelican import signals  # type: ignore[import-untyped]
 from pelican.contents import Content  # type: ignore[import-untyped]
 
-from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import InputError
 from .._core.textio import read_text
 from .._html.locate import might_have_markup
 from .._site.config import find_config
 from .._site.sourcemap import source_line
-from ._built import at_page, check_built, describe, display_path, site_options
+from ._built import Gate, Site, describe, display_path, load_site
 
 log = logging.getLogger(__name__)
 
 
 def register() -> None:
     signals.initialized.connect(_initialized)
+    signals.all_generators_finalized.connect(_started)
     signals.content_written.connect(check_written)
+    signals.finalized.connect(_finished)
+
+
+class UnfilledSlots(Exception):
+    """Stops the build (Pelican prints its message and exits 1): a page was written with evidence slots
+    that do not show their records."""
 
 
 @dataclass(frozen=True)
 class Settings:
     """The plugin's settings, read from Pelican's (``CLAIM_EVIDENCE_*``)."""
 
-    options: PageOptions
+    site: Site
     write: bool
     strict: bool
-    base: str  # sources are shown relative to this folder: the one holding the content folder (PATH)
 
 
 def settings_of(settings: Mapping[str, Any]) -> Settings:
@@ -66,33 +75,48 @@ def settings_of(settings: Mapping[str, Any]) -> Settings:
     content = os.path.abspath(settings.get("PATH") or os.curdir)
     named = settings.get("CLAIM_EVIDENCE_CONFIG")
     found = os.path.abspath(named) if named else find_config(Path(content))
-    return Settings(
-        _options(found), flags["CLAIM_EVIDENCE_WRITE"], flags["CLAIM_EVIDENCE_STRICT"], os.path.dirname(content)
-    )
+    site = _site(found, content, settings.get("SITEURL"))
+    return Settings(site, flags["CLAIM_EVIDENCE_WRITE"], flags["CLAIM_EVIDENCE_STRICT"])
 
 
-def _options(path: str | os.PathLike[str] | None) -> PageOptions:
+def _site(path: str | os.PathLike[str] | None, content: str, siteurl: str | None) -> Site:
     if path is None:
-        return PageOptions()
+        return _loaded(None, content, siteurl, (0, 0))
     try:
         stat = os.stat(path)
         stamp = (stat.st_mtime_ns, stat.st_size)
     except OSError:
         stamp = (0, 0)  # load_config says what is wrong with it
-    return _loaded(os.fspath(path), stamp)
+    return _loaded(os.fspath(path), content, siteurl, stamp)
 
 
 @functools.lru_cache(maxsize=8)
-def _loaded(path: str, stamp: tuple[int, int]) -> PageOptions:
-    """Read once per build (and again when the file changes, under ``pelican --autoreload``)."""
+def _loaded(path: str | None, content: str, siteurl: str | None, stamp: tuple[int, int]) -> Site:
+    """Read once per build (and again when the file changes, under ``pelican --autoreload``). Without a
+    config, the build's own findings are on the content folder."""
     try:
-        return site_options(path)
+        return load_site(path, os.path.dirname(content), siteurl, display_path(content, os.getcwd()))
     except InputError as exc:
         raise ValueError(f"claim-evidence: {exc}") from None
 
 
 def _initialized(pelican: Any) -> None:
     settings_of(pelican.settings)  # a broken claim-evidence.toml or setting stops Pelican before it writes
+
+
+# The run being written: its settings and gate, set when the generators have read the content (each run,
+# --autoreload's too) and taken when Pelican has written everything. Pelican's signals are process-wide,
+# and so is this one slot; a run never overlaps another in one process.
+_RUN: list[tuple[Settings, Gate]] = []
+
+
+def _started(generators: Any) -> None:
+    _begin(generators[0].settings)
+
+
+def _begin(settings: Mapping[str, Any]) -> None:
+    found = settings_of(settings)
+    _RUN[:] = [(found, Gate(found.site, found.write))]
 
 
 def check_written(path: str, context: Mapping[str, Any]) -> None:
@@ -102,7 +126,7 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
         text = read_text(path, None, keep_bom=True)  # check_built drops the BOM and writes it back
     except InputError:
         return  # not a page Pelican wrote as UTF-8 HTML
-    if not might_have_markup(text):
+    if content is None and not might_have_markup(text):
         return
     if content is None:
         log.info(
@@ -111,16 +135,18 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
             path,
         )
         return
-    settings = settings_of(context)
+    if not _RUN:  # written outside a run's generators (a plugin's own writer): a gate of its own
+        _begin(context)
+    settings, gate = _RUN[0]
     source = content.source_path
-    shown = display_path(source, settings.base) if source else path
-    served = context.get("output_file") or display_path(path, context.get("OUTPUT_PATH") or os.path.dirname(path))
-    built = check_built(text, shown, at_page(settings.options, served), settings.write)
+    # As the editor types it in the shell the build ran in: the hints name it in commands to run.
+    shown = display_path(source, os.getcwd()) if source else path
+    output = context.get("OUTPUT_PATH") or os.path.dirname(path)
+    served = context.get("output_file") or display_path(path, output)
+    built = gate.check(text, shown, served, [path, *([source] if source else [])])
     if built.text != text:
         try:
-            atomic_write_bytes(
-                path, built.text.encode("utf-8"), root=context.get("OUTPUT_PATH") or os.path.dirname(path)
-            )
+            atomic_write_bytes(path, built.text.encode("utf-8"), root=output)
         except InputError as exc:  # CE010/CE011: the page stays as Pelican wrote it, and the build fails
             built.findings.append(exc.diagnostic)
     if not built.findings:
@@ -129,7 +155,7 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
     failing = []
     for d in built.findings:
         line = source_line(written, d)
-        where = f"{shown}:{line}" if line else f"{shown} (written page {path}:{d.line})"
+        where = f"{shown}:{line}" if line else (f"{shown} (written page {path}:{d.line})" if d.line else shown)
         if d.fails(settings.strict):
             failing.append(describe(d, where))
         else:
@@ -138,6 +164,25 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
         # One warning for the page: under --fatal warnings Pelican stops at the first one, and every
         # finding of the page should be in it.
         log.warning("\n".join(failing))
+
+
+def _finished(pelican: Any) -> None:
+    """``finalized``: the build's own findings, one warning (``--fatal warnings`` stops here), then the build
+    stopped if a page was written with slots that do not show their records."""
+    if not _RUN:
+        return
+    settings, gate = _RUN.pop()
+    failing = []
+    for d in gate.findings():
+        if d.fails(settings.strict):
+            failing.append(describe(d, d.file))
+        else:
+            log.info(describe(d, d.file))
+    if failing:
+        log.warning("\n".join(failing))
+    refusal = gate.refusal()
+    if refusal is not None:  # even without --fatal: never publish a claim without its evidence
+        raise UnfilledSlots(refusal)
 
 
 def _source_text(path: str | None) -> str:

@@ -1,5 +1,7 @@
-"""Sphinx extension: after an HTML build, every page with evidence markup is checked as ``static-helper``
-checks it, and its evidence slots are filled (``static-helper --write``'s rule).
+"""Sphinx extension: after an HTML build, every page is checked as ``static-helper`` checks it, and its
+evidence slots are filled (``static-helper --write``'s rule); then the site-level checks of a configured
+run (SH007, and each glob that matched no page), and the build fails, even without ``-W``, when a page
+would be published with slots that do not show their records.
 
 Enable it in ``conf.py`` (``pip install 'claim-evidence[sphinx]'``)::
 
@@ -9,12 +11,14 @@ Enable it in ``conf.py`` (``pip install 'claim-evidence[sphinx]'``)::
     claim_evidence_strict = False                   # True: the toolkit's warnings fail too
 
 Findings are Sphinx warnings (type ``claim_evidence``, subtype the code), placed at the source document
-and the line its markup is written on, so ``sphinx-build -W`` fails on them.
+and the line its markup is written on, so ``sphinx-build -W`` fails on them. Without ``base_url`` in
+``claim-evidence.toml``, the site is served where ``html_baseurl``'s path says.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +30,16 @@ from sphinx.util import logging
 
 import claim_evidence
 
-from .._check.page import PageOptions
 from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.textio import decode_utf8
-from .._html.locate import might_have_markup
 from .._site.runner import html_files
 from .._site.sourcemap import source_line
-from ._built import CONFIG_NAME, at_page, check_built, describe, display_path, site_options
+from ._built import CONFIG_NAME, Gate, Site, describe, display_path, load_site
 
 logger = logging.getLogger(__name__)
+# Each build's site, read once when its config is (config-inited) and used when the build finishes.
+_SITES: weakref.WeakKeyDictionary[Sphinx, Site] = weakref.WeakKeyDictionary()
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -47,50 +51,63 @@ def setup(app: Sphinx) -> dict[str, Any]:
     return {"version": claim_evidence.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
-def _options(confdir: str | os.PathLike[str], config: Config) -> PageOptions:
-    """The named config (relative to ``conf.py``'s folder), else ``claim-evidence.toml`` beside it, else defaults."""
+def _site(app: Sphinx, config: Config) -> Site:
+    """The named config (relative to ``conf.py``'s folder), else ``claim-evidence.toml`` beside it, else
+    defaults; served where ``html_baseurl``'s path says unless the file sets ``base_url``."""
     named = config.claim_evidence_config
-    path = Path(confdir, named) if named else Path(confdir, CONFIG_NAME)
-    if not named and not path.is_file():
-        return PageOptions()
+    path: Path | None = Path(app.confdir, named) if named else Path(app.confdir, CONFIG_NAME)
+    if not named and path is not None and not path.is_file():
+        path = None
+    conf = display_path(Path(app.confdir, "conf.py"), os.getcwd())
     try:
-        return site_options(path)
+        return load_site(path, app.confdir, config.html_baseurl, conf)
     except InputError as exc:
         raise ConfigError(f"claim_evidence_config: {exc}") from None
 
 
 def _check_config(app: Sphinx, config: Config) -> None:
-    _options(app.confdir, config)  # a broken claim-evidence.toml stops the build before it starts
+    _SITES[app] = _site(app, config)  # a broken claim-evidence.toml stops the build before it starts
 
 
 def check_build(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: check (and fill) every ``*.html`` of an HTML build's output folder."""
+    """``build-finished``: check (and fill) every ``*.html`` of an HTML build's output folder, then the
+    site-level checks; a page left with stale slots ends the build with problems, even without ``-W``."""
     builder = app.builder
     if exception is not None or builder.format != "html" or not isinstance(builder, StandaloneHTMLBuilder):
         return
     config = app.config
-    options = _options(app.confdir, config)
+    site = _SITES.get(app) or _site(app, config)
+    gate = Gate(site, config.claim_evidence_write)
+    strict = config.claim_evidence_strict
     documents = _documents(app, builder)
     outdir = Path(app.outdir)
+    cwd = os.getcwd()
     for path in html_files(outdir):
         data = path.read_bytes()
         try:
             text = decode_utf8(data, None, keep_bom=True)  # check_built drops the BOM and writes it back
         except InputError:
             continue  # not a page Sphinx wrote (an html_extra_path file in another encoding)
-        if not might_have_markup(text):
-            continue
         docnames = documents.get(os.path.realpath(path), [])
-        # The name the findings' hints use: the source a page was built from, else the built page.
-        shown = str(app.env.doc2path(docnames[0], False)) if docnames else display_path(path, os.getcwd())
-        built = check_built(text, shown, at_page(options, display_path(path, outdir)), config.claim_evidence_write)
+        sources = [Path(app.env.doc2path(docname)) for docname in docnames]
+        # The name the findings' hints use, as the editor types it in the shell the build ran in: the
+        # source a page was built from, else the built page.
+        shown = display_path(sources[0] if sources else path, cwd)
+        built = gate.check(text, shown, display_path(path, outdir), [path, *sources])
         if built.text != text:
             try:
                 atomic_write_bytes(path, built.text.encode("utf-8"), root=outdir)
             except InputError as exc:  # CE010/CE011: the page stays as built, and the build fails
                 built.findings.append(exc.diagnostic)
+        texts: dict[str, str] = {}  # each source read once, and only for a page with findings
         for d in built.findings:
-            _report(app, d, docnames, display_path(path, os.getcwd()), config.claim_evidence_strict)
+            _report(app, d, docnames, texts, display_path(path, cwd), strict)
+    for d in gate.findings():
+        _log(d, describe(d, d.file), None, strict)
+    refusal = gate.refusal()
+    if refusal is not None:  # one paragraph and a failed build, not a traceback Sphinx asks to report
+        logger.error(refusal)
+        app.statuscode = 1
 
 
 def _documents(app: Sphinx, builder: StandaloneHTMLBuilder) -> dict[str, list[str]]:
@@ -104,18 +121,23 @@ def _documents(app: Sphinx, builder: StandaloneHTMLBuilder) -> dict[str, list[st
     return found
 
 
-def _report(app: Sphinx, d: Diagnostic, docnames: list[str], shown: str, strict: bool) -> None:
+def _report(app: Sphinx, d: Diagnostic, docnames: list[str], texts: dict[str, str], shown: str, strict: bool) -> None:
     """A warning at ``(docname, line)`` (the document whose source holds the markup), else at the document,
     else, for a page no document was built into, naming the output file and its line."""
     location: str | tuple[str, int] | None = None
     for docname in docnames:
-        line = source_line(_source(app, docname), d)
+        if docname not in texts:
+            texts[docname] = _source(app, docname)
+        line = source_line(texts[docname], d)
         if line is not None:
             location = (docname, line)
             break
     if location is None and docnames:
         location = docnames[0]
-    message = describe(d) if location else describe(d, f"{shown}:{d.line}")
+    _log(d, describe(d) if location else describe(d, f"{shown}:{d.line}" if d.line else shown), location, strict)
+
+
+def _log(d: Diagnostic, message: str, location: str | tuple[str, int] | None, strict: bool) -> None:
     if d.fails(strict):
         logger.warning(message, location=location, type="claim_evidence", subtype=d.code)
     else:

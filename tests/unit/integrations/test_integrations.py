@@ -130,8 +130,10 @@ def test_mkdocs_broken_seal_fails_the_strict_build_naming_the_markdown_line(tmp_
     )
     bundle_line = _line_of(site / "docs" / "kumo.md", "claim-evidence-data")
     assert f"claim-evidence: docs/kumo.md:{bundle_line}: SH150 not rewritten: fix CE403" in done.stderr
-    assert len(_warnings(done)) == 3  # SH140, CE403, SH150
-    assert "Aborted with 3 warnings in strict mode!" in done.stdout
+    # SH140, CE403, SH150, then the one error that stops the build: the page would show an empty slot
+    assert [line.split(" -  ")[0] for line in _warnings(done)] == ["WARNING"] * 3 + ["ERROR  "]
+    assert _warnings(done)[-1].startswith("ERROR   -  claim-evidence: the build failed: 1 page (docs/kumo.md) came out")
+    assert "Aborted with a BuildError!" in done.stdout
     assert EMPTY_SLOT in (site / "site" / "kumo" / "index.html").read_text(encoding="utf-8")
 
 
