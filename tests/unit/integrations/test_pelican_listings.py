@@ -91,7 +91,9 @@ def _site(tmp_path: Path, theme: str, *, broken: str | None = None) -> Path:
     return site
 
 
-def _pelican(site: Path, theme: str, plugin: bool, *, fatal: bool = True, columns: int = 1000) -> Any:
+def _pelican(
+    site: Path, theme: str, plugin: bool, *, fatal: bool = True, columns: int = 1000, options: tuple[str, ...] = ()
+) -> Any:
     conf = [
         'SITENAME = "Engines"',
         'SITEURL = ""',
@@ -111,7 +113,16 @@ def _pelican(site: Path, theme: str, plugin: bool, *, fatal: bool = True, column
     if plugin:
         conf.append('PLUGINS = ["claim_evidence.integrations.pelican"]')
     (site / "pelicanconf.py").write_text("\n".join(conf) + "\n", encoding="utf-8")
-    args = ["pelican", "content", "-s", "pelicanconf.py", "-o", "output", *(["--fatal", "warnings"] if fatal else [])]
+    args = [
+        "pelican",
+        "content",
+        "-s",
+        "pelicanconf.py",
+        "-o",
+        "output",
+        *(["--fatal", "warnings"] if fatal else []),
+        *options,
+    ]
     return _run(args, site, {"COLUMNS": str(columns)})
 
 
@@ -211,3 +222,28 @@ def test_pelican_listings_failure_prints_each_finding_on_one_line_at_80_columns(
     assert max(len(f) for f in findings) > 80  # whole, not wrapped at the terminal's width
     assert "review fingerprint does not match current statement/conditions/sources" in findings[1]
     assert "CRITICAL RuntimeError: Warning encountered" in summary
+
+
+def test_pelican_listings_quiet_fatal_build_fails_without_the_findings(tmp_path: Path) -> None:
+    # what docs/generators/pelican.md says of -q: Pelican's fatal logger raises even for a warning it hides
+    _needs("pelican", "pelican")
+    site = _site(tmp_path, "notmyidea", broken="kumo")
+    done = _pelican(site, "notmyidea", True, options=("-q",))
+    assert done.returncode == 1
+    (line,) = (done.stdout + done.stderr).splitlines()
+    assert "CRITICAL RuntimeError: Warning encountered" in line and "claim-evidence" not in line
+
+
+def test_pelican_listings_markup_left_in_a_comment_fails_the_build_and_keeps_the_listing(tmp_path: Path) -> None:
+    _needs("pelican", "pelican")
+    site = _site(tmp_path, "notmyidea")
+    source = site / "content" / "kumo.md"
+    old = '<!-- <p data-claim-id="KUMO-OLD">旧い文。</p> -->'
+    source.write_text(source.read_text(encoding="utf-8") + f"\n{old}\n", encoding="utf-8")
+    done = _pelican(site, "notmyidea", True, fatal=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    warned = [line for line in done.stdout.splitlines() if "SH009" in line]
+    assert warned and all("evidence markup is left on the listing page" in line for line in warned)
+    assert "WARNING  claim-evidence: output/index.html: SH009" in done.stdout
+    index = (site / "output" / "index.html").read_text(encoding="utf-8")
+    assert old in index and 'data-evidence-for="KUMO-SPEED"' in index  # left as Pelican wrote it
