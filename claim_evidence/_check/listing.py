@@ -72,8 +72,9 @@ def strip_evidence(text: str) -> Stripped:
 
 
 _LEFT = (
-    "internal error: evidence markup is left on the listing page after stripping it (markup in a comment, "
-    "raw text or a <template>, or a bug); the page was left as the generator wrote it"
+    "internal error: evidence markup is left on the listing page after stripping it: markup the browser does "
+    "not read as an element (inside a comment, raw text or a <template>) is not the toolkit's to take out; "
+    "remove it from the article's source (else this is a bug). The page was left as the generator wrote it"
 )
 
 
