@@ -174,6 +174,8 @@ def test_pelican_listings_clean_site_passes_prepublish_over_the_output(tmp_path:
     assert built.returncode == 0, built.stdout + built.stderr
     gate = _prepublish(site)
     assert gate.returncode == 0, gate.stdout + gate.stderr
+    helper = _run(["static_helper", "--no-cache", "--config", "claim-evidence.toml"], site)
+    assert helper.returncode == 0, helper.stdout + helper.stderr
     pages = _pages(site / "output")
     assert pages.keys() == plain_pages.keys()
     for slug, (_, claim_id, _, _) in ARTICLES.items():
