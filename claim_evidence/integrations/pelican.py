@@ -11,10 +11,12 @@ Enable it in ``pelicanconf.py`` (``pip install 'claim-evidence[pelican]'``)::
     CLAIM_EVIDENCE_STRICT = False                  # True: the toolkit's warnings fail too
 
 Only the output of an article or a page (a draft, a hidden one, a translation) is checked: listing pages
-(index, archives, categories, tags, authors) copy several articles' content or summaries, whose markup
-cannot check as one page (several bundles, a bundle cut short by the summary); feeds are never touched.
+(index, archives, categories, tags, authors, periods) copy several articles' content or summaries, whose
+markup cannot check as one page (several bundles, a bundle cut short by the summary), so their copy of the
+markup is taken out (:mod:`claim_evidence._check.listing`); feeds are never touched.
 A page's failing findings are one warning of this module's logger, so ``pelican --fatal warnings`` fails,
-and so are the build's own. Without ``base_url`` in ``claim-evidence.toml``, the site is served where
+and so are the build's own; each finding is printed on one line, whatever the terminal's width
+(:class:`_Unwrapped`). Without ``base_url`` in ``claim-evidence.toml``, the site is served where
 ``SITEURL``'s path says.
 """
 
@@ -31,8 +33,10 @@ from typing import Any
 from pelican import signals  # type: ignore[import-untyped]
 from pelican.contents import Content  # type: ignore[import-untyped]
 
+from .._check.listing import strip_evidence
 from .._core.atomic import atomic_write_bytes
-from .._core.diagnostics import InputError
+from .._core.diagnostics import Diagnostic, InputError
+from .._core.errors import InternalError
 from .._core.textio import read_text
 from .._html.locate import might_have_markup
 from .._site.config import find_config
@@ -102,6 +106,43 @@ def _loaded(path: str | None, content: str, siteurl: str | None, stamp: tuple[in
 
 def _initialized(pelican: Any) -> None:
     settings_of(pelican.settings)  # a broken claim-evidence.toml or setting stops Pelican before it writes
+    _log_unwrapped()
+
+
+class _Unwrapped(logging.Handler):
+    """Each line of a record printed whole on Pelican's console: ``LEVEL    line``.
+
+    Pelican's rich handler lays a record out in columns as wide as the terminal (80 in most CI logs), so
+    a finding (a path, a code and a Japanese sentence) came out cut into five pieces, which no one can
+    grep or click. Printed on the same console (``soft_wrap``: no wrapping, no cropping), a finding
+    keeps its place among Pelican's own lines and under its live status display."""
+
+    def __init__(self, console: Any) -> None:
+        super().__init__()
+        self.console = console
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            lines = self.format(record).splitlines()
+            text = "\n".join(f"{record.levelname:<8} {line}" for line in lines)
+            self.console.print(text, soft_wrap=True, markup=False, highlight=False, emoji=False)
+        except Exception:  # noqa: BLE001 - logging's own rule: a handler reports its failure, never raises
+            self.handleError(record)
+
+
+def _log_unwrapped() -> None:
+    """Route this module's records to :class:`_Unwrapped` when Pelican logs through rich (its default
+    ``--log-handler``); its plain handler already prints lines whole. The level and Pelican's
+    ``--fatal`` stay the logger's, so ``-q`` and ``--fatal warnings`` work as before."""
+    try:
+        from rich.logging import RichHandler
+    except ImportError:  # Pelican without rich: nothing wraps
+        return
+    rich = next((h for h in logging.getLogger().handlers if isinstance(h, RichHandler)), None)
+    if rich is None or any(isinstance(h, _Unwrapped) for h in log.handlers):
+        return
+    log.addHandler(_Unwrapped(rich.console))
+    log.propagate = False
 
 
 # The run being written: its settings and gate, set when the generators have read the content (each run,
@@ -128,16 +169,12 @@ def check_written(path: str, context: Mapping[str, Any]) -> None:
         return  # not a page Pelican wrote as UTF-8 HTML
     if content is None and not might_have_markup(text):
         return
-    if content is None:
-        log.info(
-            "claim-evidence: %s: not checked: a listing page that carries evidence markup copied from articles; "
-            "keep the markup out of summaries (Summary: metadata) to keep it off listing pages",
-            path,
-        )
-        return
     if not _RUN:  # written outside a run's generators (a plugin's own writer): a gate of its own
         _begin(context)
     settings, gate = _RUN[0]
+    if content is None:
+        _strip_listing(path, text, context, settings)
+        return
     source = content.source_path
     # As the editor types it in the shell the build ran in: the hints name it in commands to run.
     shown = display_path(source, os.getcwd()) if source else path
@@ -183,6 +220,37 @@ def _finished(pelican: Any) -> None:
     refusal = gate.refusal()
     if refusal is not None:  # even without --fatal: never publish a claim without its evidence
         raise UnfilledSlots(refusal)
+
+
+def _strip_listing(path: str, text: str, context: Mapping[str, Any], settings: Settings) -> None:
+    """A page Pelican wrote from several articles (index, archives, a category, tag, author or period
+    page) copies their markup: it is made inert (:mod:`claim_evidence._check.listing` says why), so the
+    site passes a gate run over the output folder. Each article's own page keeps its evidence."""
+    if not settings.write:
+        log.info(
+            "claim-evidence: %s: a listing page with evidence markup, left as written (CLAIM_EVIDENCE_WRITE = False)",
+            path,
+        )
+        return
+    try:
+        stripped = strip_evidence(text)
+        if stripped.text is not None:
+            atomic_write_bytes(
+                path, stripped.text.encode("utf-8"), root=context.get("OUTPUT_PATH") or os.path.dirname(path)
+            )
+    except InternalError as exc:  # left as Pelican wrote it, and the build fails: a gate would fail on it
+        log.warning(describe(Diagnostic("SH009", str(exc)), display_path(path, os.getcwd())))
+    except InputError as exc:  # CE010/CE011
+        log.warning(describe(exc.diagnostic, display_path(path, os.getcwd())))
+    else:
+        if stripped.text is not None:
+            log.info(
+                "claim-evidence: %s: evidence markup copied from articles taken out of this listing page "
+                "(%d elements removed, %d kept as plain text)",
+                path,
+                stripped.removed,
+                stripped.unmarked,
+            )
 
 
 def _source_text(path: str | None) -> str:
