@@ -104,8 +104,14 @@ def site(tmp_path: Path, name: str, bundle_dir: str, assets_dir: str) -> Path:
 
 
 def run(command: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``command`` in ``cwd``, with this environment's static-helper and claim-evidence first on PATH."""
-    env = {**os.environ, "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
+    """``command`` in ``cwd``, with this environment's static-helper and claim-evidence first on PATH
+    (and Astro's telemetry off: a build in a test never talks to the network)."""
+    env = {
+        **os.environ,
+        "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}",
+        "NO_COLOR": "1",
+        "ASTRO_TELEMETRY_DISABLED": "1",
+    }
     return subprocess.run(
         [os.fspath(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT
     )

@@ -55,13 +55,15 @@ DOC_FILES = {
         "layouts/shortcodes/claim-evidence-data.html",
         "content/about.md",
         "static/claim-evidence.toml",
+        "layouts/_default/single.html",
     ],
-    "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml"],
+    "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml", "_includes/base.njk"],
     "jekyll": [
         "_plugins/claim_evidence_data.rb",
         "_plugins/claim_evidence_write.rb",
         "about.md",
         "claim-evidence.toml",
+        "_layouts/default.html",
     ],
 }
 # Where a shown file starts (hugo.toml: after the test site's own settings).
@@ -194,7 +196,7 @@ def test_recipes_hugo_finding_about_the_page_names_the_bundle_line(hugo_site: Pa
     page's claims, at the line that puts the bundle script in (the shortcode)."""
     edit(
         hugo_site / "layouts" / "_default" / "single.html",
-        '<link rel="stylesheet" href="/assets/claim-evidence.css">\n',
+        '<link rel="stylesheet" href="{{ "assets/claim-evidence.css" | relURL }}">\n',
         "",
     )
     hugo_build(hugo_site)
