@@ -65,6 +65,7 @@ DOC_FILES = {
         "claim-evidence.toml",
         "_layouts/default.html",
     ],
+    "astro": ["astro.config.mjs", "src/layouts/Base.astro", "src/pages/about.md", "public/claim-evidence.toml"],
 }
 # Where a shown file starts (hugo.toml: after the test site's own settings).
 DOC_FROM = {("hugo", "hugo.toml"): "# Raw HTML"}
@@ -73,6 +74,7 @@ DOC_COMMANDS = {
     "hugo": ["hugo\n", HUGO_WRITE, "claim-evidence prepublish --config public/claim-evidence.toml"],
     "eleventy": ["npx @11ty/eleventy\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
     "jekyll": ["jekyll build\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
+    "astro": ["npx astro build\n", "claim-evidence prepublish --config dist/claim-evidence.toml"],
 }
 
 

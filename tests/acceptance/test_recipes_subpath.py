@@ -1,7 +1,7 @@
 """Every recipe built for a site served under a sub-path (``/sub/``), and served there for real.
 
 Each generator is given its own base (Hugo ``baseURL``, Eleventy ``--pathprefix``, Jekyll
-``--baseurl``) and the recipe's ``claim-evidence.toml`` its ``base_url``, as the
+``--baseurl``, Astro ``--base``) and the recipe's ``claim-evidence.toml`` its ``base_url``, as the
 guides say. Then the build passes, and a loopback HTTP server serving the output folder under
 ``/sub/`` answers 200 with the stylesheet's bytes for the href the built page links, where the root
 href (``/assets/claim-evidence.css``) is a 404. A layout that writes that root href fails with
@@ -34,6 +34,7 @@ from .recipe_support import (
     site,
     stylesheet_href,
 )
+from .test_recipes_astro import astro_build, astro_site
 
 ROOT_HREF = "/assets/claim-evidence.css"
 SUB_HREF = f"{SUB}assets/claim-evidence.css"
@@ -107,6 +108,16 @@ RECIPES = {
             '<link rel="stylesheet" href="{{ "/assets/claim-evidence.css" | relative_url }}">',
             _jekyll,
             lambda root: run(["jekyll", "build", "--baseurl", SUB.rstrip("/")], root),
+        ),
+        Recipe(
+            "astro",
+            "dist",
+            "about/index.html",
+            "public/claim-evidence.toml",
+            "src/layouts/Base.astro",
+            '<link rel="stylesheet" href={stylesheet}>',
+            astro_site,
+            lambda root: astro_build(root, "--base", SUB.rstrip("/")),
         ),
     )
 }
