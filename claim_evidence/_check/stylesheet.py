@@ -51,12 +51,35 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
         link, written, served_path = near
         line = page.located.position(link.start)[0]
         message += f'; the stylesheet <link> at line {line} (href="{written}") points to {served_path}'
+        if target is not None:
+            message += _base_hint(written, served_path, target[1], options)
     if not options.stylesheet_configured:
         message += (
             ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or '
             "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
         )
     yield at, Diagnostic("SH130", message, subject="page")
+
+
+def _base_hint(href: str, served: str, target: str, options: PageOptions) -> str:
+    """What a link to the stylesheet's file under another base says about ``base_url``: a rooted href
+    is written by a generator that adds its base (Jekyll ``relative_url``, Hugo ``relURL``, Eleventy's
+    ``url`` filter, Astro ``BASE_URL``), so the folder it puts before the stylesheet's path is where the site is served.
+    A relative href says nothing about the base (only about the page's depth): no hint."""
+    base = _base_path(options)
+    below = target[len(base) :]  # the stylesheet's path under the base: "assets/claim-evidence.css"
+    rooted = _SCHEME.match(href) or href.startswith("/")
+    if not rooted or not target.startswith(base) or not served.endswith("/" + below):
+        return ""
+    prefix = served[: len(served) - len(below)]
+    if prefix == base:
+        return ""
+    if base.startswith(prefix):
+        return (
+            f', outside base_url "{_base_url(options)}" (claim-evidence.toml: where the site is served): '
+            "let the site generator put its base before the href"
+        )
+    return f'; a site served under {prefix} sets base_url = "{prefix}" in claim-evidence.toml'
 
 
 # The site's own origin while hrefs are resolved: a name that can never be a real host (RFC 2606).

@@ -463,10 +463,31 @@ def test_generated_sites_base_url_sub_path(site: Path, capsys: pytest.CaptureFix
         (
             'e.html:11:1: SH130 shared evidence stylesheet is missing: add <link rel="stylesheet" href="/docs/assets/claim-evidence.css"> '
             '(or, relative to this page, href="assets/claim-evidence.css"); the stylesheet <link> at line 6 '
-            '(href="/assets/claim-evidence.css") points to /assets/claim-evidence.css (the default href: set stylesheet = "…" in '
+            '(href="/assets/claim-evidence.css") points to /assets/claim-evidence.css, outside base_url "/docs/" '
+            "(claim-evidence.toml: where the site is served): let the site generator put its base before the href "
+            '(the default href: set stylesheet = "…" in '
             "claim-evidence.toml for your site's path, or stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
         ),
     )
+
+
+def test_generated_sites_link_under_another_base_names_base_url(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rooted link that a generator wrote under its base (/sub/) on a site whose config says "/": SH130
+    names the base_url to set. A relative link tells nothing about the base: no such addition."""
+    config(site, 'pages = ["**/*.html"]\nstylesheet = "/assets/claim-evidence.css"\n')
+    write(site / "a.html", evidence_page(css="/sub/assets/claim-evidence.css"))
+    write(site / "b" / "index.html", evidence_page(css="assets/claim-evidence.css"))
+    code, out, _ = static_helper(capsys)
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0].endswith(
+        '(href="/sub/assets/claim-evidence.css") points to /sub/assets/claim-evidence.css; '
+        'a site served under /sub/ sets base_url = "/sub/" in claim-evidence.toml'
+    ), out
+    assert lines[1].endswith('(href="assets/claim-evidence.css") points to /b/assets/claim-evidence.css'), out
+    (site / "b" / "index.html").unlink()
+    config(site, 'pages = ["a.html"]\nstylesheet = "/assets/claim-evidence.css"\nbase_url = "/sub/"\n')
+    assert static_helper(capsys)[:2] == (0, "PASS a.html: 1 claim bound\n1 page: 1 passed, 0 failed\n")
 
 
 def test_generated_sites_base_url_with_host(site: Path, capsys: pytest.CaptureFixture[str]) -> None:

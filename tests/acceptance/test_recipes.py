@@ -1,46 +1,52 @@
-"""The generator recipes of docs/generators/, run for real.
+"""The generator recipes of docs/generators/ for Hugo, Eleventy and Jekyll, run for real.
 
 Each test copies a small site from ``tests/data/recipes/`` into ``tmp_path``,
 writes a sealed bundle into it (with a ``12.0`` the seal covers), builds it
 with the generator's own binary, lets the recipe fill the evidence slots, and
 checks the built page: the slot holds exactly ``render_evidence`` and the
 page and ``claim-evidence prepublish`` pass. The other tests build what the
-recipe prevents and show how it fails. A finding also names the line of the
-Markdown source it is written on (``sources`` in each recipe's config). Each
-generator's tests skip with a one-line reason when its binary is missing
-(``.ci/run`` installs them).
-
-``static-helper --write``'s own exit status is never asserted (it changes from
-"1: a file changed" to "0: nothing left to report"); the check after it is.
+recipe prevents and show how it fails: the site-level checks too (a page that
+``require`` names losing its markup, a build that escapes or drops all of it),
+and a failed check prints its findings and one line, never a stack trace. A
+finding also names the line of the Markdown source it is written on
+(``sources`` in each recipe's config). Each generator's tests skip with a
+one-line reason when its binary is missing (``.ci/run`` installs them). The
+shared pieces are in ``recipe_support.py``; Astro's recipe is tested in
+``test_recipes_astro.py``, every recipe under a sub-path in ``test_recipes_subpath.py``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
+from .recipe_support import (
+    BUNDLE_TEXT,
+    CLAIM,
+    DOCS,
+    EDITED,
+    ELEVENTY,
+    NUMBERS_REWRITTEN,
+    RECIPES,
+    SCRIPT,
+    SLOT,
+    STATEMENT,
+    TOOLS,
+    assert_clean_failure,
+    assert_fails,
+    assert_passes,
+    check,
+    edit,
+    placed,
+    require_tool,
+    run,
+    sealed_bundle,
+    site,
+    unmark,
+)
 
-from ..conftest import ROOT
-
-RECIPES = ROOT / "tests" / "data" / "recipes"
-DOCS = ROOT / "docs" / "generators"
-STYLESHEET = ROOT / "claim_evidence" / "assets" / "claim-evidence.css"
-TOOLS = Path(sys.executable).parent  # static-helper and claim-evidence beside this interpreter
-ELEVENTY = ROOT / "tests" / "generators" / "node_modules" / ".bin" / "eleventy"
-TIMEOUT = 120
-CLAIM = "latency"
-STATEMENT = "架空の試験機は固定条件で応答時間の中央値を記録した。"
-SCRIPT = '<script type="application/json" id="claim-evidence-data">'
-NUMBERS_REWRITTEN = "but only because JSON numbers were rewritten"
-EDITED = STATEMENT.replace("記録", "計測")  # the sentence as edited after the review: SH120
+__all__ = ["CLAIM", "STATEMENT", "sealed_bundle"]  # tests/unit/site/test_sourcemap.py reads them from here
 
 # What each recipe's page shows of its site verbatim, and the commands it names.
 DOC_FILES = {
@@ -49,14 +55,17 @@ DOC_FILES = {
         "layouts/shortcodes/claim-evidence-data.html",
         "content/about.md",
         "static/claim-evidence.toml",
+        "layouts/_default/single.html",
     ],
-    "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml"],
+    "eleventy": ["eleventy.config.js", "about.md", "claim-evidence.toml", "_includes/base.njk"],
     "jekyll": [
         "_plugins/claim_evidence_data.rb",
         "_plugins/claim_evidence_write.rb",
         "about.md",
         "claim-evidence.toml",
+        "_layouts/default.html",
     ],
+    "astro": ["astro.config.mjs", "src/layouts/Base.astro", "src/pages/about.md", "public/claim-evidence.toml"],
 }
 # Where a shown file starts (hugo.toml: after the test site's own settings).
 DOC_FROM = {("hugo", "hugo.toml"): "# Raw HTML"}
@@ -65,103 +74,8 @@ DOC_COMMANDS = {
     "hugo": ["hugo\n", HUGO_WRITE, "claim-evidence prepublish --config public/claim-evidence.toml"],
     "eleventy": ["npx @11ty/eleventy\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
     "jekyll": ["jekyll build\n", "claim-evidence prepublish --config _site/claim-evidence.toml"],
+    "astro": ["npx astro build\n", "claim-evidence prepublish --config dist/claim-evidence.toml"],
 }
-
-
-def sealed_bundle() -> dict[str, Any]:
-    """One sealed claim; ``median_ms: 12.0`` is covered by the seal (``measurement`` is fingerprinted)."""
-    sources = [
-        {
-            "id": "lab-log",
-            "publisher": "架空計測室",
-            "title": "架空の計測記録",
-            "url": "https://example.com/lab/log",
-            "published_at": "2026-09-01",
-        }
-    ]
-    claim: dict[str, Any] = {
-        "id": CLAIM,
-        "label": "応答時間",
-        "statement": STATEMENT,
-        "basis": "operator_measurement",
-        "evidence_label": "Fact",
-        "status": "matched",
-        "source_refs": [{"source_id": "lab-log", "section": "結果", "supports": "応答時間の中央値"}],
-        "conditions": ["架空の固定条件"],
-        "as_of": "2026-09-01",
-        "measurement": {
-            "environment": "架空の試験機",
-            "method": "固定条件で100回計測",
-            "results_url": "https://example.com/lab/results",
-            "median_ms": 12.0,
-        },
-    }
-    claim["verification"] = {
-        "checked_at": "2026-09-02",
-        "method": "human_document_review",
-        "fingerprint": claim_fingerprint(claim, sources),
-    }
-    return {"version": 1, "sources": sources, "claims": [claim]}
-
-
-BUNDLE = sealed_bundle()
-BUNDLE_TEXT = dumps_for_script(BUNDLE) + "\n"
-SLOT = render_evidence(BUNDLE, [CLAIM])
-
-
-def site(tmp_path: Path, name: str, bundle_dir: str, assets_dir: str) -> Path:
-    """The recipe's site in ``tmp_path``, with the sealed bundle and the stylesheet written in."""
-    root = tmp_path / name
-    shutil.copytree(RECIPES / name, root)
-    (root / bundle_dir).mkdir(parents=True)
-    (root / bundle_dir / "about.json").write_text(BUNDLE_TEXT, encoding="utf-8")
-    (root / assets_dir).mkdir(parents=True)
-    shutil.copyfile(STYLESHEET, root / assets_dir / "claim-evidence.css")
-    assert '"median_ms": 12.0' in BUNDLE_TEXT
-    return root
-
-
-def run(command: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``command`` in ``cwd``, with this environment's static-helper and claim-evidence first on PATH."""
-    env = {**os.environ, "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
-    return subprocess.run(
-        [os.fspath(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT
-    )
-
-
-def check(root: Path, output: str) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
-    """The page check and the publish gate on the built site, both reading the config in the output folder."""
-    config = f"{output}/claim-evidence.toml"
-    return (
-        run([TOOLS / "static-helper", "--no-cache", "--config", config], root),
-        run([TOOLS / "claim-evidence", "prepublish", "--config", config], root),
-    )
-
-
-def assert_passes(root: Path, output: str, page: str) -> None:
-    helper, gate = check(root, output)
-    assert helper.returncode == 0, helper.stdout + helper.stderr
-    assert f"PASS {output}/{page}: 1 claim bound\n" in helper.stdout
-    assert gate.returncode == 0, gate.stdout + gate.stderr
-    assert f"PASS {output}/{page}: 1 claim bound\n" in gate.stdout
-
-
-def assert_fails(root: Path, output: str, *findings: str) -> str:
-    helper, gate = check(root, output)
-    assert helper.returncode == 1, helper.stdout + helper.stderr
-    assert gate.returncode == 1, gate.stdout + gate.stderr
-    for finding in findings:
-        assert finding in helper.stdout and finding in gate.stdout, gate.stdout
-    return gate.stdout
-
-
-def placed(report: str, finding: str) -> tuple[str, str]:
-    """Where the text report puts the one finding that holds ``finding`` (``PATH:LINE:COL``), and
-    the line after it (where ``sources`` places it: ``    written at FILE:LINE``)."""
-    lines = report.splitlines()
-    at = [i for i, line in enumerate(lines) if f": {finding}" in line]
-    assert len(at) == 1, report
-    return lines[at[0]].split(f": {finding}")[0], lines[at[0] + 1]
 
 
 @pytest.mark.parametrize("name", sorted(DOC_FILES))
@@ -183,8 +97,7 @@ JSONIFY_SHORTCODE = f"{SCRIPT}{{{{ index site.Data.evidence (.Get 0) | jsonify |
 
 @pytest.fixture
 def hugo_site(tmp_path: Path) -> Path:
-    if shutil.which("hugo") is None:
-        pytest.skip("hugo not installed (apt-get install hugo; .ci/run does this)")
+    require_tool("hugo", "hugo not installed (apt-get install hugo; .ci/run does this)")
     return site(tmp_path, "hugo", "data/evidence", "static/assets")
 
 
@@ -194,12 +107,6 @@ def hugo_build(root: Path, *options: str) -> str:
     assert built.returncode == 0, built.stdout + built.stderr
     run(HUGO_WRITE.split(), root)
     return (root / "public" / HUGO_PAGE).read_text(encoding="utf-8")
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def test_recipes_hugo_build_fills_the_slot_and_keeps_the_bundle_as_written(hugo_site: Path) -> None:
@@ -224,6 +131,18 @@ def test_recipes_hugo_without_unsafe_omits_the_claim_and_its_slot(hugo_site: Pat
     # The shortcode's bundle is still there, so the page fails instead of passing as "no evidence markup".
     assert SCRIPT in page
     assert_fails(hugo_site, "public", "SH110 [latency]", "SH111 [latency]")
+
+
+def test_recipes_hugo_without_unsafe_fails_a_page_whose_markup_is_all_raw_html(hugo_site: Path) -> None:
+    """The bundle written as raw HTML too (no shortcode): without ``unsafe`` nothing of the evidence is
+    left, and the required page fails on its own (SH160), naming what Hugo dropped (SH161), and the
+    site as a whole (SH007)."""
+    edit(hugo_site / "hugo.toml", "unsafe = true\n", "")
+    edit(hugo_site / "content" / "about.md", '{{< claim-evidence-data "about" >}}', f"{SCRIPT}\n{BUNDLE_TEXT}</script>")
+    page = hugo_build(hugo_site)
+    assert SCRIPT not in page and "data-claim-id" not in page
+    report = assert_fails(hugo_site, "public", "public/about/index.html: SH160 ", "SH161 ", "SH007 ")
+    assert report.splitlines()[-1] == "2 targets: 0 passed, 2 failed"  # the page, and the config (SH007)
 
 
 def test_recipes_hugo_jsonify_breaks_the_seal(hugo_site: Path) -> None:
@@ -279,7 +198,7 @@ def test_recipes_hugo_finding_about_the_page_names_the_bundle_line(hugo_site: Pa
     page's claims, at the line that puts the bundle script in (the shortcode)."""
     edit(
         hugo_site / "layouts" / "_default" / "single.html",
-        '<link rel="stylesheet" href="/assets/claim-evidence.css">\n',
+        '<link rel="stylesheet" href="{{ "assets/claim-evidence.css" | relURL }}">\n',
         "",
     )
     hugo_build(hugo_site)
@@ -315,8 +234,7 @@ ELEVENTY_PAGE = "about/index.html"
 
 @pytest.fixture
 def eleventy_site(tmp_path: Path) -> Path:
-    if not ELEVENTY.exists():
-        pytest.skip("Eleventy not installed (npm ci --prefix tests/generators; .ci/run does this)")
+    require_tool(ELEVENTY, "Eleventy not installed (npm ci --prefix tests/generators; .ci/run does this)")
     return site(tmp_path, "eleventy", "_data/evidence", "assets")
 
 
@@ -337,9 +255,7 @@ def test_recipes_eleventy_json_filter_breaks_the_seal_and_the_build(eleventy_sit
         f"{SCRIPT}{{{{ evidence.about | json }}}}</script>",
     )
     built = run([ELEVENTY], eleventy_site)
-    assert built.returncode == 1
-    assert "Command failed: static-helper --no-cache ." in built.stderr
-    assert NUMBERS_REWRITTEN in built.stdout
+    assert_clean_failure(built, NUMBERS_REWRITTEN)
     page = (eleventy_site / "_site" / ELEVENTY_PAGE).read_text(encoding="utf-8")
     assert '"median_ms":12' in page and '"median_ms":12.0' not in page
     assert NUMBERS_REWRITTEN in assert_fails(eleventy_site, "_site", "CE403 [latency]")
@@ -348,11 +264,35 @@ def test_recipes_eleventy_json_filter_breaks_the_seal_and_the_build(eleventy_sit
 def test_recipes_eleventy_finding_names_the_markdown_line_it_is_written_on(eleventy_site: Path) -> None:
     edit(eleventy_site / "about.md", STATEMENT, EDITED)
     built = run([ELEVENTY], eleventy_site)
-    assert built.returncode == 1
+    assert_clean_failure(built, "SH120 [latency] body text differs from reviewed statement")
     # eleventy.after checks in _site/, and names the Markdown source from there (sources, in the config)
     assert placed(built.stdout, "SH120 [latency] ") == (f"{ELEVENTY_PAGE}:10:1", "    written at ../about.md:5")
     report = assert_fails(eleventy_site, "_site", "SH120 [latency]")
     assert placed(report, "SH120 [latency] ") == (f"_site/{ELEVENTY_PAGE}:10:1", "    written at about.md:5")
+
+
+# markdown-it's html: false: every tag written in Markdown is escaped into visible text.
+ESCAPE_HTML = 'eleventyConfig.amendLibrary("md", (md) => md.set({ html: false }));\n'
+
+
+def test_recipes_eleventy_markdown_without_html_fails_the_build(eleventy_site: Path) -> None:
+    """``html: false`` escapes the claim, its slot and the bundle into text: the page shows the tags and
+    carries no markup. The recipe's check runs over the config's pages, so the build fails: the page
+    ``require`` names (SH160), and the site whose evidence vanished (SH007); a check of the folder alone
+    would have reported "1 passed"."""
+    edit(eleventy_site / "eleventy.config.js", "  // In _site/", f"  {ESCAPE_HTML}  // In _site/")
+    built = run([ELEVENTY], eleventy_site)
+    assert_clean_failure(built, f"{ELEVENTY_PAGE}: SH160 this page must carry evidence markup", "SH007 ")
+    page = (eleventy_site / "_site" / ELEVENTY_PAGE).read_text(encoding="utf-8")
+    assert "&lt;p data-claim-id=" in page and "data-claim-id=" not in page.replace("&lt;p data-claim-id=", "")
+    assert_fails(eleventy_site, "_site", f"_site/{ELEVENTY_PAGE}: SH160 ", "_site/claim-evidence.toml: SH007 ")
+
+
+def test_recipes_eleventy_page_that_loses_its_markup_fails_the_build(eleventy_site: Path) -> None:
+    """A page that ``require`` names, with its markup taken out of the Markdown: SH160 fails the build."""
+    unmark(eleventy_site / "about.md")
+    built = run([ELEVENTY], eleventy_site)
+    assert_clean_failure(built, f"{ELEVENTY_PAGE}: SH160 ")
 
 
 # --- Jekyll -------------------------------------------------------------------------------------
@@ -362,8 +302,7 @@ JEKYLL_PAGE = "about.html"
 
 @pytest.fixture
 def jekyll_site(tmp_path: Path) -> Path:
-    if shutil.which("jekyll") is None:
-        pytest.skip("jekyll not installed (apt-get install jekyll; .ci/run does this)")
+    require_tool("jekyll", "jekyll not installed (apt-get install jekyll; .ci/run does this)")
     return site(tmp_path, "jekyll", "_data/evidence", "assets")
 
 
@@ -389,11 +328,18 @@ def test_recipes_jekyll_without_the_hook_ships_empty_slots(jekyll_site: Path) ->
 def test_recipes_jekyll_hook_fails_the_build_on_a_finding(jekyll_site: Path) -> None:
     edit(jekyll_site / "about.md", STATEMENT, EDITED)
     built = run(["jekyll", "build"], jekyll_site)
-    assert built.returncode == 1
-    assert "SH120 [latency] body text differs from reviewed statement" in built.stdout
-    assert "static-helper: the evidence check of" in built.stdout + built.stderr
+    assert_clean_failure(built, "SH120 [latency] body text differs from reviewed statement")
     # The hook runs in _site/: the Markdown source is named from there (sources, in the config).
     assert placed(built.stdout, "SH120 [latency] ") == (f"{JEKYLL_PAGE}:10:1", "    written at ../about.md:5")
     # The gate, run from the project root, names it from there.
     report = assert_fails(jekyll_site, "_site", "SH120 [latency]")
     assert placed(report, "SH120 [latency] ") == (f"_site/{JEKYLL_PAGE}:10:1", "    written at about.md:5")
+
+
+def test_recipes_jekyll_page_that_loses_its_markup_fails_the_build(jekyll_site: Path) -> None:
+    """The markup taken out of a page that ``require`` names: the page still builds, and the hook's
+    check over the config's pages fails it (SH160) and the site (SH007: no page carries any)."""
+    unmark(jekyll_site / "about.md")
+    built = run(["jekyll", "build"], jekyll_site)
+    assert_clean_failure(built, f"{JEKYLL_PAGE}: SH160 this page must carry evidence markup", "SH007 ")
+    assert_fails(jekyll_site, "_site", f"_site/{JEKYLL_PAGE}: SH160 ", "_site/claim-evidence.toml: SH007 ")

@@ -1,4 +1,4 @@
-const { execFileSync, spawnSync } = require("node:child_process");
+const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -13,10 +13,16 @@ module.exports = function (eleventyConfig) {
     return `<script type="application/json" id="claim-evidence-data">${json}</script>`;
   });
 
-  // Every slot is empty after a build: fill them, then check; a finding fails the build.
+  // Every slot is empty after a build: fill them, then check. --config, not a folder: a run over the
+  // config's pages also fails a site whose evidence vanished (SH007) or a required page without it (SH160).
   eleventyConfig.on("eleventy.after", ({ dir }) => {
-    const helper = ["--no-cache", "."];
-    spawnSync("static-helper", ["--write", ...helper], { cwd: dir.output, stdio: ["ignore", "ignore", "inherit"] });
-    execFileSync("static-helper", helper, { cwd: dir.output, stdio: "inherit" });
+    const helper = ["--no-cache", "--config", "claim-evidence.toml"];
+    spawnSync("static-helper", ["--write", ...helper], { cwd: dir.output, stdio: "ignore" });
+    const check = spawnSync("static-helper", helper, { cwd: dir.output, stdio: "inherit" });
+    if (check.status !== 0) {
+      // The findings are printed: one line more, and a failed build without a stack trace.
+      console.error(`static-helper: the evidence check of ${dir.output} failed (${check.error || `exit ${check.status}`})`);
+      process.exitCode = 1;
+    }
   });
 };
