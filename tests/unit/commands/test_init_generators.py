@@ -51,7 +51,7 @@ def _guide_config(text: str) -> dict[str, Any] | None:
 def _guide_assets(text: str) -> str:
     """The folder the guide's Install section copies the stylesheet to."""
     install = text.split("## Install", 1)[1].split("\n## ", 1)[0]
-    (folder,) = re.findall(r"claim-evidence assets --out (\S+)", install)
+    (folder,) = set(re.findall(r"claim-evidence assets --out\s+([^\s`)]+)", install))
     return folder
 
 
