@@ -160,7 +160,8 @@ GENERATORS: tuple[Generator, ...] = (
         require_example=("posts/*/index.html",),
         stylesheet_dir="static/assets",
         setup=(
-            "in {marker}: [markup.goldmark.renderer] unsafe = true, and [minify.tdewolff.json] keepNumbers = true",
+            "in {marker}: markup.goldmark.renderer.unsafe = true and minify.tdewolff.json.keepNumbers = true "
+            "(in TOML: [markup.goldmark.renderer] unsafe = true, [minify.tdewolff.json] keepNumbers = true)",
             "the shortcode layouts/shortcodes/claim-evidence-data.html that puts data/evidence/NAME.json in the page",
             _LINK,
         ),
