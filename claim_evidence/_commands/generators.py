@@ -162,7 +162,7 @@ GENERATORS: tuple[Generator, ...] = (
         setup=(
             "in {marker}: markup.goldmark.renderer.unsafe = true and minify.tdewolff.json.keepNumbers = true "
             "(in TOML: [markup.goldmark.renderer] unsafe = true, [minify.tdewolff.json] keepNumbers = true)",
-            "the shortcode layouts/shortcodes/claim-evidence-data.html that puts data/evidence/NAME.json in the page",
+            "add the shortcode layouts/shortcodes/claim-evidence-data.html that puts data/evidence/NAME.json in the page",
             _LINK,
         ),
         build=("hugo", "static-helper --write --no-cache --config public/claim-evidence.toml"),
@@ -189,7 +189,7 @@ GENERATORS: tuple[Generator, ...] = (
         require_example=("about/index.html",),
         stylesheet_dir="assets",
         setup=(
-            "in {marker}: the passthrough copies of assets and claim-evidence.toml, the "
+            "in {marker}: add the passthrough copies of assets and claim-evidence.toml, the "
             "claimEvidenceData shortcode and the eleventy.after check",
             _LINK,
         ),
@@ -213,7 +213,7 @@ GENERATORS: tuple[Generator, ...] = (
         require_example=("about.html",),
         stylesheet_dir="assets",
         setup=(
-            "_plugins/claim_evidence_data.rb (the Liquid tag) and _plugins/claim_evidence_write.rb (the hook)",
+            "add _plugins/claim_evidence_data.rb (the Liquid tag) and _plugins/claim_evidence_write.rb (the hook)",
             _LINK,
         ),
         build=("jekyll build",),
@@ -252,6 +252,14 @@ class Found:
 
     generator: Generator
     marker: str
+    present: bool = True  # False: chosen with --generator in a folder without its markers
+
+    @property
+    def why(self) -> str:
+        """Why ``init`` set this generator up: the marker found, or the option."""
+        if self.present:
+            return f"found {self.marker}"
+        return f"--generator {self.generator.name}; no {self.marker} here yet"
 
     @property
     def src(self) -> str:
@@ -288,7 +296,7 @@ def choose(root: Path, shown: str, name: str | None) -> Found | None:
     found = detect(root)
     if name is not None:
         generator = BY_NAME[name]
-        return next((f for f in found if f.generator is generator), Found(generator, generator.markers[0].path))
+        return next((f for f in found if f.generator is generator), Found(generator, generator.markers[0].path, False))
     if len(found) > 1:
         which = ", ".join(f"{f.generator.title} ({f.marker})" for f in found)
         options = " or ".join(f"--generator {f.generator.name}" for f in found)

@@ -116,7 +116,7 @@ class GeneratorInitResult:
             else f"check: {found.build} fails on a finding, naming the file and line",
         ]
         return [
-            f"{self.config}: written for {generator.title} (found {self.found.marker}; the recipe: {generator.guide})",
+            f"{self.config}: written for {generator.title} ({found.why}; the recipe: {generator.guide})",
             f"{self.stylesheet}: {self.stylesheet_state}",
             "Next:",
             *(f"  {n}. {step}" for n, step in enumerate(steps, 1)),
@@ -392,7 +392,7 @@ def generator_config_text(found: Found) -> str:
             body += [*_require_lines(generator.require_example), ""]
     return "\n".join(
         [
-            f"# claim-evidence.toml for a {generator.title} site, as {generator.guide} sets it up.",
+            f"# claim-evidence.toml for a site built with {generator.title}, as {generator.guide} sets it up.",
             "# Written by `claim-evidence init` (which never overwrites it): edit it freely.",
             f"# {generator.where}",
             '# Every key: SCHEMA.md, "Site configuration".',

@@ -186,7 +186,9 @@ def test_init_generator_option_chooses_among_two(run: Any, tmp_path: Path) -> No
 def test_init_generator_option_without_markers(run: Any, tmp_path: Path) -> None:
     code, out, _ = run("init", "--generator", "jekyll", os.fspath(tmp_path))
     assert code == 0
-    assert out.startswith(f"{tmp_path}/claim-evidence.toml: written for Jekyll (found _config.yml;")
+    assert out.startswith(
+        f"{tmp_path}/claim-evidence.toml: written for Jekyll (--generator jekyll; no _config.yml here yet; the recipe: "
+    )
     assert "pages" in tomllib.loads((tmp_path / CONFIG_NAME).read_text(encoding="utf-8"))
 
 
@@ -255,3 +257,21 @@ def test_init_help_names_the_generators_and_the_option(run: Any) -> None:
             stem = marker.path.rsplit(".", 1)[0]
             assert marker.path in flat or stem in flat, marker.path
     assert "A project with the files of two generators is refused (exit 2): choose one with --generator" in flat
+
+
+def test_init_generator_folder_in_the_way_writes_nothing(run: Any, tmp_path: Path) -> None:
+    _project(tmp_path, "hugo.toml")
+    (tmp_path / "static").write_text("not a folder\n", "utf-8")
+    before = sorted(tmp_path.rglob("*"))
+    code, out, err = run("init", os.fspath(tmp_path))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"claim-evidence: error: {tmp_path}/static/assets: cannot create the folder (")
+    assert err.endswith("); nothing written\n")
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_init_config_toml_not_utf8_is_no_hugo_marker(run: Any, tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_bytes(b'baseURL = "\xff"\n')
+    code, out, _ = run("init", os.fspath(tmp_path))
+    assert code == 0
+    assert "written for" not in out and (tmp_path / CONFIG_NAME).is_file()
