@@ -281,7 +281,7 @@ def init(folder: str, generator: str | None) -> int:
     mkdocs.yaml; Sphinx's conf.py, docs/conf.py or source/conf.py;
     pelicanconf.py; hugo.toml, hugo.yaml, hugo.json, or a config.toml with
     Hugo's keys; .eleventy.js or eleventy.config.js/.mjs/.cjs; Jekyll's
-    _config.yml; astro.config.mjs/.js/.ts/.mts), it writes the config that
+    _config.yml or _config.yaml; astro.config.mjs/.js/.ts/.mts), it writes the config that
     generator's guide in docs/generators/ gives, where that guide puts it
     (Hugo: static/claim-evidence.toml), copies the stylesheet where the guide
     does (Hugo: static/assets/, MkDocs: docs/assets/, Sphinx: _static/ beside
