@@ -98,6 +98,7 @@ class GeneratorInitResult:
     config: str
     stylesheet: str
     stylesheet_state: str
+    stray_config: str = ""  # a claim-evidence.toml at the root where the guide keeps it elsewhere
 
     def lines(self) -> list[str]:
         """The report printed on stdout: what was written, then the guide's next steps."""
@@ -118,6 +119,14 @@ class GeneratorInitResult:
         return [
             f"{self.config}: written for {generator.title} ({found.why}; the recipe: {generator.guide})",
             f"{self.stylesheet}: {self.stylesheet_state}",
+            *(
+                [
+                    f"{self.stray_config}: left unchanged, but {generator.guide} keeps the config in "
+                    f"{self.config}; remove this one (from the project root the gate would check the templates too)"
+                ]
+                if self.stray_config
+                else []
+            ),
             "Next:",
             *(f"  {n}. {step}" for n, step in enumerate(steps, 1)),
         ]
@@ -168,7 +177,10 @@ def init_generator(folder: str, found: Found) -> GeneratorInitResult:
             "the config was not written"
         ) from None
     atomic_write_bytes(target, text.encode("utf-8"))
-    return GeneratorInitResult(found, config, _shown(folder, *css_parts), state)
+    stray = _parts(found.src, CONFIG_NAME)
+    # A plain init (what init did in a Hugo project before) left one at the root: say so, never remove it.
+    stray_config = _shown(folder, *stray) if stray != config_parts and os.path.lexists(Path(folder, *stray)) else ""
+    return GeneratorInitResult(found, config, _shown(folder, *css_parts), state, stray_config)
 
 
 def _parts(*paths: str) -> tuple[str, ...]:

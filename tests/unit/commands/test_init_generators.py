@@ -275,3 +275,17 @@ def test_init_config_toml_not_utf8_is_no_hugo_marker(run: Any, tmp_path: Path) -
     code, out, _ = run("init", os.fspath(tmp_path))
     assert code == 0
     assert "written for" not in out and (tmp_path / CONFIG_NAME).is_file()
+
+
+def test_init_hugo_names_a_root_config_a_plain_init_left(run: Any, tmp_path: Path) -> None:
+    _project(tmp_path, "hugo.toml")
+    (tmp_path / CONFIG_NAME).write_text('pages = ["layouts/_default/*.html"]\n', "utf-8")
+    code, out, _ = run("init", os.fspath(tmp_path))
+    assert code == 0
+    assert out.splitlines()[2] == (
+        f"{tmp_path}/claim-evidence.toml: left unchanged, but docs/generators/hugo.md keeps the config in "
+        f"{tmp_path}/static/claim-evidence.toml; remove this one (from the project root the gate would check the "
+        "templates too)"
+    )
+    assert (tmp_path / CONFIG_NAME).read_text(encoding="utf-8") == 'pages = ["layouts/_default/*.html"]\n'
+    assert (tmp_path / "static" / CONFIG_NAME).is_file()
