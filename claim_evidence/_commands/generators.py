@@ -157,7 +157,7 @@ GENERATORS: tuple[Generator, ...] = (
         config_dir="static",
         where="Copied to public/ by Hugo: the gate reads it there, so it walks the built site, not layouts/.",
         settings=(_PAGES, _STYLESHEET, _LANG, ("sources", ("../content/**/*.md", "../layouts/**/*.html"))),
-        require_example=("posts/*/index.html",),
+        require_example=("about/index.html",),
         stylesheet_dir="static/assets",
         setup=(
             "in {marker}: markup.goldmark.renderer.unsafe = true and minify.tdewolff.json.keepNumbers = true "
@@ -229,15 +229,25 @@ GENERATORS: tuple[Generator, ...] = (
             Marker("astro.config.ts"),
             Marker("astro.config.mts"),
         ),
-        config_dir=".",
-        where="At the project root: the built pages are in dist/, which the next build replaces.",
-        settings=(("pages", ("dist/**/*.html",)), ("web_root", "dist"), _STYLESHEET, _LANG),
-        require_example=("dist/about/index.html",),
+        config_dir="public",
+        where="Copied to dist/ by Astro (public/): the gate reads it there, so it walks the built site, not src/.",
+        settings=(
+            _PAGES,
+            _STYLESHEET,
+            _LANG,
+            ("sources", ("../src/pages/**/*.md", "../src/pages/**/*.astro", "../src/layouts/**/*.astro")),
+        ),
+        require_example=("about/index.html",),
         stylesheet_dir="public/assets",
-        setup=(_LINK,),
-        build=("npx astro build", "static-helper --write --no-cache"),
-        check="claim-evidence prepublish",
-        records=_IN_PAGE,
+        setup=(
+            "in {marker}: the claim-evidence integration, last in integrations (astro:build:done fills the "
+            "slots in dist/ and checks them)",
+            "the layout src/layouts/Base.astro that puts src/data/evidence/NAME.json in the page as written "
+            "(?raw) and links the stylesheet under the site's base",
+        ),
+        build=("npx astro build",),
+        check="claim-evidence prepublish --config dist/claim-evidence.toml",
+        records="src/data/evidence/NAME.json",
     ),
 )
 

@@ -26,11 +26,17 @@ PACKAGED_CSS = resources.files("claim_evidence").joinpath("assets/claim-evidence
 CONFIG_KEYS = {"pages", "require", "exclude", "stylesheet", "web_root", "base_url", "lang", "sources"}
 # Where each guide says its claim-evidence.toml goes, relative to the marker's folder (read from the
 # guides: "`static/claim-evidence.toml`", "beside conf.py", "beside mkdocs.yml", "in the project root"...).
-CONFIG_AT = {"hugo": "static/claim-evidence.toml"}
-# The Astro guide is another change of #25: until it is in docs/generators/, the values its author was
-# given (the pages in dist/, the stylesheet in public/assets/, which Astro serves from dist/ at /assets/).
+CONFIG_AT = {"hugo": "static/claim-evidence.toml", "astro": "public/claim-evidence.toml"}
+# The Astro guide is another change of #25 (docs/generators/astro.md): until it is merged, its config
+# and Install folder as its author wrote them.
 ASTRO = {
-    "config": {"pages": ["dist/**/*.html"], "web_root": "dist", "stylesheet": "/assets/claim-evidence.css"},
+    "config": {
+        "pages": ["**/*.html"],
+        "require": ["about/index.html"],
+        "stylesheet": "/assets/claim-evidence.css",
+        "lang": "ja",
+        "sources": ["../src/pages/**/*.md", "../src/pages/**/*.astro", "../src/layouts/**/*.astro"],
+    },
     "assets": "public/assets",
 }
 
@@ -41,11 +47,18 @@ def _guide(name: str) -> str | None:
 
 
 def _guide_config(text: str) -> dict[str, Any] | None:
-    """The guide's ``claim-evidence.toml``: the one TOML block whose keys are all config keys."""
+    """The guide's ``claim-evidence.toml``: the one TOML block of config keys that sets the stylesheet
+    (a guide may show a one-line variant too, ``base_url = "/sub/"``)."""
     blocks = [tomllib.loads(b) for b in re.findall(r"```toml\n(.*?)```", text, re.S)]
-    mine = [b for b in blocks if b and set(b) <= CONFIG_KEYS]
+    mine = [b for b in blocks if "stylesheet" in b and set(b) <= CONFIG_KEYS]
     assert len(mine) <= 1, mine
     return mine[0] if mine else None
+
+
+def _require_example(text: str) -> list[str]:
+    """The commented ``# require = [...]`` of a written config, as the list it would set."""
+    (example,) = re.findall(r"^# (require = .*)$", text, re.M)
+    return tomllib.loads(example)["require"]
 
 
 def _guide_assets(text: str) -> str:
@@ -70,8 +83,12 @@ def test_init_generator_writes_the_guides_config_and_stylesheet(run: Any, tmp_pa
     guide = _guide(generator.name)
     at = project / Path(marker).parent
     config_path = at / CONFIG_AT.get(generator.name, CONFIG_NAME)
-    written = tomllib.loads(config_path.read_text(encoding="utf-8"))
-    want = (_guide_config(guide) if guide else ASTRO["config"]) or {}
+    text = config_path.read_text(encoding="utf-8")
+    written = tomllib.loads(text)
+    want = dict((_guide_config(guide) if guide else ASTRO["config"]) or {})
+    # The guide's require names its sample page; init, before any page is built, shows it commented.
+    if "require" in want:
+        assert _require_example(text) == want.pop("require")
     # Every key the guide shows, with the guide's value; besides them, at most the default lang.
     assert {k: written.get(k) for k in want} == want
     extra = {k: v for k, v in written.items() if k not in want}
@@ -109,9 +126,9 @@ def test_init_generator_config_shows_require_commented_with_an_example(
     config_path = project / Path(marker).parent / CONFIG_AT.get(generator.name, CONFIG_NAME)
     text = config_path.read_text(encoding="utf-8")
     assert "require" not in tomllib.loads(text)
-    (example,) = re.findall(r"^# (require = .*)$", text, re.M)
-    uncommented = tomllib.loads(text.replace(f"# {example}", example))["require"]
-    assert uncommented and all(isinstance(glob, str) for glob in uncommented)
+    example = _require_example(text)
+    uncommented = tomllib.loads(text.replace("# require = ", "require = "))["require"]
+    assert uncommented == example and example and all(isinstance(glob, str) for glob in example)
 
 
 @pytest.mark.parametrize("generator", GENERATORS, ids=lambda g: g.name)
