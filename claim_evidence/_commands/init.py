@@ -1,9 +1,12 @@
-"""``claim-evidence init``: a starter ``claim-evidence.toml`` for a site, guessed from its pages.
+"""``claim-evidence init``: a starter ``claim-evidence.toml`` for a site, guessed from its pages,
+or, in a site generator's project, the one that generator's guide gives (``generators.GENERATORS``).
 
 A new user's first step, so it must never destroy anything: an existing config is refused, an
 existing stylesheet is left alone, and what is written is proved before it is written (the globs
 match exactly the pages found, with the same ``Path.glob`` the checks use; the text parses back).
 Everything is derived from the folder's files alone: no clock, no network, the same bytes twice.
+A generator's project is set up its guide's way, never the plain way: registering its templates and
+putting the stylesheet where the build does not copy it is what a plain ``init`` did to a Hugo site.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ from .._html.lang import html_lang, primary_subtag
 from .._record.vocabulary import LOCALES
 from .._site.config import CONFIG_NAME, Config, expand
 from .._site.runner import SKIPPED_DIRS, walk_site  # the gate's own walk: init must not register what it ignores
+from .generators import Found, TomlValue, choose
 
 PAGE_SUFFIXES = (".html", ".htm")
 # Above this many folders holding pages, one glob per folder is a list nobody reads: use "**".
 MAX_FOLDER_GLOBS = 8
 STYLESHEET_PATH = ("assets", "claim-evidence.css")
 _ONE_LINE = 100  # a pages list longer than this is written one glob per line
+REQUIRE_EXAMPLE = ("articles/*.html",)
 
 
 @dataclass(frozen=True)
@@ -85,15 +90,61 @@ class InitResult:
         ]
 
 
-def init_site(folder: str) -> InitResult:
+@dataclass(frozen=True)
+class GeneratorInitResult:
+    """What ``init`` did in a site generator's project: its guide's config and stylesheet."""
+
+    found: Found
+    config: str
+    stylesheet: str
+    stylesheet_state: str
+    stray_config: str = ""  # a claim-evidence.toml at the root where the guide keeps it elsewhere
+
+    def lines(self) -> list[str]:
+        """The report printed on stdout: what was written, then the guide's next steps."""
+        found, generator = self.found, self.found.generator
+        record = generator.records
+        page = "the page's source file" if record.startswith("a bundle script") else record
+        steps = [
+            *(found.fill(step) for step in generator.setup),
+            'mark a sentence in a page, as raw HTML: <p data-claim-id="my-claim">…</p> and '
+            f'<div data-evidence-for="my-claim"></div> after it; its record: {record}',
+            f"claim-evidence claim add, source add, ref add on {page}; read the source, then "
+            "claim-evidence review record (each command's --help shows its options)",
+            f"build: {found.build}",
+            f"check: {generator.check}"
+            if generator.check
+            else f"check: {found.build} fails on a finding, naming the file and line",
+        ]
+        return [
+            f"{self.config}: written for {generator.title} ({found.why}; the recipe: {generator.guide})",
+            f"{self.stylesheet}: {self.stylesheet_state}",
+            *(
+                [
+                    f"{self.stray_config}: left unchanged, but {generator.guide} keeps the config in "
+                    f"{self.config}; remove this one (from the project root the gate would check the templates too)"
+                ]
+                if self.stray_config
+                else []
+            ),
+            "Next:",
+            *(f"  {n}. {step}" for n, step in enumerate(steps, 1)),
+        ]
+
+
+def init_site(folder: str, generator: str | None = None) -> InitResult | GeneratorInitResult:
     """Write ``claim-evidence.toml`` and the stylesheet into ``folder``; refuse rather than overwrite.
 
-    The stylesheet goes first: if the config cannot be written afterwards, running ``init`` again
-    still works (the stylesheet is then "up to date"), whereas a config written before a failed
-    stylesheet would make the second run refuse.
+    ``generator`` is a name of ``generators.CHOICES`` (``none``: a plain folder), or ``None`` to
+    recognize the project by its marker files. The stylesheet goes first: if the config cannot be
+    written afterwards, running ``init`` again still works (the stylesheet is then "up to date"),
+    whereas a config written before a failed stylesheet would make the second run refuse.
     """
     if not os.path.isdir(folder):
         raise InitError(f"{folder}: {'not a folder' if os.path.lexists(folder) else 'no such folder'}")
+    found = choose(Path(folder), "" if os.path.normpath(folder) == "." else folder, generator)
+    if found is not None:
+        return init_generator(folder, found)
     config = _shown(folder, CONFIG_NAME)
     if os.path.lexists(os.path.join(folder, CONFIG_NAME)):
         raise InitError(f"{config} exists; edit it instead (init never overwrites)")
@@ -104,6 +155,37 @@ def init_site(folder: str) -> InitResult:
     state = copy_stylesheet(Path(folder, *STYLESHEET_PATH), _shown(folder, STYLESHEET_PATH[0]))
     atomic_write_bytes(os.path.join(folder, CONFIG_NAME), text.encode("utf-8"))
     return InitResult(plan, config, stylesheet, state)
+
+
+def init_generator(folder: str, found: Found) -> GeneratorInitResult:
+    """The guide's config and stylesheet, each where that guide puts it (relative to the marker's folder)."""
+    generator = found.generator
+    config_parts = _parts(found.src, generator.config_dir, CONFIG_NAME)
+    config = _shown(folder, *config_parts)
+    if os.path.lexists(os.path.join(folder, *config_parts)):
+        raise InitError(f"{config} exists; edit it instead (init never overwrites)")
+    text = generator_config_text(found)
+    _prove_settings(text, dict(generator.settings))
+    css_parts = _parts(found.src, generator.stylesheet_dir, STYLESHEET_PATH[-1])
+    state = copy_stylesheet(Path(folder, *css_parts), _shown(folder, *css_parts[:-1]))
+    target = Path(folder, *config_parts)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InitError(
+            f"{_shown(folder, *config_parts[:-1])}: cannot create the folder ({exc.strerror or exc}); "
+            "the config was not written"
+        ) from None
+    atomic_write_bytes(target, text.encode("utf-8"))
+    stray = _parts(found.src, CONFIG_NAME)
+    # A plain init (what init did in a Hugo project before) left one at the root: say so, never remove it.
+    stray_config = _shown(folder, *stray) if stray != config_parts and os.path.lexists(Path(folder, *stray)) else ""
+    return GeneratorInitResult(found, config, _shown(folder, *css_parts), state, stray_config)
+
+
+def _parts(*paths: str) -> tuple[str, ...]:
+    """``docs``, ``.``, ``claim-evidence.toml`` -> ``("docs", "claim-evidence.toml")``."""
+    return tuple(part for path in paths for part in Path(path).parts if part != ".")
 
 
 def copy_stylesheet(target: Path, shown_folder: str) -> str:
@@ -127,7 +209,7 @@ def copy_stylesheet(target: Path, shown_folder: str) -> str:
             f"{shown_folder} is a file, so the stylesheet cannot go there; move it, then run init again; nothing written"
         )
     try:
-        target.parent.mkdir(exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)  # a guide's folder (static/assets) may be new
     except OSError as exc:
         raise InitError(f"{shown_folder}: cannot create the folder ({exc.strerror or exc}); nothing written") from None
     atomic_write_bytes(target, data)
@@ -270,6 +352,8 @@ def config_text(plan: SitePlan) -> str:
             *pages,
             _toml_list("pages", plan.pages),
             "",
+            *_require_lines(REQUIRE_EXAMPLE),
+            "",
             '# The stylesheet every page with evidence must link (SH130): <link rel="stylesheet" href="…">.',
             "# A root-relative href: this folder is taken to be served at the site root. The file is",
             "# assets/claim-evidence.css here (`claim-evidence assets --out assets` copies it again).",
@@ -289,6 +373,53 @@ def config_text(plan: SitePlan) -> str:
             "",
         ]
     )
+
+
+def _require_lines(example: tuple[str, ...]) -> list[str]:
+    """The commented ``require``: the one setting that makes a page fail when the build loses its markup."""
+    return [
+        "# Pages that must carry evidence markup: each fails on its own when the build drops it (SH160),",
+        "# where otherwise a page without markup passes. Each glob must match a page that is checked",
+        "# (SH004, SH008). For example:",
+        f"# {_toml_list('require', example)}",
+    ]
+
+
+_SETTING_COMMENTS = {
+    "pages": "# The built pages to check (globs relative to this file's folder, like every path here).",
+    "web_root": "# The folder the site is served from: the stylesheet href is resolved from there.",
+    "stylesheet": '# The stylesheet every page with evidence must link (SH130): <link rel="stylesheet" href="…">.',
+    "lang": "# Language of the evidence block labels: " + " or ".join(LOCALES) + ".",
+    "sources": "# Where a finding's markup is written: relative to this file's folder, like pages.",
+}
+
+
+def generator_config_text(found: Found) -> str:
+    """The guide's ``claim-evidence.toml``, commented, with ``require`` shown but left to the editor."""
+    generator = found.generator
+    body: list[str] = []
+    for key, value in generator.settings:
+        body += [_SETTING_COMMENTS[key], _toml_value(key, value), ""]
+        if key == "pages" or (key == "stylesheet" and "pages" not in dict(generator.settings)):
+            body += [*_require_lines(generator.require_example), ""]
+    return "\n".join(
+        [
+            f"# claim-evidence.toml for a site built with {generator.title}, as {generator.guide} sets it up.",
+            "# Written by `claim-evidence init` (which never overwrites it): edit it freely.",
+            f"# {generator.where}",
+            '# Every key: SCHEMA.md, "Site configuration".',
+            "",
+            *body,
+            "# true: a matched or partial claim whose statement has numbers must quote the passage they come",
+            "# from (quote.exact in its source_refs): without a quote that is an error (CE905), not a warning.",
+            "# require_quotes = true",
+            "",
+        ]
+    )
+
+
+def _toml_value(key: str, value: TomlValue) -> str:
+    return f"{key} = {_toml_string(value)}" if isinstance(value, str) else _toml_list(key, value)
 
 
 def _toml_list(key: str, values: tuple[str, ...]) -> str:
@@ -311,6 +442,17 @@ def _prove(text: str, plan: SitePlan) -> None:
     except tomllib.TOMLDecodeError as exc:
         raise InitError(f"internal error: the config text does not parse ({exc}); nothing written") from None
     if data != {"pages": list(plan.pages), "stylesheet": DEFAULT_STYLESHEET, "lang": plan.lang}:
+        raise InitError(f"internal error: the config text reads back as {data!r}; nothing written")
+
+
+def _prove_settings(text: str, settings: dict[str, TomlValue]) -> None:
+    """Parse the text back: it must hold exactly the guide's settings (``require`` stays a comment)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InitError(f"internal error: the config text does not parse ({exc}); nothing written") from None
+    want = {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
+    if data != want:
         raise InitError(f"internal error: the config text reads back as {data!r}; nothing written")
 
 

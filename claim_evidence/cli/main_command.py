@@ -22,6 +22,7 @@ import click
 
 from .. import __version__
 from .._check.documents import check_file, is_page, load_document
+from .._commands.generators import CHOICES as GENERATOR_CHOICES
 from .._core.atomic import atomic_write_bytes
 from .._core.report import FileResult, exit_code, report
 from .._core.textio import MAX_BYTES
@@ -267,26 +268,48 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str 
 
 @cli.command()
 @click.argument("folder", metavar="[DIR]", required=False, default=".", type=click.Path(path_type=str))
-def init(folder: str) -> int:
+@click.option(
+    "--generator",
+    type=click.Choice(GENERATOR_CHOICES),
+    default=None,
+    help="Set up DIR as this generator's project (default: recognized by its files); none: a plain folder of HTML pages.",
+)
+def init(folder: str, generator: str | None) -> int:
     """Write a starter claim-evidence.toml for the site in DIR (default: here).
 
-    It lists the HTML pages found as `pages` globs (hidden folders,
-    node_modules, venv and the cache skipped; `**/*.html` past 8 folders),
-    guesses `lang` from the pages' <html lang> (ja or en; otherwise ja), sets
-    `stylesheet` to /assets/claim-evidence.css and copies that stylesheet to
-    DIR/assets/. It never overwrites: an existing claim-evidence.toml is
-    refused (exit 2; edit it instead), and a stylesheet already there that
-    differs is left alone and reported.
+    In a site generator's project, recognized by its files (mkdocs.yml or
+    mkdocs.yaml; Sphinx's conf.py, docs/conf.py or source/conf.py;
+    pelicanconf.py; hugo.toml, hugo.yaml, hugo.json, or a config.toml with
+    Hugo's keys; .eleventy.js or eleventy.config.js/.mjs/.cjs; Jekyll's
+    _config.yml or _config.yaml; astro.config.mjs/.js/.ts/.mts), it writes the config that
+    generator's guide in docs/generators/ gives, where that guide puts it
+    (Hugo: static/claim-evidence.toml), copies the stylesheet where the guide
+    does (Hugo: static/assets/, MkDocs: docs/assets/, Sphinx: _static/ beside
+    conf.py), and prints the guide's next steps: what to add to the
+    generator's files, the build command and the check command. A project with
+    the files of two generators is refused (exit 2): choose one with
+    --generator.
 
-    Next: link the stylesheet from every page with evidence, mark a sentence
-    with data-claim-id, add the claim, its source and the reference (claim add,
-    source add, ref add), read the source and record the review (review
-    record), then run static-helper --write and claim-evidence prepublish; the
-    exact commands are printed after a run.
+    In a plain folder (or with --generator none) it lists the HTML pages found
+    as `pages` globs (hidden folders, node_modules, venv and the cache
+    skipped; `**/*.html` past 8 folders), guesses `lang` from the pages' <html
+    lang> (ja or en; otherwise ja), sets `stylesheet` to
+    /assets/claim-evidence.css and copies that stylesheet to DIR/assets/.
+
+    Every config written shows `require` as a comment, with an example. It
+    never overwrites: an existing claim-evidence.toml is refused (exit 2; edit
+    it instead), and a stylesheet already there that differs is left alone and
+    reported.
+
+    Next (a plain folder): link the stylesheet from every page with evidence,
+    mark a sentence with data-claim-id, add the claim, its source and the
+    reference (claim add, source add, ref add), read the source and record the
+    review (review record), then run static-helper --write and claim-evidence
+    prepublish; the exact commands are printed after a run.
     """
     from .._commands.init import init_site
 
-    for line in init_site(folder).lines():
+    for line in init_site(folder, generator).lines():
         click.echo(line)
     return 0
 

@@ -4,6 +4,8 @@ run from another folder, must not depend on this checkout."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 import zipfile
@@ -123,3 +125,113 @@ def test_packaging_runtime_dependencies_are_exactly_what_the_packages_import() -
                 core |= third_party(path)
     assert core == declared
     assert by_plugin == extras
+
+
+# --- Install lines ------------------------------------------------------------------------------
+
+# claim-evidence is not on the package index: every line that installs it names a checkout or a wheel.
+INSTALL_DOCS = ("README.md", "docs/generators/*.md")
+_OURS = re.compile(r"claim[-_]evidence", re.I)
+
+
+def _install_lines() -> list[tuple[str, str]]:
+    """``(file:line, arguments)`` of every ``pip install`` in README.md and the generator guides."""
+    found = []
+    for pattern in INSTALL_DOCS:
+        for path in sorted(ROOT.glob(pattern)):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for n, line in enumerate(lines, 1):
+                # README's prose wraps an inline `pip install …` over two lines: join them.
+                text = line + " " + lines[n] if line.rstrip().endswith("pip install") and n < len(lines) else line
+                for match in re.finditer(r"pip install ([^`#&|]*)", text):
+                    found.append((f"{path.relative_to(ROOT)}:{n}", match.group(1)))
+    return found
+
+
+def _is_local(argument: str) -> bool:
+    """A path to a checkout (``/path/to/claim-evidence[mkdocs]``, ``.``, ``'.[test]'``) or a wheel file."""
+    bare = argument.split("[", 1)[0]
+    return bare.startswith(("/", "./", "../", "~")) or bare == "." or bare.endswith(".whl")
+
+
+def test_packaging_install_lines_name_a_checkout_or_a_wheel() -> None:
+    lines = _install_lines()
+    assert len(lines) >= 8, lines  # the guides' and README's lines were all found
+    bad = []
+    for where, arguments in lines:
+        names = [a for a in shlex.split(arguments) if not a.startswith("-")]
+        assert names, f"{where}: pip install without a package: {arguments!r}"
+        # Another project's tool (mutmut) comes from the index; this package only from a path.
+        bad += [f"{where}: {a}" for a in names if (_OURS.search(a) or a.startswith(".")) and not _is_local(a)]
+    assert bad == [], "claim-evidence is not on the package index; install it from a checkout:\n" + "\n".join(bad)
+
+
+def test_packaging_install_line_check_refuses_an_index_name() -> None:
+    assert not _is_local("claim-evidence[mkdocs]")
+    assert not _is_local("claim_evidence")
+    assert _is_local("/path/to/claim-evidence[mkdocs]")
+    assert _is_local("dist/claim_evidence-0.1.0-py3-none-any.whl[mkdocs]")
+
+
+def _offline_venv(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh venv that sees this environment's third-party packages (by a .pth to a folder of links
+    to them) but not claim-evidence: an extra's requirements are then already satisfied, offline,
+    and pip must install claim-evidence itself into the venv, touching nothing outside ``tmp_path``."""
+    import sysconfig
+    import venv
+
+    fresh = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(fresh)
+    python = fresh / "bin" / "python"
+    farm = tmp_path / "deps"
+    farm.mkdir()
+    ours = ("claim_evidence", "static_helper", "__editable__", "__editable___claim_evidence")
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if not entry.name.lower().startswith(ours) and entry.suffix != ".pth":
+            (farm / entry.name).symlink_to(entry)
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "offline-deps.pth").write_text(f"{farm}\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_REQUIRE_VIRTUALENV")}
+    return python, env
+
+
+def _pip_install(tmp_path: Path, *requirement: str) -> tuple[Path, dict[str, str]]:
+    python, env = _offline_venv(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index", *requirement],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return python, env
+
+
+def _installed_plugin(python: Path, env: dict[str, str]) -> list[str]:
+    """Where the fresh venv imports claim_evidence from, and the MkDocs plugin its entry point loads."""
+    code = (
+        "import claim_evidence, importlib.metadata as m;"
+        "print(claim_evidence.__file__);"
+        "(ep,) = [e for e in m.entry_points(group='mkdocs.plugins') if e.name == 'claim-evidence'];"
+        "print(ep.load().__module__)"
+    )
+    done = subprocess.run([python, "-c", code], cwd=python.parent, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_packaging_wheel_with_an_extra_installs_into_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
+    """``pip install 'WHEEL[mkdocs]'``: the extra resolves (its requirements met from this environment,
+    offline) and the plugin loads from the fresh venv. The guides' checkout form builds this same wheel
+    first; that build needs setuptools and wheel from the index, so it is not run here."""
+    python, env = _pip_install(tmp_path, f"{wheel}[mkdocs]")
+    where, plugin = _installed_plugin(python, env)
+    assert where.startswith(str(tmp_path / "venv")), where
+    assert plugin == "claim_evidence.integrations.mkdocs"

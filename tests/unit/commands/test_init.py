@@ -32,8 +32,14 @@ HEADER = (
     "\n"
     "# The pages to check.\n"
 )
+REQUIRE = (
+    "# Pages that must carry evidence markup: each fails on its own when the build drops it (SH160),\n"
+    "# where otherwise a page without markup passes. Each glob must match a page that is checked\n"
+    "# (SH004, SH008). For example:\n"
+    '# require = ["articles/*.html"]\n'
+)
 STYLESHEET_AND_REST = (
-    "\n"
+    "\n" + REQUIRE + "\n"
     '# The stylesheet every page with evidence must link (SH130): <link rel="stylesheet" href="…">.\n'
     "# A root-relative href: this folder is taken to be served at the site root. The file is\n"
     "# assets/claim-evidence.css here (`claim-evidence assets --out assets` copies it again).\n"
