@@ -273,6 +273,11 @@ def _load(browser: Any, site: Site, mode: str, width: str) -> None:
         browser.execute_script(site.toggle)
     expected = mode == "dark-toggle" or (mode == "dark-os" and site.dark_by_os)
     _until(browser, DARK if expected else f"!({DARK})", f"{site.name} {mode}")
+    # Measure the settled page: web fonts loaded (notmyidea's), the schemes' colour transitions over.
+    _until(browser, SETTLED, f"{site.name} {mode}")
+
+
+SETTLED = "document.fonts.status === 'loaded' && document.getAnimations().every(a => a.playState !== 'running')"
 
 
 # True when the page shows a dark scheme: the body's background (else the root's) is dark. The same test for
