@@ -339,7 +339,16 @@ const outside = [...block.querySelectorAll('*')].filter(e => shown(e)).filter(e 
 }).map(name);
 const link = block.querySelector('a'), other = document.querySelector(outsideLink);
 const root = document.documentElement;
+// The disclosure focused from the keyboard: its own ring, and no theme's shadow around the details.
+let focus = null;
+if (summary) {
+  summary.focus({preventScroll: true});
+  focus = {matches: summary.matches(':focus-visible'), outline: getComputedStyle(summary).outlineStyle,
+           shadow: getComputedStyle(summary.parentElement).boxShadow};
+  summary.blur();
+}
 return {
+  focus: focus,
   block: b,
   content_left: contentLeft(block),
   // Where the text of each heading and paragraph of the block starts (lists and the disclosure have a marker first).
@@ -416,6 +425,9 @@ def _problems(found: dict[str, Any]) -> dict[str, Any]:
     texts = {k: round(v - found["content_left"], 2) for k, v in found["text_lefts"].items()}
     if any(abs(v) >= 0.5 for v in texts.values()):
         problems["text off the block's content edge (px)"] = texts
+    focus = found["focus"]
+    if focus is not None and (not focus["matches"] or focus["outline"] == "none" or focus["shadow"] != "none"):
+        problems["focused disclosure (Material's details:focus-within draws a shadow)"] = focus
     # A link in the block is a link of the theme: the colour of the theme's links in the text.
     if found["outside_link"] is None or found["link"] != found["outside_link"]:
         problems["link colour (block, text)"] = (found["link"], found["outside_link"])
