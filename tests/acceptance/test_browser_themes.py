@@ -6,7 +6,8 @@ at a desktop width and at 390 px.
 
 What a theme's CSS does to the evidence block and to the "sources this page relies on" block is measured,
 not guessed: the disclosure line, the headings and the paragraphs start at the block's content edge
-(Material's ``[dir=ltr] .md-typeset summary`` indents the line 40 px, furo pads every heading), a link in
+(Material's ``[dir=ltr] .md-typeset summary`` indents the line 40 px, furo pads every heading), the
+disclosure focused from the keyboard shows its own ring and no theme's shadow, a link in
 the block has the colour of a link in the theme's text, every piece of text in the block has a contrast of
 at least 4.5:1 against what is drawn behind it (and axe-core agrees, where it is installed), nothing of the
 block sticks out of it or out of the viewport, and no other content of the page is drawn over its box.
