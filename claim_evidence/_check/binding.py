@@ -4,7 +4,9 @@ A claim registered in the bundle needs exactly one body element (SH110) whose vi
 reviewed statement (SH120), and exactly one evidence slot (SH111), which must show the claim's block as
 rendered from the record, up to what minifiers change; else it is stale (SH140) and ``--write`` puts
 the block there. A claim whose page and record disagree (SH110, SH120) is *unbound*: its slot gets the
-safe 未確認 block, never the reviewed one.
+safe 未確認 block, never the reviewed one. A claim whose record is invalid (the errors
+:func:`.._render.evidence.claim_errors` gives it, on ``Page.invalid``) gets the 未確認 block with the
+record warning, and its SH140 says why and what to do; the other claims keep their blocks.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def _binding(page: Page) -> Iterator[Finding]:
             shown = page.text[slot.open_end : slot.close_start]
             if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale
                 page.rendered.append((slot, wanted))
-                message = UNBOUND_STALE if unbound else _stale_message(page, index, path)
+                message = UNBOUND_STALE if unbound else _stale_message(page, index)
                 if not unbound and _only_marker_differs(shown, wanted):
                     message = _marker_stale(page.options.freshness)
                 yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
@@ -139,7 +141,7 @@ def _only_marker_differs(shown: str, wanted: str) -> bool:
     return _MARKER_SPAN.sub("", shown) == _MARKER_SPAN.sub("", wanted)
 
 
-def _stale_message(page: Page, index: int, path: str) -> str:
+def _stale_message(page: Page, index: int) -> str:
     """Why the slot differs from its block, and what to do: a claim whose record is invalid now shows
     as 未確認 (``--write`` puts that block there, and the run fails until the record is fixed)."""
     errors = page.invalid.get(index, [])
@@ -148,7 +150,8 @@ def _stale_message(page: Page, index: int, path: str) -> str:
     cid = str(page.bundle["claims"][index]["id"])
     own = [d for d in errors if d.path.startswith("$.claims[")]  # its own record, or its twin's (the same id)
     cited = [d for d in errors if d.path.startswith("$.sources[")]
-    if any(d.code == "CE403" for d in own):
+    resealed = any(d.code == "CE403" for d in own)  # what a recorded review fixes
+    if resealed:
         why = "its review no longer covers its record (CE403)"
     elif own:
         why = f"its record has errors ({_codes(own)})"
@@ -160,7 +163,7 @@ def _stale_message(page: Page, index: int, path: str) -> str:
             "so every claim of the bundle shows as unverified"
         )
     shown = f"evidence display is stale and must now show the claim as unverified: {why}; --write puts the 未確認 block in this slot"
-    if why.endswith("(CE403)"):
+    if resealed:
         first = [d for d in errors if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
         fix = f"fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "read"
         return (

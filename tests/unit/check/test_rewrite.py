@@ -183,3 +183,38 @@ def test_rewrite_summary_withholds_only_the_invalid_claims_reviews() -> None:
     assert all(REVIEW in one[title] for title in TITLES if title != "クモエンジン 3、企業向けに提供開始")
     every = rewritten(top_level_error)
     assert INVALID_WARNING in every and REVIEW not in every
+
+
+def test_stale_message_names_why_the_claim_is_unverified() -> None:
+    tail = (
+        "; --write puts the 未確認 block in this slot, and the check fails until the errors are fixed: fix them, "
+        "then run --write to show the reviewed block"
+    )
+    shown = "evidence display is stale and must now show the claim as unverified: "
+    cases = {
+        own_error: {"claim ABOUT-CORRECTIONS": shown + "its record has errors (CE303)" + tail},
+        cited_source_error: {  # the seal covers the source: CE403 too, and review record waits for CE202
+            "claim ABOUT-AI": shown + "its review no longer covers its record (CE403); --write puts the 未確認 block "
+            "in this slot, and the check fails until the review is recorded: fix CE202 first (review record "
+            "refuses a record with errors), then read the sources again, record the review with `claim-evidence "
+            "review record about.html --claim ABOUT-AI --method … --checked-at …`, then run --write to show the "
+            "reviewed block"
+        },
+        top_level_error: dict.fromkeys(
+            ("claim ABOUT-AI", "claim ABOUT-CORRECTIONS"),
+            shown + "the bundle has errors that concern every claim (CE101 in claim_evidence), so every claim of the "
+            "bundle shows as unverified" + tail,
+        ),
+    }
+
+    def unsealed_source_error(records: dict[str, Any]) -> None:
+        source = dict(records["sources"][0], id="bad-src", publisher=" ")  # CE202; ABOUT-CORRECTIONS has no seal
+        records["sources"].append(source)
+        records["claims"][1]["source_refs"] = [{"source_id": "bad-src", "section": "s", "supports": "t"}]
+
+    cases[unsealed_source_error] = {
+        "claim ABOUT-CORRECTIONS": shown + "a source has errors (CE202 in source bad-src)" + tail
+    }
+    for change, expected in cases.items():
+        page = check_text(edited(change), "about.html", SITE)
+        assert {d.subject: d.message for d in page.stale} == expected, change.__name__
