@@ -69,7 +69,10 @@ def _command() -> click.Command:
     @click.option(
         "--write",
         is_flag=True,
-        help="Re-render stale evidence slots (in place; with -, on stdout), only when nothing else is wrong.",
+        help=(
+            "Re-render stale evidence slots (in place; with -, on stdout); a claim whose record is invalid shows "
+            "未確認 and still fails. A page whose structure is broken is left unchanged (SH150)."
+        ),
     )
     @click.option(
         "--exit-non-zero-on-write",

@@ -4,7 +4,9 @@ A claim registered in the bundle needs exactly one body element (SH110) whose vi
 reviewed statement (SH120), and exactly one evidence slot (SH111), which must show the claim's block as
 rendered from the record, up to what minifiers change; else it is stale (SH140) and ``--write`` puts
 the block there. A claim whose page and record disagree (SH110, SH120) is *unbound*: its slot gets the
-safe 未確認 block, never the reviewed one.
+safe 未確認 block, never the reviewed one. A claim whose record is invalid (the errors
+:func:`.._render.evidence.claim_errors` gives it, on ``Page.invalid``) gets the 未確認 block with the
+record warning, and its SH140 says why and what to do; the other claims keep their blocks.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element
 from .._html.text import visible_text
 from .._record.freshness import Freshness, marker_key
 from .._render.evidence import render_blocks, render_unbound
-from .facts import _FACTS, _BundleFacts, _facts, _load
+from .facts import _FACTS, _facts, _load
 from .options import render_settings
 
 if TYPE_CHECKING:
@@ -86,11 +88,10 @@ def _binding(page: Page) -> Iterator[Finding]:
         elif _ownable(found_slots[0]):
             slot = found_slots[0]
             if facts.blocks is None:
-                invalid = any(d.is_error for _, d in facts.findings)
                 options = page.options
                 facts.blocks = render_blocks(
                     bundle,
-                    invalid=invalid,
+                    invalid=page.invalid.keys(),
                     lang=page.lang,
                     search_ignore=options.search_ignore,
                     freshness=options.freshness,
@@ -111,7 +112,7 @@ def _binding(page: Page) -> Iterator[Finding]:
             shown = page.text[slot.open_end : slot.close_start]
             if shown != wanted and not equivalent(shown, wanted, slot.name):  # a minifier's rewrite is not stale
                 page.rendered.append((slot, wanted))
-                message = UNBOUND_STALE if unbound else _stale_message(facts, path, page.name)
+                message = UNBOUND_STALE if unbound else _stale_message(page, index)
                 if not unbound and _only_marker_differs(shown, wanted):
                     message = _marker_stale(page.options.freshness)
                 yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
@@ -140,29 +141,41 @@ def _only_marker_differs(shown: str, wanted: str) -> bool:
     return _MARKER_SPAN.sub("", shown) == _MARKER_SPAN.sub("", wanted)
 
 
-def _stale_message(facts: _BundleFacts, path: str, name: str | None) -> str:
-    """Why the slot differs from its block, and what to do first: ``--write`` only when the record is valid."""
-    errors = [d for _, d in facts.findings if d.is_error]
+def _stale_message(page: Page, index: int) -> str:
+    """Why the slot differs from its block, and what to do: a claim whose record is invalid now shows
+    as 未確認 (``--write`` puts that block there, and the run fails until the record is fixed)."""
+    errors = page.invalid.get(index, [])
     if not errors:
         return "evidence display is stale (run --write after reviewing source data)"
-    own = [d for d in errors if d.path == path or d.path.startswith((path + ".", path + "["))]
-    cid = own[0].subject.partition(" ")[2] if own else ""
-    if any(d.code == "CE403" for d in own):
-        first = [d for d in own if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
-        fix = f"Fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "Read"
-        return (
-            "evidence display is stale and would now show the claim as unverified: its review no longer covers "
-            f"its record (CE403). {fix} the sources again, then record the review with `claim-evidence review record "
-            f"{name or 'PAGE'} --claim {cid} --method … --checked-at …`, then run --write"
+    cid = str(page.bundle["claims"][index]["id"])
+    own = [d for d in errors if d.path.startswith("$.claims[")]  # its own record, or its twin's (the same id)
+    cited = [d for d in errors if d.path.startswith("$.sources[")]
+    resealed = any(d.code == "CE403" for d in own)  # what a recorded review fixes
+    if resealed:
+        why = "its review no longer covers its record (CE403)"
+    elif own:
+        why = f"its record has errors ({_codes(own)})"
+    elif cited:
+        why = f"a source has errors ({_codes(cited)} in {_subjects(cited)})"
+    else:
+        why = (
+            f"the bundle has errors that concern every claim ({_codes(errors)} in {_subjects(errors)}), "
+            "so every claim of the bundle shows as unverified"
         )
-    if own:
-        return f"evidence display is stale and would now show the claim as unverified: its record has errors ({_codes(own)}); fix them, then run --write"
-    others = sorted({d.subject for d in errors})
-    return (
-        "evidence display is stale and would now show this claim as unverified although its own record is fine: "
-        f"the bundle has errors elsewhere ({_codes(errors)} in {', '.join(others)}), and one invalid record shows "
-        "every claim of the bundle as unverified; fix those, then run --write"
-    )
+    shown = f"evidence display is stale and must now show the claim as unverified: {why}; --write puts the 未確認 block in this slot"
+    if resealed:
+        first = [d for d in errors if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
+        fix = f"fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "read"
+        return (
+            f"{shown}, and the check fails until the review is recorded: {fix} the sources again, record the review "
+            f"with `claim-evidence review record {page.name or 'PAGE'} --claim {cid} --method … --checked-at …`, "
+            "then run --write to show the reviewed block"
+        )
+    return f"{shown}, and the check fails until the errors are fixed: fix them, then run --write to show the reviewed block"
+
+
+def _subjects(diagnostics: list[Diagnostic]) -> str:
+    return ", ".join(sorted({d.subject for d in diagnostics}))
 
 
 def _codes(diagnostics: list[Diagnostic]) -> str:

@@ -28,6 +28,7 @@ from .._html.locate import BUNDLE_ID, CLAIM_ATTR, Element, Located, locate
 from .._html.tokenizer import START_TAG, iter_attributes
 from .._record.validation import diagnose_loaded, iter_diagnostics
 from .._record.vocabulary import LABELS
+from .._render.evidence import claim_errors
 from .._snapshots.check import snapshot_store
 from . import recordcache as _recordcache
 from .options import render_settings
@@ -79,7 +80,9 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         yield script.open_end + raw_lt, Diagnostic("SH103", message, severity="warning", subject="page")
     site = page.options.policy
     facts = stored or _facts(content, page.lang, loaded, page)
-    page.record_invalid = any(d.is_error for _, d in facts.findings)
+    errors = [d for _, d in facts.findings if d.is_error]
+    if errors:
+        page.invalid = claim_errors(page.bundle, errors)
     for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
     for d in site_diagnostics(page.bundle, snapshot_store(page.options.snapshots), page.options.freshness):

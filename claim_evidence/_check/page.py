@@ -30,9 +30,9 @@ from .._core.jsonio import dumps_for_script, loads
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._core.textio import read_text
 from .._html.fastpath import fast_locate
-from .._html.locate import Element, Located, locate
+from .._html.locate import SLOT_ATTR, Element, Located, locate
 from . import recordcache as _recordcache
-from .binding import STALE, UNBOUND, _binding
+from .binding import STALE, UNBOUND, _binding  # noqa: F401 - UNBOUND re-exported (the page API)
 from .facts import (  # noqa: F401 - re-exported (the page API)
     PageBundle,
     _bundle,
@@ -53,6 +53,36 @@ REQUIRED_MARKUP = (
     "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
     "evidence slot or bundle script; restore it (did the site generator drop it?), or take the page out of require"
 )
+
+
+# Errors of a broken page structure, the only ones that leave a page unwritten (``Page.blocking``):
+# the bundle script is not exactly one (SH101) or its JSON does not load (CE003, CE005, CE007, CE008:
+# no records to render from); a claim's slot is not exactly one (SH111: which one is its is ambiguous);
+# a slot is not a container the helper owns alone (SH113-SH115, and SH171/SH172 for the summary slot,
+# SH170 for more than one), or sits where the browser's parser breaks it apart (SH116, SH104). Every
+# other error keeps the slots and their owners clear, so --write fills them (SCHEMA.md, SH150).
+STRUCTURE = frozenset(
+    {
+        "SH101",
+        "CE003",
+        "CE005",
+        "CE007",
+        "CE008",
+        "SH104",
+        "SH111",
+        "SH113",
+        "SH114",
+        "SH115",
+        "SH116",
+        "SH170",
+        "SH171",
+        "SH172",
+    }
+)
+
+
+def _has_id(claim: Any) -> bool:
+    return isinstance(claim, dict) and isinstance(claim.get("id"), str)
 
 
 @dataclass(frozen=True)
@@ -93,7 +123,9 @@ class Page:
     # The record cache entry this check should write: (key, facts), when it computed what was not stored.
     record: tuple[str, _BundleFacts | None, bool] | None = field(default=None, repr=False)  # (…, whether it was stored)
     lang: str = "ja"  # the labels' language: the page's own <html lang>, else the site's (see page_lang)
-    record_invalid: bool = False  # the bundle has validation errors: every claim shows as unverified
+    # The claims (indexes) that the bundle's validation errors make unverified, with those errors
+    # (:func:`.._render.evidence.claim_errors`); the other claims render as usual.
+    invalid: dict[int, list[Diagnostic]] = field(default_factory=dict)
     unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
     # The run's record cache, handed in by check_text's caller (the runner); None: not cached.
     records: _recordcache.RecordCache | None = field(default=None, repr=False, compare=False)
@@ -111,16 +143,38 @@ class Page:
         return self.located.slots
 
     @property
+    def record_invalid(self) -> bool:
+        """Every claim of the bundle shows as unverified: no review of the page's records can be shown."""
+        claims = self.bundle.get("claims") if isinstance(self.bundle, dict) else None
+        return bool(self.invalid) and isinstance(claims, list) and len(self.invalid) == len(claims)
+
+    @property
+    def invalid_ids(self) -> frozenset[str]:
+        """The ids of the claims whose record is invalid (their blocks show 未確認 with the warning)."""
+        claims = self.bundle["claims"] if self.invalid else []
+        return frozenset(claims[i]["id"] for i in self.invalid if _has_id(claims[i]))
+
+    @property
+    def orphan_slots(self) -> list[Element]:
+        """Evidence slots naming a claim the bundle does not register (SH112): nothing renders into them,
+        so whatever they hold stays as it is."""
+        claims = self.bundle.get("claims") if isinstance(self.bundle, dict) else None
+        ids = {c["id"] for c in claims if _has_id(c)} if isinstance(claims, list) else set()
+        return [slot for slot in self.slots if slot.attrs.get(SLOT_ATTR) not in ids]
+
+    @property
     def errors(self) -> list[Diagnostic]:
         """Every error but staleness."""
         return [d for d in self.diagnostics if d.is_error and d.code != STALE]
 
     @property
     def blocking(self) -> list[Diagnostic]:
-        """Errors that stop ``--write``: all but staleness and a claim's disagreement with its page
-        (SH110, SH120), whose slot ``--write`` fills with the safe 未確認 block instead of leaving
-        readers an empty one; the run still fails on them."""
-        return [d for d in self.errors if d.code not in UNBOUND]
+        """Errors that stop ``--write``: a broken page structure (:data:`STRUCTURE`), where the helper
+        cannot own the slots' spans or tell which slot is whose. Any other error (an invalid record, a
+        claim whose page and record disagree, a missing stylesheet) leaves the spans and their owners
+        clear: ``--write`` fills those slots with the safe 未確認 block, or the usual one, instead of
+        leaving readers an empty or outdated slot, and the run still fails on the error."""
+        return [d for d in self.errors if d.code in STRUCTURE]
 
     @property
     def stale(self) -> list[Diagnostic]:
@@ -274,7 +328,7 @@ def _checks(page: Page) -> Iterator[Finding]:
             page.options,
             page.lang,
             page.record_invalid,
-            frozenset(page.unbound),
+            frozenset(page.unbound) | page.invalid_ids,  # a review is shown only where its block shows it
             page.rendered,
         )
 

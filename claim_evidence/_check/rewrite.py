@@ -6,8 +6,10 @@ a page they just built (:mod:`claim_evidence.integrations._built`). They must ag
 rewritten by a plugin and then checked by ``static-helper`` must pass, and the same page rewritten by
 either must be the same file. So the rule lives here once:
 
-- only a page whose one problem is staleness is rewritten (:func:`rewritable`: claims whose page and
-  record disagree get the safe block and keep failing; any other error must be fixed by hand first);
+- a page with stale slots is rewritten unless its structure is broken (:func:`rewritable`,
+  :data:`.page.STRUCTURE`): a claim whose record is invalid, or whose page and record disagree, gets the
+  safe 未確認 block and keeps failing, so a build never publishes an empty or outdated slot; a broken
+  structure must be fixed by hand first (SH150 names it), and :attr:`Rewrite.left_stale` tells the caller;
 - only the stale slots change, and :meth:`Page.rendered_text` proves that nothing else moved (a failed
   proof is :attr:`Rewrite.failure`: a bug, nothing written);
 - a leading BOM is not part of the page but is kept, and the newlines are the page's own;
@@ -52,10 +54,22 @@ class Rewrite:
         """Evidence slots re-rendered (0 when the page stays as it is)."""
         return len(self.page.stale) if self.text is not None else 0
 
+    @property
+    def left_stale(self) -> bool:
+        """The page as it stays (``text``, else as checked) still has a slot that does not show its claim's
+        block: stale slots not re-rendered (a broken structure, a failed proof, or no write asked), a
+        broken structure (:attr:`Page.blocking`), whose slots the helper cannot fill at all, or a slot for
+        a claim the bundle does not register (SH112, :attr:`Page.orphan_slots`). A build that publishes
+        such a page ships an empty or outdated slot, so a plugin fails it even when not strict; a page
+        whose only errors are in its records is not left stale: its slots show 未確認."""
+        page = self.page
+        return bool(page.blocking) or (bool(page.stale) and self.text is None) or bool(page.orphan_slots)
+
 
 def rewritable(page: Page) -> bool:
-    """Stale slots and nothing that stops --write: claims whose page and record disagree get the safe
-    block (their findings remain and fail the run); anything else must be fixed by hand first."""
+    """Stale slots and a page structure the helper can own (:attr:`Page.blocking` empty): claims whose
+    record is invalid or whose page and record disagree get the safe block (their findings remain and
+    fail the run); a broken structure must be fixed by hand first."""
     return not page.blocking and bool(page.stale)
 
 
@@ -90,7 +104,7 @@ def write_findings(page: Page, name: str, rewritten: int, write: bool = True) ->
 
 
 def not_rewritten(page: Page, display: str) -> Diagnostic:
-    """Why ``--write`` left a page with stale slots alone: the findings it must not paper over."""
+    """Why ``--write`` left a page with stale slots alone: the broken structure to fix first."""
     first = page.blocking[0]
     gist = first.message.split(":")[0].split(" (")[0].split(". ")[0]
     others = sorted({d.code for d in page.blocking} - {first.code})

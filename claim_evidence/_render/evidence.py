@@ -1,7 +1,8 @@
 """The evidence block: a view model built in Python, laid out by jinja2 templates.
 
-Rendering never trusts an invalid bundle: any validation error shows every
-claim as unverified, without review date or method, and with a warning.
+Rendering never trusts an invalid record: a claim that a validation error concerns
+(:func:`claim_errors` decides which) shows as unverified, without review date or
+method, and with a warning; the other claims of the bundle render as usual.
 Templates may be replaced by a site (``template_dir``); line breaks and the
 indentation after them are removed from template source, so templates can be
 written readably while the output stays one line per block.
@@ -15,6 +16,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
@@ -23,10 +25,11 @@ import markupsafe
 
 from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError
+from .._core.jsonpos import parse_path
 from .._core.memo import Memo, content_key
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, Marker, marker_key, review_marker
-from .._record.validation import validate_bundle
+from .._record.validation import iter_diagnostics
 from .._record.vocabulary import LABELS, TEXT, is_valid_id, str_or_none
 
 TEMPLATE = "evidence.html.j2"
@@ -135,7 +138,8 @@ def render_evidence(
     key = _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness)) if template_dir is None else None
     cached = _MEMO.get(key) if key is not None else None
     if cached is None:
-        cached = _Rendered(bool(validate_bundle(bundle, subject)))
+        errors = [d for d in iter_diagnostics(bundle, subject) if d.is_error]
+        cached = _Rendered(frozenset(claim_errors(bundle, errors)))
         if key is not None:
             _MEMO.put(key, cached)
     sources: dict[str, dict[str, Any]] | None = None
@@ -146,14 +150,14 @@ def render_evidence(
             block = cached.blocks.get(index) if key is not None else None
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
-                view = _claim_view(claim, sources, cached.invalid, lang, freshness=freshness)
+                view = _claim_view(claim, sources, index in cached.invalid, lang, freshness=freshness)
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
                     block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
     html_text = "\n".join(blocks)
-    # A lone surrogate (CE007, so the bundle is invalid) would make the page unwritable as UTF-8.
+    # A lone surrogate (CE007, so every claim is invalid) would make the page unwritable as UTF-8.
     return _SURROGATE.sub("\ufffd", html_text) if cached.invalid else html_text
 
 
@@ -167,7 +171,7 @@ def _wanted(cid: Any, wanted: set[Any]) -> bool:
 def render_blocks(
     bundle: dict[str, Any],
     *,
-    invalid: bool,
+    invalid: AbstractSet[int],
     lang: str = "ja",
     search_ignore: bool = False,
     freshness: Freshness | None = None,
@@ -175,20 +179,82 @@ def render_blocks(
 ) -> dict[str, str]:
     """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
     (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
-    passes the outcome as ``invalid``: the page check, which must not validate twice. ``template_dir``:
-    the site's templates, as for :func:`render_evidence`."""
+    passes the outcome as ``invalid``, the indexes of the claims :func:`claim_errors` found errors for:
+    the page check, which must not validate twice. ``template_dir``: the site's templates, as for
+    :func:`render_evidence`."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     phrases = _phrases(lang)
     found: dict[str, list[str]] = {}
     with site_template(template_dir, TEMPLATE):
-        for claim in bundle["claims"]:
+        for index, claim in enumerate(bundle["claims"]):
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-                view = _claim_view(claim, sources, invalid, lang, freshness=freshness)
+                view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness)
                 found.setdefault(claim["id"], []).append(
                     template.render(c=view, t=phrases, search_ignore=search_ignore)
                 )
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
+
+
+# Findings after which validation stopped (:func:`.._record.validation.iter_diagnostics`): the rest of
+# the bundle was never checked, so no claim of it is known to be valid.
+_HALTING = frozenset({"CE005", "CE007", "CE008"})
+
+
+def claim_errors(bundle: Any, errors: Iterable[Diagnostic]) -> dict[int, list[Diagnostic]]:
+    """The claims (indexes in ``bundle["claims"]``) that the validation ``errors`` make unverified, each
+    with the errors that concern it, in ``errors``' order; a claim no error concerns is not a key.
+
+    One invalid record says nothing about its neighbours, so an error shows as unverified only the
+    claims whose block it could make wrong: an error at ``$.claims[i]…`` is claim *i*'s, and that of
+    every claim sharing its id (a page binds its slot by id); an error at ``$.sources[j]…`` is that of
+    the claims citing that source's id. An error nothing narrower holds — the bundle itself, its lists,
+    a source whose id is not the one id of one source (invalid, missing or a duplicate: which claims
+    cite it cannot be told), a finding after which validation stopped — concerns every claim. Both
+    :func:`render_evidence` and the page check decide with this, so a page and the library agree."""
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    if not isinstance(claims, list):
+        return {}
+    found: dict[int, list[Diagnostic]] = {}
+    for d in errors:
+        for index in _concerned(bundle, claims, d):
+            found.setdefault(index, []).append(d)
+    return {index: found[index] for index in sorted(found)}
+
+
+def _concerned(bundle: dict[str, Any], claims: list[Any], d: Diagnostic) -> list[int]:
+    everyone = list(range(len(claims)))
+    parts = parse_path(d.path)
+    if d.code in _HALTING or len(parts) < 2 or not isinstance(parts[1], int):
+        return everyone
+    if parts[0] == "claims":
+        return _sharing_id(claims, [parts[1]]) if parts[1] < len(claims) else everyone
+    sources = bundle.get("sources")
+    if parts[0] != "sources" or not isinstance(sources, list) or parts[1] >= len(sources):
+        return everyone
+    source = sources[parts[1]]
+    sid = source.get("id") if isinstance(source, dict) else None
+    ids = [s.get("id") for s in sources if isinstance(s, dict)]
+    if not isinstance(sid, str) or not is_valid_id(sid) or ids.count(sid) != 1 or parts[2:3] == ["id"]:
+        return everyone
+    citing = [i for i, claim in enumerate(claims) if isinstance(claim, dict) and _cites(claim, sid)]
+    return _sharing_id(claims, citing)
+
+
+def _cites(claim: dict[str, Any], sid: str) -> bool:
+    refs = claim.get("source_refs")
+    return any(isinstance(r, dict) and r.get("source_id") == sid for r in (refs if isinstance(refs, list) else []))
+
+
+def _sharing_id(claims: list[Any], indexes: list[int]) -> list[int]:
+    """``indexes`` and every claim sharing the id of one of them: the blocks a page shows for one id."""
+    ids = {_id_of(claims[i]) for i in indexes} - {None}
+    return sorted({*indexes, *(i for i, claim in enumerate(claims) if _id_of(claim) in ids)})
+
+
+def _id_of(claim: Any) -> str | None:
+    cid = claim.get("id") if isinstance(claim, dict) else None
+    return cid if isinstance(cid, str) else None
 
 
 @contextlib.contextmanager
@@ -233,11 +299,12 @@ def render_unbound(
 
 
 class _Rendered:
-    """What rendering one distinct bundle has produced so far: its validity and each claim's block."""
+    """What rendering one distinct bundle has produced so far: its invalid claims (indexes) and each
+    claim's block."""
 
     __slots__ = ("invalid", "blocks")
 
-    def __init__(self, invalid: bool) -> None:
+    def __init__(self, invalid: frozenset[int]) -> None:
         self.invalid = invalid
         self.blocks: dict[int, str] = {}
 

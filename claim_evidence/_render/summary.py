@@ -39,8 +39,9 @@ def render_summary(
     template_dir: str | None = None,
 ) -> str:
     """The block for ``bundle``'s claims, the claims bound on the page first in ``order`` (their ids in
-    document order). ``invalid`` (any validation error) and ``unbound`` (claim ids whose page and record
-    disagree) withhold reviews exactly as the evidence blocks do."""
+    document order). ``invalid`` (every claim shows as unverified: the warning, and no review) and
+    ``unbound`` (the ids of claims whose block shows no review: their page and record disagree, or
+    their own record is invalid) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
     template = template_environment(template_dir).get_template(TEMPLATE)
     with site_template(template_dir, TEMPLATE):

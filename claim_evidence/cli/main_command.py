@@ -173,8 +173,9 @@ def _say_build_date(freshness: Freshness | None) -> None:
 def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: str | None) -> int:
     """Print the evidence HTML for a bundle or article file, or a page's bundle.
 
-    An invalid bundle still renders, but every claim shows as unverified with
-    a warning; the exit code is then 1 so scripts notice. A --claim the file
+    An invalid bundle still renders, but each claim an error concerns shows as
+    unverified with a warning (an error of the bundle as a whole: every claim);
+    the exit code is then 1 so scripts notice. A --claim the file
     does not have prints nothing and exits 2, naming the ids it has.
     """
     document = load_document(file)

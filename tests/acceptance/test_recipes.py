@@ -149,7 +149,9 @@ def test_recipes_hugo_jsonify_breaks_the_seal(hugo_site: Path) -> None:
     (hugo_site / "layouts" / "shortcodes" / "claim-evidence-data.html").write_text(JSONIFY_SHORTCODE, encoding="utf-8")
     page = hugo_build(hugo_site)
     assert '"median_ms":12' in page and '"median_ms":12.0' not in page
-    assert f'<div data-evidence-for="{CLAIM}"></div>' in page
+    # the recipe's --write shows the claim as 未確認 (its seal no longer matches), never an empty slot
+    assert f'<div data-evidence-for="{CLAIM}"></div>' not in page
+    assert '<span class="claim-evidence-status">未確認・根拠未登録</span>' in page
     assert (
         f"CE403 [latency] review fingerprint does not match current statement/conditions/sources, {NUMBERS_REWRITTEN}"
         in (assert_fails(hugo_site, "public", "CE403 [latency]"))

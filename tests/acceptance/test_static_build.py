@@ -96,8 +96,8 @@ def test_static_build_exit_non_zero_on_write_keeps_the_formatter_exit(site, caps
 def test_static_build_write_with_findings_left_exits_1_in_both_modes(site, capsys):
     page = site / "basic.html"
     page.write_bytes(
-        page.read_bytes().replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b"")
-    )  # SH130: not --write's to fix
+        page.read_bytes().replace(b"</main>", b'<div data-evidence-for="B-1"></div></main>')
+    )  # SH111, a broken structure: not --write's to fix
     for flags, reason in (
         ([], "findings remain"),
         (["--exit-non-zero-on-write"], "files changed, and findings remain"),
@@ -105,7 +105,7 @@ def test_static_build_write_with_findings_left_exits_1_in_both_modes(site, capsy
         (site / "tricky.html").write_bytes(built("tricky"))
         assert main([".", "--write", *flags]) == 1
         out, err = capsys.readouterr()
-        assert "basic.html: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing)" in out
+        assert 'basic.html: SH150 not rewritten: fix SH111 (exactly one evidence slot required for claim "B-1")' in out
         assert out.endswith(
             "PASS tricky.html: 3 claims bound, 3 evidence slots re-rendered\n2 pages: 1 passed, 1 failed\n"
         )
@@ -213,15 +213,26 @@ def test_static_build_dash_write_clean_page_comes_back_unchanged(site, monkeypat
 
 
 def test_static_build_dash_write_page_with_findings_comes_back_unchanged(site, monkeypatch, capsysbinary):
-    page = built("basic").replace(b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', b"")
+    page = built("basic").replace(b"</main>", b'<div data-evidence-for="B-1"></div></main>')  # SH111
     feed(monkeypatch, page)
     assert main(["--write", "-"]) == 1
     out, err = capsysbinary.readouterr()
     assert out == page
     assert err.endswith(
-        b"<stdin>: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing) first; "
+        b'<stdin>: SH150 not rewritten: fix SH111 (exactly one evidence slot required for claim "B-1") first; '
         b"the page was left unchanged\n1 page: 0 passed, 1 failed\n"
     )
+
+
+def test_static_build_dash_write_page_missing_its_stylesheet_comes_back_filled(site, monkeypatch, capsysbinary):
+    """A missing stylesheet link (SH130) is no reason to ship empty slots: --write from stdin gives the
+    page back with its slots filled, and the run still fails."""
+    link = b'<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">'
+    feed(monkeypatch, built("basic").replace(link, b""))
+    assert main(["--write", "-"]) == 1
+    out, err = capsysbinary.readouterr()
+    assert out == golden("basic").replace(link, b"")
+    assert b"SH130" in err and b"SH150" not in err
 
 
 @pytest.mark.parametrize("flags", [[], ["--write"]])

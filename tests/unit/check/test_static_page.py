@@ -420,9 +420,9 @@ def test_check_bundle_script_in_mathml_is_explained():
 
 
 def test_check_stale_slot_of_an_unsealed_claim_points_to_review_record_first() -> None:
-    """A slot stale because the record's review no longer matches: --write cannot help yet (it refuses,
-    and would show 未確認); the message sends the editor to `review record`, and says why an untouched
-    claim of the same bundle is stale too."""
+    """A slot stale because the record's review no longer matches: --write shows the claim as 未確認 now,
+    and the message sends the editor to `review record`; the untouched claim of the same bundle is not
+    stale (its own record is fine, so it keeps its reviewed block)."""
     text = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
     edited = text.replace("公開前に編集者が資料と照合する。", "公開前に編集者が資料と照合します。")
     assert edited.count("照合します。") == 3  # sentence, slot and statement: the review no longer covers it
@@ -430,14 +430,10 @@ def test_check_stale_slot_of_an_unsealed_claim_points_to_review_record_first() -
     stale = {d.subject: d.message for d in page.diagnostics if d.code == "SH140"}
     assert stale == {
         "claim ABOUT-AI": (
-            "evidence display is stale and would now show the claim as unverified: its review no longer covers its "
-            "record (CE403). Read the sources again, then record the review with `claim-evidence review record "
-            "about.html --claim ABOUT-AI --method … --checked-at …`, then run --write"
-        ),
-        "claim ABOUT-CORRECTIONS": (
-            "evidence display is stale and would now show this claim as unverified although its own record is fine: "
-            "the bundle has errors elsewhere (CE403 in claim ABOUT-AI), and one invalid record shows every claim of "
-            "the bundle as unverified; fix those, then run --write"
+            "evidence display is stale and must now show the claim as unverified: its review no longer covers its "
+            "record (CE403); --write puts the 未確認 block in this slot, and the check fails until the review is "
+            "recorded: read the sources again, record the review with `claim-evidence review record about.html "
+            "--claim ABOUT-AI --method … --checked-at …`, then run --write to show the reviewed block"
         ),
     }
     assert [d.code for d in page.errors] == ["CE403"]

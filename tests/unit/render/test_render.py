@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from claim_evidence import claim_fingerprint, iter_diagnostics, render_evidence, validate_bundle
+from claim_evidence import claim_fingerprint, iter_diagnostics, render_evidence
 
 SEED_BLOCK = (
     '<aside class="claim-evidence" id="evidence-fictional-rate" data-evidence-id="fictional-rate">'
@@ -27,6 +27,7 @@ SEED_BLOCK = (
     "</details></aside>"
 )
 WARNING = "本文・条件または根拠記録に不整合があるため、照合状態を再確認してください。"
+UNVERIFIED = '<span class="claim-evidence-status">未確認・根拠未登録</span>'
 
 
 def test_render_seed_block_exact(bundle: dict, subject: dict) -> None:
@@ -283,13 +284,14 @@ def test_render_memo_renders_each_distinct_bundle_once(bundle: dict, monkeypatch
 
 
 def test_render_blocks_equals_render_evidence_per_id(bundle: dict) -> None:
-    from claim_evidence._render.evidence import render_blocks
+    from claim_evidence._render.evidence import claim_errors, render_blocks
 
     twin = copy.deepcopy(bundle["claims"][0])
     twin["label"] = "同じIDの二つ目"
     bundle["claims"].append(twin)
     bundle["claims"].append({"id": ["not", "a", "string"]})
-    invalid = bool(validate_bundle(bundle))
+    invalid = claim_errors(bundle, [d for d in iter_diagnostics(bundle) if d.is_error]).keys()
+    assert 0 in invalid and len(bundle["claims"]) - 1 in invalid  # the twin's duplicate id, the object id
     blocks = render_blocks(bundle, invalid=invalid)
     ids = [c["id"] for c in bundle["claims"] if isinstance(c.get("id"), str)]
     assert list(blocks) == list(dict.fromkeys(ids))
@@ -455,3 +457,81 @@ def test_render_isolates_a_field_only_when_it_can_reorder_text_around_it(
     assert f"適用・制限: {conditions} / " in html_text
     assert ("<bdi>" in html_text) is isolated
     assert "<i>" not in html_text
+
+
+# --- which claims an error shows as unverified (claim_errors) ------------------------------------------
+
+
+@pytest.fixture
+def pair(bundle: dict) -> dict:
+    """Two sealed claims, each citing its own source: A cites fictional-vendor-doc, B cites other-doc."""
+    source = dict(bundle["sources"][0], id="other-doc", title="別の資料", url="https://example.com/other")
+    second = copy.deepcopy(bundle["claims"][0])
+    second.update(id="B", label="二つ目の主張", statement="別の資料は達成率を公表していない。")
+    second["source_refs"] = [dict(second["source_refs"][0], source_id="other-doc")]
+    bundle["sources"].append(source)
+    bundle["claims"].append(second)
+    bundle.pop("subject_fingerprint")
+    for claim in bundle["claims"]:
+        claim["verification"]["fingerprint"] = claim_fingerprint(claim, bundle["sources"])
+    assert not [d for d in iter_diagnostics(bundle) if d.is_error]
+    return bundle
+
+
+def scope(bundle: dict) -> dict[int, list[str]]:
+    from claim_evidence._render.evidence import claim_errors
+
+    found = claim_errors(bundle, [d for d in iter_diagnostics(bundle) if d.is_error])
+    return {index: [d.code for d in errors] for index, errors in found.items()}
+
+
+def test_claim_errors_of_a_claims_own_record_are_that_claims(pair: dict) -> None:
+    valid = {cid: render_evidence(pair, [cid]) for cid in ("fictional-rate", "B")}
+    pair["claims"][1]["basis"] = "hearsay"
+    assert scope(pair) == {1: ["CE303", "CE403"]}
+    assert render_evidence(pair, ["fictional-rate"]) == valid["fictional-rate"] == SEED_BLOCK
+    broken = render_evidence(pair, ["B"])
+    assert UNVERIFIED in broken and WARNING in broken and "<time" not in broken
+    assert render_evidence(pair) == SEED_BLOCK + "\n" + broken
+
+
+def test_claim_errors_of_a_cited_source_are_the_citing_claims(pair: dict) -> None:
+    from claim_evidence._core.diagnostics import Diagnostic
+    from claim_evidence._render.evidence import claim_errors
+
+    pair["sources"][1]["publisher"] = " "
+    assert scope(pair) == {1: ["CE403", "CE202"]}  # (by path) CE202 at $.sources[1]; CE403: the seal covers it
+    assert render_evidence(pair, ["fictional-rate"]) == SEED_BLOCK
+    alone = Diagnostic("CE204", "safe HTTP(S) URL required", "$.sources[0].url")
+    assert claim_errors(pair, [alone]) == {0: [alone]}  # the source alone, without the seal's CE403
+
+
+def test_claim_errors_of_an_uncited_source_concern_no_claim(pair: dict) -> None:
+    pair["sources"].append({"id": "unused", "publisher": " ", "title": "t", "url": "https://example.com/u"})
+    assert scope(pair) == {}  # (CE902, a warning, says no claim cites it)
+    assert render_evidence(pair).startswith(SEED_BLOCK + "\n")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda b: b.update(version=2),  # the bundle itself
+        lambda b: b["sources"][1].update(id=b["sources"][0]["id"]),  # a duplicate source id: who cites which?
+        lambda b: b["sources"][1].update(id="1bad"),  # an invalid source id
+        lambda b: b["claims"][1].update(statement="孤立したサロゲート\ud800"),  # validation stopped at CE007
+    ],
+    ids=["top-level", "duplicate-source-id", "invalid-source-id", "halted"],
+)
+def test_claim_errors_nothing_narrower_holds_concern_every_claim(pair: dict, change: Any) -> None:
+    change(pair)
+    assert list(scope(pair)) == [0, 1]
+    html = render_evidence(pair)
+    assert html.count(UNVERIFIED) == 2 and "資料との照合済み" not in html
+
+
+def test_claim_errors_of_a_duplicate_claim_id_are_both_claims_of_that_id(pair: dict) -> None:
+    twin = copy.deepcopy(pair["claims"][0])
+    pair["claims"].append(twin)
+    assert scope(pair) == {0: ["CE301"], 2: ["CE301"]}  # $.claims[2].id, and the first claim with that id
+    assert render_evidence(pair, ["fictional-rate"]).count(UNVERIFIED) == 2
+    assert "資料との照合済み" in render_evidence(pair, ["B"])

@@ -100,21 +100,38 @@ def test_cli_write_matches_golden_and_is_idempotent(run_static: Any, site):
     assert sorted(p.name for p in site.iterdir() if p.name != ".claim-evidence-cache") == ["basic.html", "tricky.html"]
 
 
-def test_cli_write_refuses_when_other_checks_fail(run_static: Any, site):
+def test_cli_write_refuses_a_broken_page_structure(run_static: Any, site):
+    """A claim with two slots (SH111): which one is its cannot be told, so --write leaves the page as it
+    is and SH150 names the structure to fix first."""
     page = site / "basic.html"
-    text = page.read_text(encoding="utf-8").replace('<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">', "")
+    text = page.read_text(encoding="utf-8").replace("</main>", '<div data-evidence-for="B-1"></div>\n  </main>')
     page.write_text(text, encoding="utf-8")
     before = page.read_bytes()
     code, out, _ = run_static("basic.html", "--write")
     assert code == 1
-    assert "SH130 shared evidence stylesheet is missing" in out
-    assert "SH140" in out
+    assert 'SH111 [B-1] exactly one evidence slot required for claim "B-1" (found 2)' in out
+    assert "SH140 [B-2]" in out
     assert out.splitlines()[-2] == (
-        "basic.html: SH150 not rewritten: fix SH130 (shared evidence stylesheet is missing) first; the page was left unchanged"
+        'basic.html: SH150 not rewritten: fix SH111 (exactly one evidence slot required for claim "B-1") first; '
+        "the page was left unchanged"
     )
     assert page.read_bytes() == before
     code, out, _ = run_static("basic.html")  # a check without --write says nothing about rewriting
     assert code == 1 and "SH150" not in out
+
+
+def test_cli_write_fills_slots_of_a_page_missing_its_stylesheet(run_static: Any, site):
+    """SH130 is not the slots' business: their content does not depend on the stylesheet link, so
+    --write fills them (as the golden page shows them) and the run still fails on SH130."""
+    page = site / "basic.html"
+    link = '<link rel="stylesheet" href="/assets/claim-evidence.css?v=2">'
+    page.write_text(page.read_text(encoding="utf-8").replace(link, ""), encoding="utf-8")
+    code, out, _ = run_static("basic.html", "--write")
+    assert code == 1
+    assert "SH130 shared evidence stylesheet is missing" in out
+    assert "SH140" not in out and "SH150" not in out
+    assert page.read_text(encoding="utf-8") == (DATA / "basic_after.html").read_text(encoding="utf-8").replace(link, "")
+    assert run_static("basic.html", "--write")[0] == 1  # nothing left to write; SH130 still fails
 
 
 def test_cli_write_never_leaves_readers_an_empty_slot(run_static: Any, site):
