@@ -23,8 +23,11 @@ from .options import T
 def claim() -> None:
     """Add claim records and change their fields. Never touches a review seal.
 
-    FILE is a static page (.html), a bundle JSON or an article JSON, as for
-    `review record`. Each command prints the diff of its edit, writes it
+    FILE is a static page (.html), a bundle JSON, an article JSON, or a
+    Markdown or reST source holding one bundle script (the record of an MkDocs,
+    Sphinx, Pelican or Astro page), as for `review record`: in a source only
+    the JSON inside the script changes, its indentation kept (a reST `.. raw::
+    html` directive's on every line). Each command prints the diff of its edit, writes it
     atomically (key order, indentation, line endings and BOM kept) and says
     which reviews the edit undid. Run `review record` after reading the sources.
     """
@@ -41,7 +44,8 @@ def claim() -> None:
 @click.option(
     "--statement",
     metavar="TEXT",
-    help="For a bundle or article JSON only: the exact sentence (a page's is read from the element).",
+    help="The exact sentence, for a bundle or article JSON, or for a Markdown/reST source whose marked element "
+    "is written elsewhere (a page's, and by default a source's, is read from its element).",
 )
 @click.option("--label", metavar="TEXT", help="Short display label (default この主張).")
 @click.option(
@@ -71,6 +75,12 @@ def claim_add(
     slot is added right after the element and the bundle script before </body>;
     nothing else on the page changes. Then: `source add`, `ref add`, read the
     source, `review record`, `static-helper --write`.
+
+    In a Markdown or reST source that holds the bundle script, the claim is
+    added to that script's JSON only, its statement read from the element
+    with that data-claim-id in the file's raw HTML (else give --statement);
+    the element, its slot and the script itself are written by hand, as the
+    generator's guide shows.
     """
     from .._check.scaffold import add_page_claims
     from .._record.authoring import add_claim
@@ -95,17 +105,62 @@ def claim_add(
             ),
         )
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
+    document = editable_document(file, allow_new=True)
+    if document is not None and document.in_script:
+        ids = None if add_all else [claim_id or ""]
+        return store_change(
+            file,
+            document,
+            run_edit(file, lambda: _add_to_source(document, ids, statement, label, basis, evidence_label)),
+        )
     if add_all or statement is None:
         raise click.UsageError(
             "for a bundle or article JSON give --id ID and --statement TEXT (--all reads marked elements of a page)"
         )
-    document = editable_document(file, allow_new=True)
     bundle = None if document is None else document.bundle
     change = run_edit(
         file,
         lambda: add_claim(bundle, claim_id or "", statement, label=label, basis=basis, evidence_label=evidence_label),
     )
     return store_change(file, document, change)
+
+
+def _add_to_source(
+    document: BundleDocument,
+    claim_ids: list[str] | None,
+    statement: str | None,
+    label: str | None,
+    basis: str | None,
+    evidence_label: str | None,
+) -> Any:
+    """``claim add`` on a Markdown or reST source: each claim (``None``: every marked element without a
+    record) added to its bundle script, its statement the marked element's text unless given."""
+    from .._check.documents import marked_statements
+    from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
+
+    marked = marked_statements(read_source(document.path)[0])
+    current = start_bundle(document.bundle)
+    if claim_ids is None:
+        if statement is not None:
+            raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
+        known = {c.get("id") for c in current["claims"] if isinstance(c, dict)}
+        claim_ids = [cid for cid in marked if cid not in known]
+        if not claim_ids:
+            return Change(current, ("every element with data-claim-id already has a record",))
+    change = Change(current)
+    notes: list[str] = []
+    for cid in claim_ids:
+        found = marked.get(cid, [])
+        if statement is None and len(found) != 1:
+            where = "no element" if not found else f"{len(found)} elements"
+            raise AuthoringError(
+                f"{document.path}: {where} with data-claim-id={cid!r} in this file to read the statement from; "
+                f'mark the sentence in raw HTML (<p data-claim-id="{cid}">…</p>), or give --statement TEXT'
+            )
+        text = statement if statement is not None else found[0]
+        change = add_claim(change.bundle, cid, text, label=label, basis=basis, evidence_label=evidence_label)
+        notes.extend(change.notes)
+    return Change(change.bundle, tuple(notes))
 
 
 @claim.command("set")
@@ -241,6 +296,12 @@ def editable_document(file: str, allow_new: bool = False) -> BundleDocument | No
     try:
         document = load_document(file)
     except MalformedInput as exc:
+        if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message and not is_page(file):
+            raise AuthoringError(
+                f"{file} holds no evidence bundle: write its script where the guide says (raw HTML in Markdown, "
+                'inside ".. raw:: html" in reST): <script type="application/json" id="claim-evidence-data">'
+                f'{{"version": 1, "sources": [], "claims": []}}</script>, then claim-evidence claim add {file} --id ID'
+            ) from None
         if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message:
             raise AuthoringError(
                 f"{file} has no evidence bundle yet: add a claim first (claim-evidence claim add {file} --id ID)"
