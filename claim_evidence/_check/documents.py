@@ -13,8 +13,6 @@ from .._core.jsonio import loads
 from .._core.jsonpos import placed
 from .._core.report import FileResult, input_error_result
 from .._core.textio import MAX_BYTES, read_text
-from .._html.locate import CLAIM_ATTR, locate
-from .._html.text import visible_text
 from .._record.freshness import Freshness
 from .._record.policy import DEFAULT_POLICY, Policy
 from .._record.validation import iter_diagnostics
@@ -114,17 +112,6 @@ def _script_document(name: str, text: str) -> BundleDocument:
     return BundleDocument(
         name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column), True
     )
-
-
-def marked_statements(text: str) -> dict[str, list[str]]:
-    """Each ``data-claim-id`` written in ``text`` (a Markdown or reST source's raw HTML) -> the visible text of
-    every element marking it, read as the page check reads the built element: what ``claim add`` records as
-    the statement, so the fresh claim matches its sentence."""
-    located = locate(text)
-    found: dict[str, list[str]] = {}
-    for element in located.claims:
-        found.setdefault(str(element.attrs[CLAIM_ATTR]), []).append(visible_text(text, element))
-    return found
 
 
 def check_file(

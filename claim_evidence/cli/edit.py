@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .._check.bundlefile import Rewrite, read_source, rewrite
-from .._check.documents import ARTICLE_KEY, BundleDocument, is_page, load_document
+from .._check.documents import ARTICLE_KEY, BundleDocument, holds_script, is_page, load_document
 from .._core.diagnostics import ClaimEvidenceError, MalformedInput
 from .._record.authoring import EditRefused
 from .._record.vocabulary import BASES, EVIDENCE_LABELS, STATUSES
@@ -76,13 +76,14 @@ def claim_add(
     nothing else on the page changes. Then: `source add`, `ref add`, read the
     source, `review record`, `static-helper --write`.
 
-    In a Markdown or reST source that holds the bundle script, the claim is
-    added to that script's JSON only, its statement read from the element
-    with that data-claim-id in the file's raw HTML (else give --statement);
-    the element, its slot and the script itself are written by hand, as the
-    generator's guide shows.
+    In a Markdown or reST source (MkDocs, Sphinx, Pelican), the claim is added
+    to the JSON of its bundle script only, the statement read from the element
+    with that data-claim-id in the file's raw HTML (else give --statement).
+    A .md or .rst file without the script gets one at its end (raw HTML, or a
+    `.. raw:: html` directive); the element and its slot are yours to write.
     """
     from .._check.scaffold import add_page_claims
+    from .._check.sourcefile import add_source_claims, has_bundle_script, with_bundle_script
     from .._record.authoring import add_claim
 
     if (claim_id is None) == (not add_all):
@@ -105,13 +106,27 @@ def claim_add(
             ),
         )
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
+    fields = {"label": label, "basis": basis, "evidence_label": evidence_label}
+    ids = None if add_all else [claim_id or ""]
+    source = os.path.isfile(file) and holds_script(file, read_source(file)[0])
+    if source and add_all and statement is not None:
+        raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
+    if source:
+        text, bom = read_source(file)
+        if not has_bundle_script(text):  # a source without its bundle script yet
+            change = run_edit(file, lambda: add_source_claims(text, file, None, ids, statement, **fields))
+            added = with_bundle_script(text, file, change.bundle)
+            return _apply(
+                Rewrite(file, text, added, bom), (*change.notes, "the bundle script was added at the end of FILE")
+            )
     document = editable_document(file, allow_new=True)
     if document is not None and document.in_script:
-        ids = None if add_all else [claim_id or ""]
         return store_change(
             file,
             document,
-            run_edit(file, lambda: _add_to_source(document, ids, statement, label, basis, evidence_label)),
+            run_edit(
+                file, lambda: add_source_claims(read_source(file)[0], file, document.bundle, ids, statement, **fields)
+            ),
         )
     if add_all or statement is None:
         raise click.UsageError(
@@ -123,44 +138,6 @@ def claim_add(
         lambda: add_claim(bundle, claim_id or "", statement, label=label, basis=basis, evidence_label=evidence_label),
     )
     return store_change(file, document, change)
-
-
-def _add_to_source(
-    document: BundleDocument,
-    claim_ids: list[str] | None,
-    statement: str | None,
-    label: str | None,
-    basis: str | None,
-    evidence_label: str | None,
-) -> Any:
-    """``claim add`` on a Markdown or reST source: each claim (``None``: every marked element without a
-    record) added to its bundle script, its statement the marked element's text unless given."""
-    from .._check.documents import marked_statements
-    from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
-
-    marked = marked_statements(read_source(document.path)[0])
-    current = start_bundle(document.bundle)
-    if claim_ids is None:
-        if statement is not None:
-            raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
-        known = {c.get("id") for c in current["claims"] if isinstance(c, dict)}
-        claim_ids = [cid for cid in marked if cid not in known]
-        if not claim_ids:
-            return Change(current, ("every element with data-claim-id already has a record",))
-    change = Change(current)
-    notes: list[str] = []
-    for cid in claim_ids:
-        found = marked.get(cid, [])
-        if statement is None and len(found) != 1:
-            where = "no element" if not found else f"{len(found)} elements"
-            raise AuthoringError(
-                f"{document.path}: {where} with data-claim-id={cid!r} in this file to read the statement from; "
-                f'mark the sentence in raw HTML (<p data-claim-id="{cid}">…</p>), or give --statement TEXT'
-            )
-        text = statement if statement is not None else found[0]
-        change = add_claim(change.bundle, cid, text, label=label, basis=basis, evidence_label=evidence_label)
-        notes.extend(change.notes)
-    return Change(change.bundle, tuple(notes))
 
 
 @claim.command("set")
@@ -296,12 +273,6 @@ def editable_document(file: str, allow_new: bool = False) -> BundleDocument | No
     try:
         document = load_document(file)
     except MalformedInput as exc:
-        if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message and not is_page(file):
-            raise AuthoringError(
-                f"{file} holds no evidence bundle: write its script where the guide says (raw HTML in Markdown, "
-                'inside ".. raw:: html" in reST): <script type="application/json" id="claim-evidence-data">'
-                f'{{"version": 1, "sources": [], "claims": []}}</script>, then claim-evidence claim add {file} --id ID'
-            ) from None
         if exc.diagnostic.code == "SH101" and "(found 0)" in exc.diagnostic.message:
             raise AuthoringError(
                 f"{file} has no evidence bundle yet: add a claim first (claim-evidence claim add {file} --id ID)"

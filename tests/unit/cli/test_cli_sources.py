@@ -225,13 +225,39 @@ def test_cli_sources_not_utf8_is_a_clear_error(run: Any, tmp_path: Path) -> None
     assert "Traceback" not in err and path.read_bytes() == before
 
 
-def test_cli_sources_claim_add_without_a_script_says_what_to_write(run: Any, tmp_path: Path) -> None:
-    path = tmp_path / "page.md"
+@pytest.mark.parametrize("name", ["page.md", "page.rst"])
+def test_cli_sources_claim_add_without_a_script_adds_one_at_the_end(run: Any, tmp_path: Path, name: str) -> None:
+    """A source marking its sentence, with no bundle yet: the script is added after every byte of it (reST:
+    in a raw directive, each of its lines indented), holding the claim read from the element."""
+    path = tmp_path / name
+    element = f'<p data-claim-id="latency">{STATEMENT}</p>'
+    text = f"# 計測\n\n{element}\n" if name.endswith(".md") else f"計測\n====\n\n.. raw:: html\n\n   {element}\n"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("claim", "add", str(path), "--id", "latency")
+    assert (code, err) == (0, "") and f"{path}: written\n" in out
+    assert (
+        'note: write its evidence slot after the sentence, in raw HTML: <div data-evidence-for="latency"></div>' in out
+    )
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(text + "\n")
+    added = after[len(text) + 1 :]
+    if name.endswith(".rst"):
+        assert added.startswith(".. raw:: html\n\n")
+        assert all(line.startswith("   ") for line in added.split("\n")[2:-1]), added
+    value = json.loads(split(after)[1])
+    assert [(c["id"], c["statement"]) for c in value["claims"]] == [("latency", STATEMENT)]
+    assert run("claim", "add", str(path), "--all")[1].endswith(
+        "note: every element with data-claim-id already has a record\n"
+    )
+
+
+def test_cli_sources_claim_add_without_a_script_elsewhere_says_what_to_write(run: Any, tmp_path: Path) -> None:
+    path = tmp_path / "page.mdx"
     path.write_text(f'<p data-claim-id="latency">{STATEMENT}</p>\n', encoding="utf-8")
     code, out, err = run("claim", "add", str(path), "--id", "latency")
     assert code == 2 and out == ""
-    assert f"{path} holds no evidence bundle" in err and OPEN in err
-    assert path.read_text(encoding="utf-8") == f'<p data-claim-id="latency">{STATEMENT}</p>\n'
+    assert f"{path} holds no evidence bundle, and claim add writes one only into Markdown (.md) or reST (.rst)" in err
+    assert OPEN in err and path.read_text(encoding="utf-8") == f'<p data-claim-id="latency">{STATEMENT}</p>\n'
 
 
 def test_cli_sources_claim_add_without_its_element_asks_for_the_statement(run: Any, tmp_path: Path) -> None:

@@ -572,3 +572,14 @@ def test_sourcemap_data_file_that_is_not_json_or_not_utf8_is_no_record(site: Pat
     (site / "data" / "evidence" / "latin1.json").write_bytes(b'{"caf\xe9": 1}')
     (seal,) = place(site, seal_finding(), patterns=DATA_GLOBS)
     assert seal.written == (("content/about.md", 4),)
+
+
+def test_sourcemap_record_written_in_the_markdown_is_placed_at_its_json_line(site: Path) -> None:
+    """A Markdown source holding the bundle script itself (no data file): the record's finding goes to the
+    fingerprint's line in it, and `review record` is aimed at it."""
+    about = site / "content" / "about.md"
+    script = f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(BUNDLE)}</script>'
+    about.write_text(MARKDOWN.replace('{{< claim-evidence-data "about" >}}', script), encoding="utf-8")
+    seal, stale = place(site, seal_finding(), stale_finding())
+    assert seal.written == (("content/about.md", line_of(about, '"fingerprint"')),)
+    assert REVIEW_HINT.format("content/about.md") in stale.message and stale.written == (("content/about.md", 4),)
