@@ -267,3 +267,19 @@ def test_cli_sources_claim_add_without_its_element_asks_for_the_statement(run: A
     assert code == 2 and "no element with data-claim-id='other' in this file" in err and "--statement" in err
     code, out, _ = run("claim", "add", str(path), "--id", "other", "--statement", "別の文。")
     assert code == 0 and '"statement": "別の文。"' in out
+
+
+def test_cli_sources_crlf_and_bom_are_kept(run: Any, tmp_path: Path) -> None:
+    """A reST source saved with CRLF line ends and a BOM: the rewritten JSON uses CRLF too, the BOM stays."""
+    bundle = sealed()
+    bundle["claims"][0]["statement"] = EDITED
+    path = tmp_path / "page.rst"
+    text = rest(bundle, "   ", EDITED).replace("\n", "\r\n")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert run("review", "record", str(path), "--claim", "latency", *REVIEW)[0] == 0
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"\n" not in data.replace(b"\r\n", b"")
+    after = data[3:].decode("utf-8")
+    value = assert_only_json_changed(text.replace("\r\n", "\n"), after.replace("\r\n", "\n"), "   ")
+    claim = value["claims"][0]
+    assert claim["verification"]["fingerprint"] == claim_fingerprint(claim, value["sources"])
