@@ -82,3 +82,32 @@ def test_cli_sources_sphinx_review_record_on_the_rest_file_the_build_names(tmp_p
     assert (rebuilt.returncode, rebuilt.stderr) == (0, "")
     page = (site / "_build" / "kumo.html").read_text(encoding="utf-8")
     assert EMPTY_SLOT not in page and UNCERTAINTY in page
+
+
+def test_cli_sources_mkdocs_new_page_from_claim_add_to_a_passing_strict_build(tmp_path: Path) -> None:
+    """A new Markdown page with only its marked sentence and slot: `claim add` adds the bundle script at its
+    end, `source add`, `ref add` and `review record` fill it in place, and `mkdocs build --strict` passes."""
+    _needs("mkdocs", "mkdocs")
+    site, _ = _site(tmp_path, "mkdocs")
+    sentence = "クモ社の新エンジンは2026年9月に発表された。"
+    page = site / "docs" / "news.md"
+    page.write_text(
+        f'# 発表\n\n<p data-claim-id="KUMO-DATE">{sentence}</p>\n<div data-evidence-for="KUMO-DATE"></div>\n',
+        encoding="utf-8",
+    )
+    steps = [
+        ["claim", "add", "docs/news.md", "--id", "KUMO-DATE", "--basis", "vendor_claim"],
+        ["source", "add", "docs/news.md", "--id", "rel", "--url", "https://example.com/kumo/release"]
+        + ["--publisher", "クモ社", "--title", "新エンジンの発表", "--published-at", "2026-09-03"],
+        ["ref", "add", "docs/news.md", "--claim", "KUMO-DATE", "--source", "rel", "--section", "冒頭"]
+        + ["--supports", "発表の時期", "--quote", "2026年9月に新エンジンを発表しました"],
+        ["review", "record", "docs/news.md", "--claim", "KUMO-DATE", "--status", "matched"]
+        + ["--method", "human_document_review", "--checked-at", "2026-10-01"],
+    ]
+    for step in steps:
+        done = _run(["claim_evidence", *step], site)
+        assert done.returncode == 0, (step, done.stdout, done.stderr)
+    built = _mkdocs(site, "claim-evidence", strict=True)
+    assert built.returncode == 0, built.stderr
+    html = (site / "site" / "news" / "index.html").read_text(encoding="utf-8")
+    assert '<div data-evidence-for="KUMO-DATE"></div>' not in html and "新エンジンの発表" in html
