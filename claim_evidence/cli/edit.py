@@ -108,30 +108,26 @@ def claim_add(
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
     fields = {"label": label, "basis": basis, "evidence_label": evidence_label}
     ids = None if add_all else [claim_id or ""]
-    source = os.path.isfile(file) and holds_script(file, read_source(file)[0])
-    if source and add_all and statement is not None:
-        raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
-    if source:
-        text, bom = read_source(file)
-        if not has_bundle_script(text):  # a source without its bundle script yet
+    text, bom = read_source(file) if os.path.isfile(file) else ("", b"")
+    if text and holds_script(file, text):  # a Markdown or reST source
+        if add_all and statement is not None:
+            raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
+        if not has_bundle_script(text):
             change = run_edit(file, lambda: add_source_claims(text, file, None, ids, statement, **fields))
             added = with_bundle_script(text, file, change.bundle)
             return _apply(
                 Rewrite(file, text, added, bom), (*change.notes, "the bundle script was added at the end of FILE")
             )
-    document = editable_document(file, allow_new=True)
-    if document is not None and document.in_script:
+        source = editable_document(file)
+        assert source is not None
         return store_change(
-            file,
-            document,
-            run_edit(
-                file, lambda: add_source_claims(read_source(file)[0], file, document.bundle, ids, statement, **fields)
-            ),
+            file, source, run_edit(file, lambda: add_source_claims(text, file, source.bundle, ids, statement, **fields))
         )
     if add_all or statement is None:
         raise click.UsageError(
             "for a bundle or article JSON give --id ID and --statement TEXT (--all reads marked elements of a page)"
         )
+    document = editable_document(file, allow_new=True)
     bundle = None if document is None else document.bundle
     change = run_edit(
         file,
