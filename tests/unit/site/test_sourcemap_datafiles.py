@@ -8,14 +8,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from ...acceptance.test_recipes import (
     CLAIM,
+    ELEVENTY,
+    ELEVENTY_PAGE,
     HUGO_PAGE,
     JEKYLL_PAGE,
     TOOLS,
     assert_passes,
     check,
     edit,
+    eleventy_site,  # noqa: F401 - the fixture
     hugo_build,
     hugo_site,  # noqa: F401 - the fixture
     jekyll_site,  # noqa: F401 - the fixture
@@ -55,25 +60,33 @@ def _line_of(path: Path, needle: str) -> int:
     return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
 
 
-def test_sourcemap_jekyll_broken_seal_names_the_data_file_from_the_hook_and_the_gate(jekyll_site: Path) -> None:  # noqa: F811
-    """The post_write hook runs in _site/ and names the data file from there; the gate, from the root."""
+@pytest.mark.parametrize(
+    ("fixture", "build", "page"),
+    [("jekyll_site", ["jekyll", "build"], JEKYLL_PAGE), ("eleventy_site", [ELEVENTY], ELEVENTY_PAGE)],
+)
+def test_sourcemap_broken_seal_names_the_data_file_from_the_build_and_the_gate(
+    request: pytest.FixtureRequest, fixture: str, build: list[str | Path], page: str
+) -> None:
+    """The build's own check (Jekyll's post_write hook, Eleventy's eleventy.after) runs in _site/ and names
+    the data file from there; the gate, from the root. `review record` on it, and the rebuilt site passes."""
+    root: Path = request.getfixturevalue(fixture)
     data = "_data/evidence/about.json"
-    edit(jekyll_site / data, *SECTION)
-    fingerprint = _line_of(jekyll_site / data, '"fingerprint"')
-    built = run(["jekyll", "build"], jekyll_site)
+    edit(root / data, *SECTION)
+    fingerprint = _line_of(root / data, '"fingerprint"')
+    built = run(build, root)
     assert built.returncode == 1, built.stdout + built.stderr
     assert placed(built.stdout, f"CE403 [{CLAIM}] ")[1] == f"    written at ../{data}:{fingerprint}", built.stdout
     assert HINT.findall(built.stdout) == [(f"../{data}", CLAIM)], built.stdout
-    helper, gate = check(jekyll_site, "_site")
+    helper, gate = check(root, "_site")
     for report in (helper, gate):
         assert placed(report.stdout, f"CE403 [{CLAIM}] ")[1] == f"    written at {data}:{fingerprint}"
         assert HINT.findall(report.stdout) == [(data, CLAIM)], report.stdout
     recorded = run(
         [TOOLS / "claim-evidence", "review", "record", data, "--claim", CLAIM]
         + ["--method", "human_document_review", "--checked-at", "2026-09-03"],
-        jekyll_site,
+        root,
     )
     assert recorded.returncode == 0, recorded.stderr
-    rebuilt = run(["jekyll", "build"], jekyll_site)
+    rebuilt = run(build, root)
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
-    assert_passes(jekyll_site, "_site", JEKYLL_PAGE)
+    assert_passes(root, "_site", page)
