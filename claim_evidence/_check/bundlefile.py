@@ -20,7 +20,7 @@ from .._core.atomic import atomic_write_bytes
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.jsonio import loads
 from .._core.textio import bom_of, decode_utf8
-from .documents import ARTICLE_KEY, is_page
+from .documents import ARTICLE_KEY, holds_script
 from .page import replace_bundle
 
 
@@ -71,15 +71,17 @@ def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bo
     """``bundle`` stored back into the file it came from.
 
     A JSON file keeps its style: key order (dicts are ordered), indentation,
-    line endings, the trailing newline, ASCII escaping and a BOM. A static page
+    line endings, the trailing newline, ASCII escaping and a BOM. A static page,
+    or a Markdown or reST source holding the bundle script (:func:`.documents.holds_script`),
     changes only inside script#claim-evidence-data (re-serialized with ``<``
-    escaped); its body and slots are untouched, so ``static-helper --write``
+    escaped, its indentation kept: :func:`.page.replace_bundle`); its body and
+    slots are untouched, so ``static-helper --write`` (or the next build)
     re-renders the slot afterwards. ``article``: store ``bundle`` under
     ``claim_evidence`` of the file's object (default: when it has that key).
     """
     name = os.fspath(path)
     original, bom = read_source(name)
-    if is_page(name):
+    if holds_script(name, original):
         text = replace_bundle(original, bundle)
     else:
         value = loads(original, name).value

@@ -1,4 +1,6 @@
-"""Files that carry a bundle: a bundle JSON, or an article JSON with ``claim_evidence``."""
+"""Files that carry a bundle: a bundle JSON, an article JSON with ``claim_evidence``, or a text that
+holds it in script#claim-evidence-data: a static page, or the Markdown or reST source of one (raw HTML,
+``.. raw:: html``), where the record of an MkDocs, Sphinx, Pelican or Astro site lives."""
 
 from __future__ import annotations
 
@@ -27,6 +29,17 @@ def is_page(path: str | os.PathLike[str]) -> bool:
     return os.fspath(path).lower().endswith(PAGE_SUFFIXES)
 
 
+def holds_script(path: str | os.PathLike[str], text: str) -> bool:
+    """The bundle sits in script#claim-evidence-data inside ``text``: a static page (by its suffix), or
+    any other file but a ``.json`` whose content is not JSON (does not start with ``{`` or ``[``). The
+    content decides, not a list of suffixes: a Markdown, reST, ``.txt`` or ``.mdx`` source is read and
+    edited the same way, and a JSON bundle saved as ``.txt`` is still JSON."""
+    name = os.fspath(path)
+    if is_page(name):
+        return True
+    return not name.lower().endswith(".json") and text.lstrip(" \t\r\n")[:1] not in ("{", "[")
+
+
 @dataclass
 class BundleDocument:
     """A parsed file and where its bundle sits inside it."""
@@ -36,6 +49,7 @@ class BundleDocument:
     duplicate_keys: list[PathParts]
     text: str | None = None  # the JSON text, to place each finding at its line and column
     origin: tuple[int, int] = (1, 1)  # where that text starts in the file (a page's script)
+    in_script: bool = False  # the bundle is the JSON of script#claim-evidence-data (a page or its source)
 
     @property
     def is_article(self) -> bool:
@@ -83,18 +97,21 @@ def _prefixed(path: str, prefix: PathParts) -> str:
 
 
 def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> BundleDocument:
-    """A bundle or article JSON file, or the bundle embedded in a static page."""
+    """A bundle or article JSON file, or the bundle embedded in a static page or its Markdown or reST
+    source (:func:`holds_script`); a finding's line and column are the file's."""
     name = os.fspath(path)
-    if is_page(name):
-        return _page_document(name, max_bytes)
     text = read_text(name, max_bytes)
+    if holds_script(name, text):
+        return _script_document(name, text)
     loaded = loads(text, name)
     return BundleDocument(name, loaded.value, loaded.duplicate_keys, text)
 
 
-def _page_document(name: str, max_bytes: int) -> BundleDocument:
-    found = read_page_bundle(read_text(name, max_bytes), name)
-    return BundleDocument(name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column))
+def _script_document(name: str, text: str) -> BundleDocument:
+    found = read_page_bundle(text, name)
+    return BundleDocument(
+        name, found.loaded.value, found.loaded.duplicate_keys, found.text, (found.line, found.column), True
+    )
 
 
 def check_file(

@@ -362,8 +362,12 @@ def replace_bundle(text: str, bundle: object) -> str:
     """``text`` with only the JSON inside script#claim-evidence-data replaced by ``bundle``.
 
     The whitespace around the JSON and every other character stay as they were;
-    the JSON uses the page's newline style. Raises :class:`InputError` (SH101)
-    unless the page has exactly one bundle script.
+    the JSON uses the page's newline style and keeps its indentation: every line
+    after its first starts with the margin the JSON sat at (its closing bracket's;
+    a reST ``.. raw:: html`` directive ends at the first line indented less), and
+    each level is indented by the step the JSON used (2 when it was one line). The
+    same for a page and for a Markdown or reST source holding the script.
+    Raises :class:`InputError` (SH101) unless the text has exactly one bundle script.
     """
     located = locate(text)
     script = the_bundle_script(located, None)
@@ -371,7 +375,9 @@ def replace_bundle(text: str, bundle: object) -> str:
     stripped = content.strip(" \t\n\r\f")
     lead = content[: len(content) - len(content.lstrip(" \t\n\r\f"))] if stripped else content
     tail = content[len(lead) + len(stripped) :]
-    replacement = lead + with_newlines(dumps_for_script(bundle), newline_style(text)) + tail
+    margin = _margin(text, script.open_end + len(lead), stripped)
+    serialized = dumps_for_script(bundle, indent=_step(stripped, margin)).replace("\n", "\n" + margin)
+    replacement = lead + with_newlines(serialized, newline_style(text)) + tail
     edit = (script.open_end, script.close_start, replacement)
     new = splice(text, [edit])
     again = locate(new)
@@ -382,3 +388,25 @@ def replace_bundle(text: str, bundle: object) -> str:
     ):
         raise InternalError("internal error: replacing the bundle would change other text; nothing written")
     return new
+
+
+def _margin(text: str, start: int, json_text: str) -> str:
+    """The whitespace the JSON ``json_text`` (starting at ``start`` in ``text``) is indented by: that of its
+    last line (the closing bracket) when it spans lines; else what precedes it on its line when that is
+    whitespace only, else (the JSON on the script tag's line) that line's own indentation."""
+    if "\n" in json_text:
+        last = json_text.rsplit("\n", 1)[1]
+        return last[: len(last) - len(last.lstrip(" \t"))]
+    before = text[text.rfind("\n", 0, start) + 1 : start].lstrip("\r")
+    return before if not before.strip(" \t") else before[: len(before) - len(before.lstrip(" \t"))]
+
+
+def _step(json_text: str, margin: str) -> str | int:
+    """The indentation of one level in ``json_text`` (its second line's, less ``margin``); 2 for JSON
+    written on one line or indented some other way."""
+    lines = json_text.splitlines()
+    if len(lines) < 2 or not lines[1].startswith(margin):
+        return 2
+    inner = lines[1][len(margin) :]
+    step = inner[: len(inner) - len(inner.lstrip(" \t"))]
+    return step or 2

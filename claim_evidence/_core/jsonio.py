@@ -262,7 +262,7 @@ def walk(value: Any) -> Iterator[tuple[PathParts, dict[str, Any]]]:
             stack.extend(((*here, i), v) for i, v in reversed(list(enumerate(node))))
 
 
-def dumps_for_script(value: Any, indent: int | None = 2) -> str:
+def dumps_for_script(value: Any, indent: int | str | None = 2) -> str:
     """JSON that can sit inside ``<script type="application/json">`` unharmed.
 
     ``<`` becomes ``\\u003c`` so ``</script>`` and ``<!--`` in data cannot end or

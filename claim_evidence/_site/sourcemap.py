@@ -8,17 +8,25 @@ Eleventy and Jekyll recipes, which check the built site from the command line): 
 the file where its ``data-claim-id="ID"`` is written, any other finding of a page to the file holding that
 page's claims. Only one file is ever chosen. When several hold the markup, each is named and none is
 chosen, and when none does, nothing is said.
+
+A record's findings (``CE…``) are about the JSON, not the markup: where the page's bundle JSON is found
+in a source, verbatim (as the recipes' templates insert ``data/evidence/NAME.json``) or as the same JSON
+value, they are placed at the line of their JSON path in that file, and every ``review record`` command a
+finding of the page prints names that file instead of the built page, which the next build overwrites.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError, line_column, line_starts
+from .._core.jsonpos import offset_of
 from .._core.report import FileResult
 from .._core.textio import read_text
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR
@@ -84,6 +92,8 @@ class SourceFiles:
         self._texts: dict[str, str] | None = None
         self._index: dict[tuple[str, str], list[str]] = {}
         self._held: dict[str, list[str]] = {}
+        self._records: dict[str, list[tuple[str, int]]] = {}
+        self._values: dict[str, Any] = {}
 
     def texts(self) -> dict[str, str]:
         """Real path -> text of every readable source, in path order."""
@@ -109,6 +119,39 @@ class SourceFiles:
                     self._held[rid] = found
                     break
         return self._held[rid]
+
+    def holding_record(self, content: str) -> list[tuple[str, int]]:
+        """The sources holding a page's bundle JSON ``content`` (its script's text), each with the offset
+        where the JSON starts in it: those holding it verbatim, else the JSON sources whose value is the
+        same (a template that re-serialized the file). Empty for a bundle that is not a JSON object."""
+        json_text = content.strip(" \t\r\n\f")
+        if json_text not in self._records:
+            self._records[json_text] = self._record_sources(json_text)
+        return self._records[json_text]
+
+    def _record_sources(self, json_text: str) -> list[tuple[str, int]]:
+        try:
+            value = json.loads(json_text)
+        except (ValueError, RecursionError):
+            return []
+        if not isinstance(value, dict):
+            return []  # `{}`-like scraps of JSON are in too many files to say which holds the record
+        texts = self.texts()
+        verbatim = [(path, text.find(json_text)) for path, text in texts.items() if json_text in text]
+        if verbatim:
+            return verbatim
+        return [(path, offset_of(text, "$")) for path, text in texts.items() if self._value(path) == value]
+
+    def _value(self, path: str) -> Any:
+        """A source's JSON value (None for one that is not a JSON file), parsed once."""
+        if path not in self._values:
+            self._values[path] = None
+            if path.lower().endswith(".json"):
+                try:
+                    self._values[path] = json.loads(self.texts()[path])
+                except (ValueError, RecursionError):
+                    pass
+        return self._values[path]
 
     def _paths(self) -> list[str]:
         skip = {os.path.realpath(page) for page in self._pages}
@@ -186,7 +229,10 @@ def place_findings(
 
     A claim's finding is placed at the line of the one source holding its ``data-claim-id="ID"`` (else
     its slot); any other finding at :func:`source_line` in the one source holding the page's claims.
-    Several sources: each is named (with its line), none chosen. ``shown`` names a source as the report
+    Several sources: each is named (with its line), none chosen. A record's finding (``CE…``) is placed
+    at its JSON path's line in the source holding the page's bundle JSON, when one does
+    (:meth:`SourceFiles.holding_record`), and when exactly one does, a ``review record`` command in any
+    finding of the page names it instead of the page. ``shown`` names a source as the report
     shows it; ``page_text`` reads a page by its result's path. Nothing is read, neither the sources
     nor the pages, unless there is a finding to place.
     """
@@ -197,24 +243,93 @@ def place_findings(
         if not any(placeable(result, d) for d in result.diagnostics):
             placed.append(result)
             continue
-        claims: list[str] | None = None
+        page = _PageSources(result.path, sources, page_text)
         diagnostics = []
         for d in result.diagnostics:
             if not placeable(result, d):
                 diagnostics.append(d)
                 continue
-            rid = claim_of(d)
-            if rid is not None:
-                held = sources.holding(rid)
+            records = page.records() if d.code.startswith("CE") or _REVIEW_COMMAND in d.message else []
+            if d.code.startswith("CE") and records:
+                written = tuple(
+                    (shown(path), _line_at(sources.texts()[path], start, d.path)) for path, start in records
+                )
             else:
-                if claims is None:
-                    text = page_text(result.path)
-                    claims = _page_claims(text) if text is not None else []
-                held = sorted({path for cid in claims for path in sources.holding(cid)})
-            written = _places(sources, held, d, shown)
+                rid = claim_of(d)
+                held = sources.holding(rid) if rid is not None else page.held_by_claims()
+                written = _places(sources, held, d, shown)
+            if len(records) == 1:
+                d = _naming_record(d, result.path, shown(records[0][0]))
             diagnostics.append(dataclasses.replace(d, written=written) if written else d)
         placed.append(dataclasses.replace(result, diagnostics=diagnostics))
     return placed
+
+
+# The command a finding tells the editor to run on the file holding the record (SH140's hint).
+_REVIEW_COMMAND = "claim-evidence review record "
+
+
+class _PageSources:
+    """What one checked page needs of the sources, each looked up once and only when a finding asks:
+    the sources holding its claims, and those holding its bundle JSON."""
+
+    def __init__(self, path: str, sources: SourceFiles, page_text: Callable[[str], str | None]) -> None:
+        self.path = path
+        self.sources = sources
+        self.page_text = page_text
+        self._text: str | None = None
+        self._read = False
+        self._held: list[str] | None = None
+        self._records: list[tuple[str, int]] | None = None
+
+    def text(self) -> str | None:
+        if not self._read:
+            self._text, self._read = self.page_text(self.path), True
+        return self._text
+
+    def held_by_claims(self) -> list[str]:
+        """The sources holding the page's claims (any finding not about one claim goes there)."""
+        if self._held is None:
+            text = self.text()
+            claims = _page_claims(text) if text is not None else []
+            self._held = sorted({path for cid in claims for path in self.sources.holding(cid)})
+        return self._held
+
+    def records(self) -> list[tuple[str, int]]:
+        """The sources holding the page's bundle JSON, with where it starts in each (see
+        :meth:`SourceFiles.holding_record`); empty when the page has no one readable bundle script."""
+        if self._records is None:
+            self._records = []
+            text = self.text()
+            if text is not None:
+                from .._check.facts import read_page_bundle
+
+                try:
+                    self._records = self.sources.holding_record(read_page_bundle(text, self.path).text)
+                except InputError:
+                    pass
+        return self._records
+
+
+def _line_at(text: str, start: int, path: str) -> int:
+    """The line of ``text`` where the JSON value at ``path`` is written, in the JSON starting at ``start``."""
+    end = _json_end(text, start)
+    return line_column(line_starts(text), start + offset_of(text[start:end], path))[0]
+
+
+def _json_end(text: str, start: int) -> int:
+    """Where the JSON value starting at ``start`` ends (the end of ``text`` when it cannot be read)."""
+    try:
+        return json.JSONDecoder().raw_decode(text, start)[1]
+    except (ValueError, RecursionError):
+        return len(text)
+
+
+def _naming_record(d: Diagnostic, page: str, holder: str) -> Diagnostic:
+    """``d`` with the ``review record`` command it prints aimed at ``holder``, the source holding the record,
+    instead of the built page (which the next build overwrites)."""
+    message = d.message.replace(f"{_REVIEW_COMMAND}{page} ", f"{_REVIEW_COMMAND}{holder} ")
+    return d if message == d.message else dataclasses.replace(d, message=message)
 
 
 def _places(sources: SourceFiles, held: list[str], d: Diagnostic, shown: Callable[[str], str]) -> tuple[Place, ...]:

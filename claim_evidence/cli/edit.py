@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .._check.bundlefile import Rewrite, read_source, rewrite
-from .._check.documents import ARTICLE_KEY, BundleDocument, is_page, load_document
+from .._check.documents import ARTICLE_KEY, BundleDocument, holds_script, is_page, load_document
 from .._core.diagnostics import ClaimEvidenceError, MalformedInput
 from .._record.authoring import EditRefused
 from .._record.vocabulary import BASES, EVIDENCE_LABELS, STATUSES
@@ -23,8 +23,11 @@ from .options import T
 def claim() -> None:
     """Add claim records and change their fields. Never touches a review seal.
 
-    FILE is a static page (.html), a bundle JSON or an article JSON, as for
-    `review record`. Each command prints the diff of its edit, writes it
+    FILE is a static page (.html), a bundle JSON, an article JSON, or a
+    Markdown or reST source holding one bundle script (the record of an MkDocs,
+    Sphinx, Pelican or Astro page), as for `review record`: in a source only
+    the JSON inside the script changes, its indentation kept (a reST `.. raw::
+    html` directive's on every line). Each command prints the diff of its edit, writes it
     atomically (key order, indentation, line endings and BOM kept) and says
     which reviews the edit undid. Run `review record` after reading the sources.
     """
@@ -41,7 +44,8 @@ def claim() -> None:
 @click.option(
     "--statement",
     metavar="TEXT",
-    help="For a bundle or article JSON only: the exact sentence (a page's is read from the element).",
+    help="The exact sentence, for a bundle or article JSON, or for a Markdown/reST source whose marked element "
+    "is written elsewhere (a page's, and by default a source's, is read from its element).",
 )
 @click.option("--label", metavar="TEXT", help="Short display label (default この主張).")
 @click.option(
@@ -71,8 +75,15 @@ def claim_add(
     slot is added right after the element and the bundle script before </body>;
     nothing else on the page changes. Then: `source add`, `ref add`, read the
     source, `review record`, `static-helper --write`.
+
+    In a Markdown or reST source (MkDocs, Sphinx, Pelican), the claim is added
+    to the JSON of its bundle script only, the statement read from the element
+    with that data-claim-id in the file's raw HTML (else give --statement).
+    A .md or .rst file without the script gets one at its end (raw HTML, or a
+    `.. raw:: html` directive); the element and its slot are yours to write.
     """
     from .._check.scaffold import add_page_claims
+    from .._check.sourcefile import add_source_claims, has_bundle_script, with_bundle_script
     from .._record.authoring import add_claim
 
     if (claim_id is None) == (not add_all):
@@ -95,6 +106,23 @@ def claim_add(
             ),
         )
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
+    fields = {"label": label, "basis": basis, "evidence_label": evidence_label}
+    ids = None if add_all else [claim_id or ""]
+    text, bom = read_source(file) if os.path.isfile(file) else ("", b"")
+    if text and holds_script(file, text):  # a Markdown or reST source
+        if add_all and statement is not None:
+            raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
+        if not has_bundle_script(text):
+            change = run_edit(file, lambda: add_source_claims(text, file, None, ids, statement, **fields))
+            added = with_bundle_script(text, file, change.bundle)
+            return _apply(
+                Rewrite(file, text, added, bom), (*change.notes, "the bundle script was added at the end of FILE")
+            )
+        source = editable_document(file)
+        assert source is not None
+        return store_change(
+            file, source, run_edit(file, lambda: add_source_claims(text, file, source.bundle, ids, statement, **fields))
+        )
     if add_all or statement is None:
         raise click.UsageError(
             "for a bundle or article JSON give --id ID and --statement TEXT (--all reads marked elements of a page)"

@@ -156,9 +156,11 @@ def review_record(
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
-    FILE is a bundle JSON, an article JSON, or a static page (.html): there
-    only the JSON inside script#claim-evidence-data changes; run
-    `static-helper --write` next to re-render the evidence slot. The file is
+    FILE is a bundle JSON, an article JSON, a static page (.html), or the
+    Markdown or reST source a finding names (MkDocs, Sphinx, Pelican): in a
+    page or a source only the JSON inside script#claim-evidence-data changes,
+    its indentation kept; run `static-helper --write` (or build) next to
+    re-render the evidence slot. The file is
     rewritten atomically, keeping key order, indentation and line endings.
     Refuses unknown claims, invalid dates, a --checked-at after the build date
     (CE406), a --review-by not after --checked-at (CE407), and a bundle with

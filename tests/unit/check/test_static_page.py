@@ -280,6 +280,7 @@ def test_render_static_page_golden(name):
 
 
 def test_replace_bundle_changes_only_the_json():
+    """Only the JSON changes; its lines keep the margin its first line sits at (two spaces here)."""
     text = page(
         f'<p data-claim-id="C-1">The sky is blue.</p>{slot("C-1")}',
         ONE,
@@ -288,7 +289,7 @@ def test_replace_bundle_changes_only_the_json():
     new_bundle = copy.deepcopy(ONE)
     new_bundle["claims"][0]["label"] = "</script><b>"
     new = replace_bundle(text, new_bundle)
-    json_text = dumps_for_script(new_bundle).replace("\n", "\r\n")
+    json_text = dumps_for_script(new_bundle).replace("\n", "\r\n  ")
     assert new == text.replace('{"version": 1}', json_text)
     assert "</script><b>" not in new
 

@@ -495,3 +495,91 @@ def test_sourcemap_warning_from_the_cache_is_placed_as_a_fresh_one(
     assert "CE900 [latency] unknown key 'zzz_note' (warning)\n    written at content/about.md:4\n" in first.out
     assert second.out == first.out
     assert second.err == "static-helper stats: pages=1 checked=0 cached=1\n"
+
+
+# --- a record's findings: in the data file holding the page's bundle JSON -----------------------
+
+DATA_GLOBS = ("content/**/*.md", "data/**/*.json")
+REVIEW_HINT = "record the review with `claim-evidence review record {} --claim latency --method … --checked-at …`"
+
+
+def seal_finding() -> Diagnostic:
+    return Diagnostic(
+        "CE403",
+        "review fingerprint does not match current statement/conditions/sources",
+        "$.claims[0].verification.fingerprint",
+        "error",
+        f"claim {CLAIM}",
+        line=40,
+        column=9,
+    )
+
+
+def stale_finding(page: str = "public/about/index.html") -> Diagnostic:
+    message = "evidence display is stale … (CE403). Read the sources again, then " + REVIEW_HINT.format(page)
+    return Diagnostic("SH140", message, "$.claims[0]", "error", f"claim {CLAIM}", line=PAGE_LINES + 1, column=1)
+
+
+def write_data(site: Path, name: str, text: str) -> Path:
+    path = site / "data" / "evidence" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_sourcemap_record_finding_is_placed_at_its_json_path_in_the_data_file(site: Path) -> None:
+    """The page's bundle JSON is the data file's text (the recipes insert it verbatim): CE403 goes to the
+    fingerprint's line there, SH140 stays at the Markdown and its command names the data file."""
+    data = write_data(site, "about.json", "\n" + dumps_for_script(BUNDLE) + "\n")
+    seal, stale = place(site, seal_finding(), stale_finding(), patterns=DATA_GLOBS)
+    assert seal.written == (("data/evidence/about.json", line_of(data, '"fingerprint"')),)
+    assert stale.written == (("content/about.md", 4),)
+    assert REVIEW_HINT.format("data/evidence/about.json") in stale.message
+    assert stale.message == stale_finding().message.replace("public/about/index.html", "data/evidence/about.json")
+
+
+def test_sourcemap_record_finding_found_as_the_same_json_value(site: Path) -> None:
+    """A template that re-serialized the file (another indentation): the JSON source with the same value."""
+    data = write_data(site, "about.json", json.dumps(BUNDLE, ensure_ascii=False, indent=4))
+    write_data(site, "other.json", json.dumps({**BUNDLE, "version": 2}))
+    (seal,) = place(site, seal_finding(), patterns=DATA_GLOBS)
+    assert seal.written == (("data/evidence/about.json", line_of(data, '"fingerprint"')),)
+
+
+def test_sourcemap_record_in_two_data_files_names_both_and_the_hint_names_the_page(site: Path) -> None:
+    first = write_data(site, "about.json", dumps_for_script(BUNDLE))
+    second = write_data(site, "copy.json", "\n\n" + dumps_for_script(BUNDLE))
+    seal, stale = place(site, seal_finding(), stale_finding(), patterns=DATA_GLOBS)
+    fingerprint = line_of(first, '"fingerprint"')
+    assert seal.written == (("data/evidence/about.json", fingerprint), ("data/evidence/copy.json", fingerprint + 2))
+    assert line_of(second, '"fingerprint"') == fingerprint + 2
+    assert stale.message == stale_finding().message
+
+
+def test_sourcemap_record_finding_without_its_data_file_stays_with_the_claim(site: Path) -> None:
+    write_data(site, "about.json", dumps_for_script(BUNDLE))
+    seal, stale = place(site, seal_finding(), stale_finding())  # data/ not in the globs
+    assert (seal.written, stale.written) == ((("content/about.md", 4),), (("content/about.md", 4),))
+    assert stale.message == stale_finding().message
+
+
+def test_sourcemap_data_file_that_is_not_json_or_not_utf8_is_no_record(site: Path) -> None:
+    write_data(site, "broken.json", "{not json")
+    (site / "data" / "evidence" / "latin1.json").write_bytes(b'{"caf\xe9": 1}')
+    (seal,) = place(site, seal_finding(), patterns=DATA_GLOBS)
+    assert seal.written == (("content/about.md", 4),)
+
+
+def test_sourcemap_record_written_in_the_markdown_is_placed_at_its_json_line(site: Path) -> None:
+    """A Markdown source holding the bundle script itself (no data file): the record's finding goes to the
+    fingerprint's line in it, and `review record` is aimed at it."""
+    about = site / "content" / "about.md"
+    script = f'<script type="application/json" id="claim-evidence-data">{dumps_for_script(BUNDLE)}</script>'
+    about.write_text(MARKDOWN.replace('{{< claim-evidence-data "about" >}}', script), encoding="utf-8")
+    seal, stale = place(site, seal_finding(), stale_finding())
+    assert seal.written == (("content/about.md", line_of(about, '"fingerprint"')),)
+    assert REVIEW_HINT.format("content/about.md") in stale.message and stale.written == (("content/about.md", 4),)
