@@ -22,6 +22,10 @@ from .sitechecks import site_diagnostics
 
 ARTICLE_KEY = "claim_evidence"
 PAGE_SUFFIXES = (".html", ".htm")
+# Sources whose bundle is always in a script, whatever their first character (Markdown, MDX, reST).
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+REST_SUFFIXES = (".rst", ".rest")
+SOURCE_SUFFIXES = (*MARKDOWN_SUFFIXES, ".mdx", *REST_SUFFIXES)
 
 
 def is_page(path: str | os.PathLike[str]) -> bool:
@@ -31,12 +35,12 @@ def is_page(path: str | os.PathLike[str]) -> bool:
 
 def holds_script(path: str | os.PathLike[str], text: str) -> bool:
     """The bundle sits in script#claim-evidence-data inside ``text``: a static page (by its suffix), or
-    any other file but a ``.json`` whose content is not JSON (does not start with ``{`` or ``[``). The
-    content decides, not a list of suffixes: a Markdown, reST, ``.txt`` or ``.mdx`` source is read and
-    edited the same way, and a JSON bundle saved as ``.txt`` is still JSON."""
+    a Markdown, MDX or reST source (by its suffix), or any other file but a ``.json`` whose content is
+    not JSON (does not start with ``{`` or ``[``). Beyond those suffixes the content decides: a ``.txt``
+    source is read and edited the same way, and a JSON bundle saved as ``.txt`` is still JSON."""
     name = os.fspath(path)
-    if is_page(name):
-        return True
+    if is_page(name) or name.lower().endswith(SOURCE_SUFFIXES):
+        return True  # a Markdown page may well open with "[a link](…)"
     return not name.lower().endswith(".json") and text.lstrip(" \t\r\n")[:1] not in ("{", "[")
 
 

@@ -19,10 +19,9 @@ from .._core.splice import newline_style, with_newlines
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, locate
 from .._html.text import visible_text
 from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
+from .documents import MARKDOWN_SUFFIXES, REST_SUFFIXES
 from .page import read_page_bundle
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-REST_SUFFIXES = (".rst", ".rest")
 OPEN_TAG = f'<script type="application/json" id="{BUNDLE_ID}">'
 
 

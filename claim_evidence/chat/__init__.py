@@ -1,6 +1,6 @@
 """The reference answer endpoint and its widget (issue #15), an optional extra::
 
-    pip install 'claim-evidence[chat]'
+    pip install '/path/to/claim-evidence[chat]'   # from a checkout: the package is not on the index
     python -m claim_evidence.chat --kb kb.json [--site DIR] [--host 127.0.0.1] [--port 8000]
 
 ``create_app(ChatSettings(...))`` is a Starlette ASGI app: ``POST /api/chat`` retrieves the

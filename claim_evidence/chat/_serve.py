@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from .._core.diagnostics import ClaimEvidenceError
 from ._settings import DEFAULT_MODEL, MODEL_ENV, ChatSettings
 
-EXTRA_MISSING = "the chat extra is not installed ({missing}): pip install 'claim-evidence[chat]'"
+EXTRA_MISSING = "the chat extra is not installed ({missing}): pip install '/path/to/claim-evidence[chat]' (the checkout this package was installed from)"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@ its evidence slots are filled (``static-helper --write``'s rule); at the end of 
 checks of a configured run (SH007, and each glob that matched no page), and the build stopped, even without
 ``--strict``, when a page would be published with slots that do not show their records.
 
-Enable it in ``mkdocs.yml`` (``pip install 'claim-evidence[mkdocs]'``)::
+Enable it in ``mkdocs.yml`` (``pip install '/path/to/claim-evidence[mkdocs]'``)::
 
     plugins:
       - claim-evidence:

@@ -3,7 +3,7 @@ evidence slots are filled in place (``static-helper --write``'s rule); when the 
 the site-level checks of a configured run (SH007, and each glob that matched no page), and the build
 stopped, even without ``--fatal``, when a page was written with slots that do not show their records.
 
-Enable it in ``pelicanconf.py`` (``pip install 'claim-evidence[pelican]'``)::
+Enable it in ``pelicanconf.py`` (``pip install '/path/to/claim-evidence[pelican]'``)::
 
     PLUGINS = ["claim_evidence.integrations.pelican"]
     CLAIM_EVIDENCE_CONFIG = "claim-evidence.toml"  # default: the nearest one from PATH upwards, if any

@@ -3,7 +3,7 @@ evidence slots are filled (``static-helper --write``'s rule); then the site-leve
 run (SH007, and each glob that matched no page), and the build fails, even without ``-W``, when a page
 would be published with slots that do not show their records.
 
-Enable it in ``conf.py`` (``pip install 'claim-evidence[sphinx]'``)::
+Enable it in ``conf.py`` (``pip install '/path/to/claim-evidence[sphinx]'``)::
 
     extensions = ["claim_evidence.integrations.sphinx"]
     claim_evidence_config = "claim-evidence.toml"   # relative to conf.py; default: the one beside it, if any

@@ -562,7 +562,7 @@ def test_serve_without_the_extra_exits_2_naming_it(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (2, "")
     assert (
         done.stderr
-        == "claim-evidence chat: the chat extra is not installed (starlette): pip install 'claim-evidence[chat]'\n"
+        == "claim-evidence chat: the chat extra is not installed (starlette): pip install '/path/to/claim-evidence[chat]' (the checkout this package was installed from)\n"
     )
 
 

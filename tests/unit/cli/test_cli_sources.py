@@ -283,3 +283,12 @@ def test_cli_sources_crlf_and_bom_are_kept(run: Any, tmp_path: Path) -> None:
     value = assert_only_json_changed(text.replace("\r\n", "\n"), after.replace("\r\n", "\n"), "   ")
     claim = value["claims"][0]
     assert claim["verification"]["fingerprint"] == claim_fingerprint(claim, value["sources"])
+
+
+@pytest.mark.parametrize("opening", ["[架空計測室](https://example.com/lab) の記録。\n\n", "{{< note >}}\n\n"])
+def test_cli_sources_markdown_opening_like_json_is_still_a_source(run: Any, tmp_path: Path, opening: str) -> None:
+    """A Markdown page may open with a link or a shortcode; its suffix, not its first character, says
+    that the bundle is in a script (read as JSON, it was CE003 at 1:1)."""
+    path = tmp_path / "page.md"
+    path.write_text(opening + markdown(sealed()), encoding="utf-8")
+    assert run("validate", str(path)) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n", "")
