@@ -102,3 +102,16 @@ def test_proof_checks_the_page_again_when_other_markup_was_in_the_slot():
     new = found.rendered_text()
     assert new == STALE.replace(">old<", f">{BLOCK}<")
     assert check_text(new).diagnostics == []
+
+
+def test_proof_checks_the_page_again_without_its_stylesheet_link():
+    # SH130: the check then reads the whole text for SVG/MathML that swallowed the link, slot content
+    # included, so the new page is checked in full; it must check as the old one did.
+    text = STALE.replace('<link rel="stylesheet" href="/assets/claim-evidence.css">', "")
+    found = check_text(text)
+    assert [d.code for d in found.errors] == ["SH130"]
+    assert found.rendered_text() == text.replace(">old<", f">{BLOCK}<")
+    swallowing = _with_content(found, BLOCK + '<svg><link rel="stylesheet" href="/assets/claim-evidence.css">')
+    with pytest.raises(InternalError) as caught:
+        swallowing.rendered_text()
+    assert str(caught.value) == NOT_CLEAN
