@@ -304,10 +304,7 @@ def _island_end(text: str, start: int) -> int | None:
             return None  # a '<' of no strict tag (a comment, CDATA), or an element the island may not hold
         if not stack and start_name != "svg":
             return None
-        reference = START_TAG.match(text, tag.start())
-        if reference is None or reference.end() != tag.end():
-            return None
-        if reference.group(0).endswith("/>") and reference.end(2) < reference.end() - 1:
+        if tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
             if not stack:
                 return tag.end()  # <svg …/>: foreign content acknowledges the self-closing flag
             continue
@@ -331,6 +328,13 @@ def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
         return False
     done = _Ends(text)._neutral_content(slot, True)
     return done is not None and done.close_start == content_end
+
+
+def _self_closing(text: str, start: int, end: int) -> bool:
+    """Whether the strict start tag ``text[start:end]``, written ``…/>``, has the self-closing flag: its
+    ``/`` is not the last character of an unquoted value (read by the reference tokenizer's pattern)."""
+    reference = START_TAG.match(text, start)
+    return reference is not None and reference.end() == end and reference.end(2) < end - 1
 
 
 def _marks(text: str) -> list[tuple[int, str]] | None:
