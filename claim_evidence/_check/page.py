@@ -175,8 +175,8 @@ def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
     if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.errors]:
         raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
     moved = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
-    spans = [(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)]
-    if moved != [_span(start, end, edits) for start, end in spans]:
+    expected_spans = _shifted([(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)], edits)
+    if moved != expected_spans:
         raise InternalError("internal error: the evidence slots moved after re-rendering; nothing written")
 
 
@@ -260,11 +260,15 @@ def _fast_proof(located: Located, new_text: str, edits: list[Edit]) -> bool:
     return True
 
 
-def _span(start: int, end: int, edits: list[Edit]) -> tuple[int, int]:
-    """Where the span ``(start, end)`` of the old text is in the new one: an edited span holds its replacement."""
-    replaced = {(s, e): len(text) for s, e, text in edits}
-    delta = sum(len(r) - (e - s) for s, e, r in edits if e <= start and (s, e) != (start, end))
-    return start + delta, start + delta + replaced.get((start, end), end - start)
+def _shifted(spans: list[tuple[int, int]], edits: list[Edit]) -> list[tuple[int, int]]:
+    """Where ``spans`` of the old text must be in the new one: edited spans hold their replacement."""
+    replaced = {(start, end): len(text) for start, end, text in edits}
+    out = []
+    for start, end in spans:
+        delta = sum(len(r) - (e - s) for s, e, r in edits if e <= start and (s, e) != (start, end))
+        length = replaced.get((start, end), end - start)
+        out.append((start + delta, start + delta + length))
+    return out
 
 
 # --- reading and checking ---------------------------------------------------------
