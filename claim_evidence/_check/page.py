@@ -29,7 +29,7 @@ from .._core.diagnostics import Diagnostic, Severity
 from .._core.jsonio import dumps_for_script, loads
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._core.textio import read_text
-from .._html.fastpath import fast_locate
+from .._html.fastpath import FastLocated, fast_locate, slot_ends_after
 from .._html.locate import SLOT_ATTR, Element, Located, locate
 from . import recordcache as _recordcache
 from .binding import STALE, UNBOUND, _binding  # noqa: F401 - UNBOUND re-exported (the page API)
@@ -191,20 +191,127 @@ class Page:
 
 
 def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
-    """Bytes outside the slots unchanged, and the new text checks clean apart from what was already wrong."""
+    """Raise :class:`InternalError` unless ``new_text`` (``old.text`` with ``edits`` spliced in) differs
+    from the old page only inside the stale slots, holds there exactly the content the check asked for,
+    and checks as the old page did, without its staleness and with no new error.
+
+    Why this is enough without checking the new page again: every finding of a page is a function of
+    its text outside the slots (the bundle script, the claim elements' text, the links, ``<html lang>``,
+    the newline style) and of where its markup is (:class:`Located`), plus each slot's content, which
+    only decides whether that slot is stale (one exception: a page missing its bundle script or
+    stylesheet link, which is checked again in full). So the proof establishes, cheapest first: (1) every byte
+    outside the edited spans is unchanged and each edit puts exactly the content the check rendered
+    for that slot (a slot showing exactly its block is not stale); (2) the page's language and newline
+    style, which decide that block, are unchanged; (3) the new text locates to the same elements,
+    moved by the edits, each edited slot holding exactly its new content. (3) is shown by the fast
+    path's own argument when the old page was located by it (:func:`.._html.fastpath.slot_ends_after`),
+    else by locating the new text; only when the elements differ is the new page checked in full, and it
+    must then check as the old page did (the proof before issue 25, which cost a second page check)."""
     if not outside_identical(old.text, new_text, edits):
         raise InternalError("internal error: splicing changed text outside the evidence slots; nothing written")
-    again = check_text(new_text, old.name, old.options, records=old.records)
+    wanted = sorted((slot.open_end, slot.close_start, content) for slot, content in old.rendered)
+    if (
+        sorted(edits) != wanted
+        or newline_style(new_text) != newline_style(old.text)
+        or page_lang(new_text, old.options.lang) != old.lang
+    ):
+        raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
+    # (Without a bundle script or stylesheet link, _parsing reads the whole text for SVG/MathML that
+    # swallowed one: slot content included, so such a page is checked again in full.)
+    reads_all = not old.located.scripts or any(d.code == "SH130" for d in old.diagnostics)
+    expected = None if reads_all else _moved(old.located, edits)
+    if expected is not None and _fast_proof(old.located, new_text, edits):
+        return
+    located = fast_locate(new_text) or locate(new_text)
+    if expected is not None and _shape(located) == expected:
+        return
+    again = check_located(new_text, old.name, located, old.options, records=old.records)
     if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.errors]:
         raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
     moved = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
-    expected = _shifted([(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)], edits)
-    if moved != expected:
+    expected_spans = _shifted([(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)], edits)
+    if moved != expected_spans:
         raise InternalError("internal error: the evidence slots moved after re-rendering; nothing written")
 
 
 def _key(d: Diagnostic) -> tuple[str, str, str]:
     return d.code, d.path, d.message
+
+
+Shape = tuple[tuple[tuple[Any, ...], ...], Any, Any, tuple[tuple[int, int], ...]]
+
+
+def _shape(located: Located) -> Shape:
+    """What a page's check reads of its location: every element (name, attributes, spans), and the offsets."""
+    lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
+    elements = tuple(
+        tuple((e.name, e.attrs, e.start, e.open_end, e.close_start, e.end, e.self_closing) for e in found)
+        for found in lists
+    )
+    linked = tuple((slot.start, link) for slot, link in located.linked)
+    return elements, located.hidden, located.frameset, linked
+
+
+def _moved(located: Located, edits: list[Edit]) -> Shape | None:
+    """``located``'s shape as it must be after ``edits`` (each one an edited slot's content): each edited
+    slot holds its replacement, everything else moves by the edits before it; None when an element
+    other than the edited slots overlaps an edited span (its text changed: it must be checked again)."""
+    ordered = sorted(edits)
+    spans = {(start, end): len(text) for start, end, text in ordered}
+
+    def at(offset: int) -> int:
+        return offset + sum(len(text) - (end - start) for start, end, text in ordered if end <= offset)
+
+    def moved(e: Element) -> tuple[Any, ...] | None:
+        length = spans.get((e.open_end, e.close_start))
+        if length is not None:
+            start = at(e.start)
+            open_end = start + e.open_end - e.start
+            return (e.name, e.attrs, start, open_end, open_end + length, open_end + length + e.end - e.close_start)
+        if any(e.start < end and start < e.end for start, end, _ in ordered) or any(
+            e.start == start == end for start, end, _ in ordered
+        ):
+            return None
+        return (e.name, e.attrs, at(e.start), at(e.open_end), at(e.close_start), at(e.end))
+
+    lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
+    elements = []
+    for found in lists:
+        row = []
+        for e in found:
+            done = moved(e)
+            if done is None:
+                return None
+            row.append((*done, e.self_closing))
+        elements.append(tuple(row))
+    hidden = None if located.hidden is None else at(located.hidden)
+    frameset = None if located.frameset is None else at(located.frameset)
+    linked = []
+    for slot, link in located.linked:
+        done = moved(slot)
+        if done is None:
+            return None
+        linked.append((done[2], at(link)))
+    return tuple(elements), hidden, frameset, tuple(linked)
+
+
+def _fast_proof(located: Located, new_text: str, edits: list[Edit]) -> bool:
+    """Whether the fast path's argument shows that ``new_text`` locates as ``located`` moved by ``edits``:
+    the old page was located by it (every slot's old content proven to end where it ends, the rest of the
+    page read by lexbor as by the reference), and each new content ends its slot by the same test."""
+    if not isinstance(located, FastLocated):
+        return False
+    by_span = {(e.open_end, e.close_start): e for e in (*located.slots, *located.summaries)}
+    shift = 0
+    for start, end, text in sorted(edits):
+        slot = by_span.get((start, end))
+        if slot is None:
+            return False
+        moved = Element(slot.name, slot.attrs, slot.start + shift, start + shift, start + shift, start + shift)
+        if not slot_ends_after(new_text, moved, start + shift + len(text)):
+            return False
+        shift += len(text) - (end - start)
+    return True
 
 
 def _shifted(spans: list[tuple[int, int]], edits: list[Edit]) -> list[tuple[int, int]]:

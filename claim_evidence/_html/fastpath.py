@@ -19,9 +19,14 @@ How it stays exact:
   That tag is read with the reference tokenizer's own pattern and must carry exactly lexbor's
   attributes (values decoded alike: a legacy entity or a CR in them gives up). Start tags the
   standard drops but the reference keeps (a nested ``<form>``, a ``<col>`` outside a table) must not
-  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with ``<svg>``, ``<math>`` or
-  ``<select>`` elements or a ``<frameset>`` tag, where the reference models the standard only
-  approximately, are left to it.
+  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with ``<math>`` or ``<select>``
+  elements or a ``<frameset>`` tag, where the reference models the standard only approximately, are
+  left to it, and so are pages with an ``<svg>`` other than a *simple island* (:func:`_islands`).
+- **Icons.** Themes (Material for MkDocs, furo) put inline SVG icons on every page. An island is an
+  ``<svg>`` written in the strict tag shape, holding only SVG shape elements (``path``, ``g``,
+  ``use`` …) and ``title``/``desc`` with text only, balanced up to its ``</svg>``, with no evidence
+  keyword in it: no tag in it breaks out of foreign content or opens HTML content, so both parsers
+  push what it opens, pop it at its end tags and leave the HTML around it as they found it.
 - **Where each element ends.** An element's content up to the first end tag of its name must be in
   the strict tag shape of :mod:`.fastscan` and neutral (:func:`neutral`): phrasing for a claim
   element like ``<p>``; for a slot or a block claim element (``div``, ``li``, ``td`` …) also
@@ -61,7 +66,7 @@ from .locate import (
 )
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
-__all__ = ["available", "fast_locate"]
+__all__ = ["FastLocated", "available", "fast_locate", "slot_ends_after"]
 
 try:  # (imported by name: mypy must pass where the optional dependency is not installed)
     _lexbor: Any = importlib.import_module("selectolax.lexbor")
@@ -84,8 +89,14 @@ _DROPPABLE = frozenset("col frame form noscript caption colgroup tbody td tfoot 
 _LINK = re.compile(r"<(?ai:link)(?=[\t\n\f\r />])")
 # What the page is located by, and the elements whose content the reference models only approximately
 # (foreign content, a select's): one traversal of lexbor's tree.
-_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link,svg,math,select"
-_APPROXIMATE = frozenset({"svg", "math", "select"})
+_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link,math,select"
+_APPROXIMATE = frozenset({"math", "select"})
+# Where lexbor may open an SVG or MathML element: every such start tag must begin a simple island.
+_FOREIGN_START = re.compile(r"(?i)<(?:svg|math)(?=[\t\n\f\r />])")
+# What a simple island may hold: SVG elements that neither break out of foreign content (as <b>, <p> or
+# <font color> do) nor are HTML integration points, and whose content is parsed as elements, not text.
+_ISLAND = frozenset("svg g path circle ellipse line polyline polygon rect use symbol defs".split())
+_TEXT_ONLY = frozenset({"title", "desc"})  # integration points: text only, no tag, in an island
 # Elements whose end tag closes them when they are the current node, whose start tag ends nothing their
 # content could reopen, and whose content may be blocks (a <p> in button scope is closed by their start tag,
 # or out of reach behind a cell) or only phrasing (not: a, whose links the adoption agency re-parents;
@@ -184,6 +195,9 @@ def fast_locate(text: str) -> Located | None:
     marks = _marks(text)
     if marks is None:
         return None
+    islands = _islands(text)
+    if islands is None or any(start <= at < end for at, _ in marks for start, end in islands):
+        return None
     marked = _marked(text, marks)
     if too_hostile(marked):
         return None
@@ -253,6 +267,74 @@ def fast_locate(text: str) -> Located | None:
         # is written as a tag where no element comes of it (SH104), by the same search.
         located.hidden = hidden_markup(text)
     return located
+
+
+def _islands(text: str) -> list[tuple[int, int]] | None:
+    """The span of every ``<svg>`` element of ``text`` written as a simple island (see the module's
+    docstring), in order; None when some ``<svg>`` or ``<math>`` start tag (any case) begins none.
+
+    An island where no element comes of it (in a comment, raw text or an attribute value) changes
+    nothing: lexbor then opens no SVG element there either."""
+    islands: list[tuple[int, int]] = []
+    for found in _FOREIGN_START.finditer(text):
+        if islands and found.start() < islands[-1][1]:
+            continue  # an <svg> inside the island just read
+        end = _island_end(text, found.start())
+        if end is None:
+            return None
+        islands.append((found.start(), end))
+    return islands
+
+
+def _island_end(text: str, start: int) -> int | None:
+    """Where the simple island that starts at ``start`` ends (after its ``</svg>``), or None."""
+    stack: list[str] = []
+    text_only = False  # in a title or desc: only its own end tag may follow
+    for tag in _STRICT_TAG.finditer(text, start):
+        end_name, start_name = tag.group(1), tag.group(2)
+        if end_name is not None:
+            if not stack or stack[-1] != end_name:
+                return None
+            stack.pop()
+            text_only = False
+            if not stack:
+                return tag.end()
+            continue
+        if start_name is None or text_only or (start_name not in _ISLAND and start_name not in _TEXT_ONLY):
+            return None  # a '<' of no strict tag (a comment, CDATA), or an element the island may not hold
+        if not stack and start_name != "svg":
+            return None
+        if tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
+            if not stack:
+                return tag.end()  # <svg …/>: foreign content acknowledges the self-closing flag
+            continue
+        stack.append(start_name)
+        text_only = start_name in _TEXT_ONLY
+    return None
+
+
+def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
+    """Whether ``text[slot.open_end:content_end]``, written as the content of ``slot`` (a slot or summary
+    slot :func:`fast_locate` located, at its place in ``text``), ends exactly there for the reference
+    builder, by the test :func:`fast_locate` ends every slot by: content in the strict tag shape,
+    neutral for a container slot, no evidence keyword (no element comes of it), the slot's end tag
+    right after it. On a page whose every other character is what :func:`fast_locate` read, the parse
+    then reaches the slot's start tag in the state it was in, leaves it in the state it was in, and
+    every element outside the slot is where it was (``Page.rendered_text``'s proof)."""
+    if slot.name not in BLOCK_OWNERS or content_end < slot.open_end:
+        return False
+    content = text[slot.open_end : content_end]
+    if MARK in content or PROBE in content or _KEYWORD.search(content) is not None:
+        return False
+    done = _Ends(text)._neutral_content(slot, True)
+    return done is not None and done.close_start == content_end
+
+
+def _self_closing(text: str, start: int, end: int) -> bool:
+    """Whether the strict start tag ``text[start:end]``, written ``…/>``, has the self-closing flag: its
+    ``/`` is not the last character of an unquoted value (read by the reference tokenizer's pattern)."""
+    reference = START_TAG.match(text, start)
+    return reference is not None and reference.end() == end and reference.end(2) < end - 1
 
 
 def _marks(text: str) -> list[tuple[int, str]] | None:

@@ -299,6 +299,21 @@ _PIECES = st.sampled_from(
         "<ruby>空<rt>そら</rt></ruby>",
         "<rb>",
         "<rtc>",
+        # Inline SVG icons as themes write them (simple islands), and SVG the fast path must leave alone.
+        '<svg viewBox="0 0 24 24"><path d="M3 6h18v2H3z"/></svg>',
+        '<a href="/"><svg><g><circle r="1"></circle><use href="#i"/></g></svg></a>',
+        '<svg style="display: none;"><symbol id="s"><title>Menu</title><svg><line x1="3"></line></svg></symbol></svg>',
+        "<svg>",
+        "</svg>",
+        "<svg/>",
+        "<svg><path d=M1/></svg>",
+        "<svg><p>",
+        "<svg><title><b>t</b></title></svg>",
+        "<svg><foreignObject><div>",
+        '<svg><path data-claim-id="C-1"/></svg>',
+        "<svg><desc>d</desc><!-- c --></svg>",
+        "<SVG></SVG>",
+        "<math><mi>x</mi></math>",
     ]
 )
 
@@ -405,6 +420,29 @@ def test_fastpath_rendered_blocks_are_neutral() -> None:
 
 
 def test_fastpath_leaves_foreign_content_and_select_to_the_reference() -> None:
-    for extra in ("<svg></svg>", "<math></math>", "<select></select>", "<frameset>"):
-        assert _fastpath.fast_locate(CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")) is None
+    for extra in (
+        "<math></math>",
+        "<select></select>",
+        "<frameset>",
+        "<svg><p>x</p></svg>",  # a <p> breaks out of the SVG
+        "<svg><title><b>t</b></title></svg>",  # HTML inside an integration point
+        "<svg><foreignObject></foreignObject></svg>",
+        "<svg><path/>",  # never closed
+        "<svg><!-- x --></svg>",
+        "<SVG></SVG>",
+        '<svg><path data-claim-id="C-1"/></svg>',
+    ):
+        assert _fastpath.fast_locate(CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")) is None, extra
     assert _fastpath.fast_locate(CLEAN) is not None
+
+
+def test_fastpath_answers_pages_with_simple_svg_islands() -> None:
+    # Theme icons (Material for MkDocs, furo): the page is located by lexbor, as the reference locates it.
+    for extra in (
+        '<svg viewBox="0 0 24 24"><path d="M3 6h18v2H3z"/></svg>',
+        '<a href="/"><svg><g><circle r="1"></circle></g></svg></a>',
+        '<svg style="display: none;"><symbol id="s"><title>Menu</title><svg><line x1="3"></line></svg></symbol></svg>',
+        "<svg/>",
+    ):
+        text = CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")
+        assert differential(text) == "fast clean", extra
