@@ -147,7 +147,6 @@ def _stale_message(page: Page, index: int) -> str:
     errors = page.invalid.get(index, [])
     if not errors:
         return "evidence display is stale (run --write after reviewing source data)"
-    cid = str(page.bundle["claims"][index]["id"])
     own = [d for d in errors if d.path.startswith("$.claims[")]  # its own record, or its twin's (the same id)
     cited = [d for d in errors if d.path.startswith("$.sources[")]
     resealed = any(d.code == "CE403" for d in own)  # what a recorded review fixes
@@ -164,14 +163,26 @@ def _stale_message(page: Page, index: int) -> str:
         )
     shown = f"evidence display is stale and must now show the claim as unverified: {why}; --write puts the 未確認 block in this slot"
     if resealed:
-        first = [d for d in errors if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
-        fix = f"fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "read"
         return (
-            f"{shown}, and the check fails until the review is recorded: {fix} the sources again, record the review "
-            f"with `claim-evidence review record {page.name or 'PAGE'} --claim {cid} --method … --checked-at …`, "
+            f"{shown}, and the check fails until the review is recorded: {review_hint(page, index)}, "
             "then run --write to show the reviewed block"
         )
     return f"{shown}, and the check fails until the errors are fixed: fix them, then run --write to show the reviewed block"
+
+
+def review_hint(page: Page, index: int) -> str:
+    """What to type for claim ``index`` of ``page`` whose review no longer covers its record (CE403): the
+    errors ``review record`` refuses to seal over first, then the command. The stale slot's finding says
+    it, and so does the CE403 itself once ``--write`` has put the 未確認 block there (the slot's finding
+    is gone then, and the editor still needs the command)."""
+    errors = page.invalid.get(index, [])
+    cid = str(page.bundle["claims"][index]["id"])
+    first = [d for d in errors if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
+    fix = f"fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "read"
+    return (
+        f"{fix} the sources again, record the review with "
+        f"`claim-evidence review record {page.name or 'PAGE'} --claim {cid} --method … --checked-at …`"
+    )
 
 
 def _subjects(diagnostics: list[Diagnostic]) -> str:

@@ -24,6 +24,8 @@ the cache never loads the checker.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -98,9 +100,39 @@ def write_findings(page: Page, name: str, rewritten: int, write: bool = True) ->
     from .page import STALE
 
     found = [d for d in page.diagnostics if not (rewritten and d.code == STALE)]
+    still_stale = {d.path for d in found if d.code == STALE}  # these say what to type themselves
+    found = [
+        _with_review_hint(page, d) if d.code == SEAL_BROKEN and _claim_path(d) not in still_stale else d for d in found
+    ]
     if write and page.blocking and page.stale:
         found.append(not_rewritten(page, name))
     return found
+
+
+# A claim's review no longer covers its record: once its slot shows 未確認, this finding carries the command.
+SEAL_BROKEN = "CE403"
+_CLAIM_PATH = re.compile(r"\$\.claims\[(\d+)\]")
+
+
+def _claim_path(d: Diagnostic) -> str | None:
+    at = _CLAIM_PATH.match(d.path)
+    return at.group(0) if at else None
+
+
+def _with_review_hint(page: Page, d: Diagnostic) -> Diagnostic:
+    """``d`` (a CE403 on a page whose slot for that claim is not stale: it shows 未確認 already, or a write
+    just put that block there and removed the slot's finding) saying what the slot's finding said: the
+    command that records the review."""
+    from .binding import review_hint
+
+    at = _CLAIM_PATH.match(d.path)
+    index = int(at.group(1)) if at else None
+    if index is None or index not in page.invalid or page.located.slots == []:
+        return d
+    message = (
+        f"{d.message}; its slot shows 未確認 until the review is recorded: {review_hint(page, index)}, then run --write"
+    )
+    return dataclasses.replace(d, message=message)
 
 
 def not_rewritten(page: Page, display: str) -> Diagnostic:

@@ -58,7 +58,7 @@ def check_built(text: str, name: str, options: PageOptions, write: bool) -> Buil
     found = write_findings(done.page, name, done.rewritten, write)
     if done.failure is not None:  # the rewrite failed its own proof: a bug, reported, nothing written
         found.append(Diagnostic("SH009", str(done.failure), file=name))
-    left_stale = write and bool(done.page.stale) and not done.rewritten
+    left_stale = write and done.left_stale  # without write the plugin only checks: its slots stay as built
     return Built(done.page, text if done.text is None else done.text, found, done.rewritten, left_stale)
 
 

@@ -96,6 +96,23 @@ def test_rewrite_of_a_broken_review_writes_unverified_and_the_run_still_fails() 
     assert slots(done.text)["ABOUT-CORRECTIONS"] == slots(ABOUT)["ABOUT-CORRECTIONS"]
 
 
+REVIEW_COMMAND = "`claim-evidence review record about.html --claim ABOUT-AI --method … --checked-at …`"
+
+
+def test_broken_review_says_what_to_type_before_and_after_the_write() -> None:
+    """Before the write the stale slot's SH140 carries the command; once the slot shows 未確認 (just
+    written, and on every later run) that finding is gone, and the CE403 carries it instead, once."""
+    text = ABOUT.replace("公開前に編集者が資料と照合する。", "公開前に編集者が資料と照合します。")
+    before = write_findings(check_text(text, "about.html", SITE), "about.html", 0, write=False)
+    assert [(d.code, REVIEW_COMMAND in d.message) for d in before if d.is_error] == [("SH140", True), ("CE403", False)]
+    done = rewrite(text, "about.html", SITE)
+    assert done.text is not None
+    for page, rewritten in ((done.page, done.rewritten), (check_text(done.text, "about.html", SITE), 0)):
+        (seal,) = [d for d in write_findings(page, "about.html", rewritten) if d.is_error]
+        assert seal.code == "CE403" and seal.message.count(REVIEW_COMMAND) == 1
+        assert "its slot shows 未確認 until the review is recorded: read the sources again" in seal.message
+
+
 def test_rewrite_refuses_a_broken_structure_and_says_the_page_is_left_stale() -> None:
     """A second slot for ABOUT-CORRECTIONS (SH111): which slot is its cannot be told, so nothing is
     written, even the ABOUT-AI slot its broken review made stale; SH150 names the structure first."""
