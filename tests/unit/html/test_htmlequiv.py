@@ -8,6 +8,7 @@ import pytest
 
 from claim_evidence import dumps_for_script, render_evidence
 from claim_evidence._check.page import PageOptions, check_text
+from claim_evidence._html import equivalence
 from claim_evidence._html.equivalence import equivalent
 from claim_evidence._site.config import at_build_date, load_config
 
@@ -74,3 +75,22 @@ def test_htmlequiv_a_minified_page_is_not_stale_and_write_leaves_it() -> None:
     found = check_text(minified, "p.html", PageOptions())
     assert "SH140" in [d.code for d in found.diagnostics]
     assert block in found.rendered_text()  # --write writes the exact rendering
+
+
+@pytest.mark.parametrize("context", sorted(equivalence._FLOW_CONTEXTS))
+def test_htmlequiv_blank_slot_shortcut_agrees_with_the_tree_builder(context: str) -> None:
+    """The shortcut for an empty slot against a block answers exactly what comparing the events answers,
+    in every context it is taken in, for every element it trusts to open and for blanks of each kind."""
+    blanks = ["", " ", "\n\t  \r\n", "\f"]
+    openers = ["aside", "div", "section", "details", "p", "span", "ASIDE", "Div"]
+    for tag in openers:
+        for after in (" ", ">", "/", "\n"):
+            attrs = 'class="x">' if after in (" ", "\n") else ""
+            other = f" \n<{tag}{after}{attrs}本文</{tag}>"
+            assert equivalence._OPENS.match(other)
+            assert equivalence.events(other, context), (tag, context)  # it does open something
+            for blank in blanks:
+                assert equivalence.events(blank, context) == []
+                assert not equivalent(blank, other, context) and not equivalent(other, blank, context)
+    assert equivalent(" ", "\n", context)  # two blanks: no events either way
+    assert not equivalence._OPENS.match("<!-- <aside> -->") and not equivalence._OPENS.match("<asidex>")
