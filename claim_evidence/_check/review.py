@@ -54,8 +54,9 @@ def record_review(
     that would still have errors under the site's ``policy`` once the review is
     recorded — in the claim (a figure its quotes do not have, CE317, included),
     in a source, at the top level or in another claim: a seal over a broken
-    record would certify the breakage, and one invalid record shows every claim
-    as unverified. Only what the reviews of other claims (or of the subject)
+    record would certify the breakage, and an error the claims share (a cited
+    source, the top level) shows them as unverified too. Only what the reviews
+    of other claims (or of the subject)
     clear is left for them. With the site's ``snapshots`` store, the snapshot
     checks the page check runs (:func:`._snapcheck.snapshot_diagnostics`: a
     snapshot missing or altered, a quote not in the text of its bytes) refuse
