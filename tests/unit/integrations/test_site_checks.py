@@ -13,10 +13,13 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from claim_evidence import dumps_for_script, render_evidence
 from claim_evidence.integrations._built import Gate, load_site
 
+from ...acceptance.recipe_support import fetch, served
+from ...conftest import ROOT
 from .test_integrations import CLAIM, EDITED, EMPTY_SLOT, STATEMENT, _line_of, _needs, _run, _site
 
 STRIPPED_MARKER = "<!-- raw HTML omitted -->"
@@ -163,8 +166,19 @@ def test_mkdocs_sub_path_site_url_is_the_base(tmp_path: Path) -> None:
     site, _ = _site(tmp_path, "mkdocs")
     _toml(site)
     sub = "site_url: https://example.com/sub/\n"
+    css = site / "docs" / "assets" / "claim-evidence.css"  # the stylesheet as `claim-evidence assets` copies it
+    css.parent.mkdir(parents=True, exist_ok=True)
+    css.write_bytes((ROOT / "claim_evidence" / "assets" / "claim-evidence.css").read_bytes())
     passed = _mkdocs(site, strict=True, extra=sub)  # ../assets/claim-evidence.css from /sub/kumo/
     assert (passed.returncode, passed.stderr.count("WARNING")) == (0, 0), passed.stderr
+    page = (site / "site" / "kumo" / "index.html").read_text(encoding="utf-8")
+    (href,) = re.findall(r'href="([^"]*claim-evidence\.css[^"]*)"', page)
+    with served(site / "site", "/sub/") as server:  # deployed under /sub/, as site_url says
+        url = server.url("/sub/kumo/")
+        assert fetch(url)[0] == 200
+        status, body = fetch(urljoin(url, href))
+        assert (status, body) == (200, css.read_bytes()), href
+        assert fetch(urljoin(url, "/assets/claim-evidence.css"))[0] == 404  # the root href a sub-path site loses
     failed = _mkdocs(site, strict=True, extra=sub, css="/assets/claim-evidence.css")  # outside /sub/: a 404
     assert failed.returncode == 1
     assert (
