@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .._check.bundlefile import Rewrite, read_source, rewrite
-from .._check.documents import ARTICLE_KEY, BundleDocument, holds_script, is_page, load_document
+from .._check.documents import ARTICLE_KEY, SOURCE_SUFFIXES, BundleDocument, holds_script, is_page, load_document
 from .._core.diagnostics import ClaimEvidenceError, MalformedInput
 from .._record.authoring import EditRefused
 from .._record.vocabulary import BASES, EVIDENCE_LABELS, STATUSES
@@ -108,8 +108,14 @@ def claim_add(
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
     fields = {"label": label, "basis": basis, "evidence_label": evidence_label}
     ids = None if add_all else [claim_id or ""]
-    text, bom = read_source(file) if os.path.isfile(file) else ("", b"")
-    if text and holds_script(file, text):  # a Markdown or reST source
+    exists = os.path.isfile(file)
+    text, bom = read_source(file) if exists else ("", b"")
+    source_suffix = file.lower().endswith(SOURCE_SUFFIXES)
+    if source_suffix and not exists:
+        raise click.UsageError(
+            f"{file}: no such file; claim add edits an existing Markdown or reST source (a new bundle starts as a .json file)"
+        )
+    if (text or source_suffix) and holds_script(file, text):  # a Markdown or reST source (an empty one too)
         if add_all and statement is not None:
             raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
         if not has_bundle_script(text):

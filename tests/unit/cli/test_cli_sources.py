@@ -292,3 +292,20 @@ def test_cli_sources_markdown_opening_like_json_is_still_a_source(run: Any, tmp_
     path = tmp_path / "page.md"
     path.write_text(opening + markdown(sealed()), encoding="utf-8")
     assert run("validate", str(path)) == (0, f"PASS {path}\n1 file: 1 passed, 0 failed\n", "")
+
+
+def test_cli_sources_claim_add_on_a_missing_or_empty_markdown_file(run: Any, tmp_path: Path) -> None:
+    """A typo'd path is named as missing (it was told to give --statement "for a bundle or article JSON"),
+    and an empty Markdown file is a source: the sentence to read is asked for, or --statement adds it."""
+    missing = tmp_path / "nope.md"
+    code, out, err = run("claim", "add", str(missing), "--id", "latency")
+    assert (code, out) == (2, "") and f"{missing}: no such file" in err and "JSON" not in err.split("(")[0]
+    assert not missing.exists()
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    code, out, err = run("claim", "add", str(empty), "--id", "latency")
+    assert code == 2 and "no element with data-claim-id='latency'" in err and empty.read_text(encoding="utf-8") == ""
+    code, out, err = run("claim", "add", str(empty), "--id", "latency", "--statement", STATEMENT)
+    assert code == 0, err
+    _, content, _ = split(empty.read_text(encoding="utf-8"))
+    assert json.loads(content)["claims"][0]["statement"] == STATEMENT
