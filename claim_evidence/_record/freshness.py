@@ -255,11 +255,20 @@ def due_state(due: date, checked: date, today: date) -> str:
 
 @dataclass(frozen=True)
 class Marker:
-    """A review's freshness as a block shows it: ``state`` (fresh, due soon or expired) and the
-    review's age in days on the build date."""
+    """A review's freshness as a block shows it: ``state`` (fresh, due soon or expired), the
+    review's age in days on the build date, the review date, the date the review is due
+    (``None``: the basis has no period and no ``review_by`` is set, a permanent review) and the
+    period in days that decided it (``None`` for a ``review_by`` date or a permanent review).
+
+    What a reader sees should change only with ``state`` (and the dates), never with
+    ``age_days`` alone: a count of days makes a page differ every day.
+    """
 
     state: str
     age_days: int
+    checked_at: str = ""
+    due: str | None = None
+    period_days: int | None = None
 
 
 def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:
@@ -279,7 +288,14 @@ def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:
     checked, today = date.fromisoformat(str(checked_at)), date.fromisoformat(freshness.today)
     found = review_due(verification, claim.get("basis"), freshness)
     state = "fresh" if found is None else due_state(found[0], checked, today)
-    return Marker(state, max(0, (today - checked).days))
+    period = freshness.max_age(claim.get("basis")) if found is not None and found[1] == "checked_at" else None
+    return Marker(
+        state,
+        max(0, (today - checked).days),
+        str(checked_at),
+        None if found is None else found[0].isoformat(),
+        period,
+    )
 
 
 def marker_key(freshness: Freshness | None) -> tuple[Any, ...] | None:
