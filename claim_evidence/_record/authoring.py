@@ -16,6 +16,7 @@ from typing import Any
 
 from .._core.diagnostics import CLEARED_BY_REVIEW, Diagnostic
 from .._core.errors import AuthoringError, EditRefused
+from .._core.normalize import normalized_text
 from .fingerprint import claim_fingerprint
 from .validation import iter_diagnostics
 from .vocabulary import BASES, VERIFIED_STATUSES, str_or_none
@@ -105,22 +106,12 @@ def add_ref(
 ) -> Change:
     """A reference from a claim to a source, with the quoted passage when given."""
     updated = start_bundle(bundle)
-    claim = _claim(updated, claim_id)
-    known = [s.get("id") for s in updated["sources"] if isinstance(s, dict)]
-    if source_id not in known:
-        listed = ", ".join(str(k) for k in known) or "none yet"
-        raise AuthoringError(
-            f"no source with id {source_id!r} (sources: {listed}); add it with claim-evidence source add"
-        )
+    claim = claim_record(updated, claim_id)
+    source_record(updated, source_id)
     ref: dict[str, Any] = {"source_id": source_id, "section": section, "supports": supports}
     if quote is not None:
         ref["quote"] = {"exact": quote}
-    refs = claim.get("source_refs")
-    if not isinstance(refs, list):
-        raise AuthoringError(
-            f"claim {claim_id}'s source_refs is not a list; fix it (claim-evidence validate FILE) first"
-        )
-    refs.append(ref)
+    source_refs(claim).append(ref)
     return judged(bundle, updated, set(), [])
 
 
@@ -135,12 +126,22 @@ def set_claim(
     label: Any = UNSET,
     basis: str | None = None,
     evidence_label: str | None = None,
+    statement: str | None = None,
 ) -> Change:
     """Change the named fields of one claim; ``as_of``, ``uncertainty`` and ``label`` set to
-    ``None`` become ``null``. Changing a covered field undoes the claim's review (reported)."""
+    ``None`` become ``null``. Changing a covered field undoes the claim's review (reported).
+
+    A ``statement`` that reads as the recorded one (the same text once normalized, as the page
+    check and the fingerprint compare it) is left as written: rewriting it would change bytes
+    and nothing the check or the review sees."""
     updated = start_bundle(bundle)
-    claim = _claim(updated, claim_id)
+    claim = claim_record(updated, claim_id)
+    notes = []
+    if statement is not None and normalized_text(statement) == normalized_text(claim.get("statement")):
+        notes.append(f"the statement of claim {claim_id} already reads so: it is left as it is")
+        statement = None
     given = {
+        "statement": statement,
         "status": status,
         "basis": basis,
         "evidence_label": evidence_label,
@@ -152,7 +153,6 @@ def set_claim(
     for key, value in (("as_of", as_of), ("uncertainty", uncertainty), ("label", label)):
         if value is not UNSET:
             claim[key] = value
-    notes = []
     if str_or_none(claim.get("status")) in VERIFIED_STATUSES and not isinstance(claim.get("verification"), dict):
         notes.append(
             f"status {claim['status']} asserts a review: record it with claim-evidence review record FILE --claim {claim_id} … (CE311 until then)"
@@ -160,12 +160,124 @@ def set_claim(
     return judged(bundle, updated, set(), notes)
 
 
-def _claim(bundle: dict[str, Any], claim_id: str) -> dict[str, Any]:
+def set_ref(
+    bundle: Any,
+    claim_id: str,
+    source_id: str,
+    *,
+    section: str | None = None,
+    supports: str | None = None,
+    quote: Any = UNSET,
+    prefix: Any = UNSET,
+    suffix: Any = UNSET,
+) -> Change:
+    """Change the one reference of a claim to a source. ``quote`` is its ``exact`` text (``None``: no
+    quote, its context gone with it); ``prefix`` and ``suffix`` its context (``None`` removes one),
+    which exists only around a quote. A reference is covered by the claim's review (reported)."""
+    updated = start_bundle(bundle)
+    ref = _one_ref(claim_record(updated, claim_id), source_id)
+    for key, value in (("section", section), ("supports", supports)):
+        if value is not None:
+            ref[key] = value
+    if quote is None:
+        ref.pop("quote", None)
+    elif quote is not UNSET:
+        ref["quote"] = {**ref["quote"], "exact": quote} if isinstance(ref.get("quote"), dict) else {"exact": quote}
+    for key, value in (("prefix", prefix), ("suffix", suffix)):
+        if value is UNSET:
+            continue
+        if not isinstance(ref.get("quote"), dict):
+            raise AuthoringError(
+                f"claim {claim_id}'s reference to {source_id} has no quote for a {key} to stand beside: "
+                f"give --quote TEXT with --{key}"
+            )
+        if value is None:
+            ref["quote"].pop(key, None)
+        else:
+            ref["quote"][key] = value
+    return judged(bundle, updated, set(), [])
+
+
+def _one_ref(claim: dict[str, Any], source_id: str) -> dict[str, Any]:
+    refs = source_refs(claim)
+    found = [r for r in refs if isinstance(r, dict) and r.get("source_id") == source_id]
+    if len(found) == 1:
+        return found[0]
+    cid = claim.get("id")
+    if found:
+        raise AuthoringError(
+            f"claim {cid} cites source {source_id} {len(found)} times; ref set changes a claim's one reference to a "
+            f"source: remove them (claim-evidence ref remove FILE --claim {cid} --source {source_id}) and add each again"
+        )
+    raise AuthoringError(f"claim {cid} cites no source {source_id!r} ({cited_sources(claim)}); ref add cites one")
+
+
+def cited_sources(claim: dict[str, Any]) -> str:
+    """What a refusal lists: the sources the claim cites."""
+    ids = [str(r.get("source_id")) for r in source_refs(claim) if isinstance(r, dict)]
+    return "it cites: " + ", ".join(dict.fromkeys(ids)) if ids else "it cites none"
+
+
+def set_source(
+    bundle: Any,
+    source_id: str,
+    *,
+    url: str | None = None,
+    title: str | None = None,
+    publisher: str | None = None,
+    published_at: Any = UNSET,
+    archive_url: Any = UNSET,
+) -> Change:
+    """Change a source's fields (``published_at`` and ``archive_url`` set to ``None`` are removed: both
+    are optional). Every claim citing the source is covered by it: their reviews are undone (reported)."""
+    updated = start_bundle(bundle)
+    source = source_record(updated, source_id)
+    old_url = source.get("url")
+    for key, value in (("url", url), ("title", title), ("publisher", publisher)):
+        if value is not None:
+            source[key] = value
+    for key, value in (("published_at", published_at), ("archive_url", archive_url)):
+        if value is None:
+            source.pop(key, None)
+        elif value is not UNSET:
+            source[key] = value
+    notes = []
+    if url is not None and isinstance(source.get("snapshot"), dict) and url != old_url:
+        notes.append(
+            f"source {source_id}'s snapshot is of its old URL: take a new one with claim-evidence sources snapshot "
+            f"FILE --source {source_id}"
+        )
+    return judged(bundle, updated, set(), notes)
+
+
+def claim_record(bundle: dict[str, Any], claim_id: str) -> dict[str, Any]:
+    """The one claim with ``claim_id``; else a refusal listing the ids there are, to copy from."""
     matches = [c for c in bundle["claims"] if isinstance(c, dict) and c.get("id") == claim_id]
     if len(matches) != 1:
         known = ", ".join(str(c.get("id")) for c in bundle["claims"] if isinstance(c, dict)) or "none yet"
         raise AuthoringError(f"no single claim with id {claim_id!r} (claims: {known})")
     return matches[0]
+
+
+def source_record(bundle: dict[str, Any], source_id: str) -> dict[str, Any]:
+    """The one source with ``source_id``; else a refusal listing the ids there are."""
+    matches = [s for s in bundle["sources"] if isinstance(s, dict) and s.get("id") == source_id]
+    if len(matches) != 1:
+        known = ", ".join(str(s.get("id")) for s in bundle["sources"] if isinstance(s, dict)) or "none yet"
+        raise AuthoringError(
+            f"no source with id {source_id!r} (sources: {known}); add it with claim-evidence source add"
+        )
+    return matches[0]
+
+
+def source_refs(claim: dict[str, Any]) -> list[Any]:
+    """The claim's ``source_refs`` list, to edit in place (a record whose field is broken is refused)."""
+    refs = claim.get("source_refs")
+    if not isinstance(refs, list):
+        raise AuthoringError(
+            f"claim {claim.get('id')}'s source_refs is not a list; fix it (claim-evidence validate FILE) first"
+        )
+    return refs
 
 
 def judged(before: Any, after: dict[str, Any], allowed: set[tuple[str, str]], notes: list[str]) -> Change:
@@ -179,7 +291,7 @@ def judged(before: Any, after: dict[str, Any], allowed: set[tuple[str, str]], no
     ]
     if added:
         raise EditRefused(added)
-    undone = sorted(_sealed(before) - _sealed(after))
+    undone = sorted((_sealed(before) - _sealed(after)) & _ids(after))  # a removed claim's review is not undone
     reviews = [
         f"this undoes the review of claim {cid}: read its sources again, then claim-evidence review record FILE --claim {cid} …"
         for cid in undone
@@ -195,6 +307,10 @@ def _errors(bundle: Any) -> list[Diagnostic]:
 
 def _key(d: Diagnostic) -> tuple[str, str, str]:
     return d.code, d.path, d.message
+
+
+def _ids(bundle: dict[str, Any]) -> set[str]:
+    return {str(c.get("id")) for c in bundle["claims"] if isinstance(c, dict)}
 
 
 def _sealed(bundle: Any) -> set[str]:
