@@ -1,7 +1,7 @@
 """Storing a changed bundle back into the file it came from, touching only what changed.
 
 The one writer behind every command that edits a record (``review record``,
-``claim add``, ``source add``, ``ref add``, ``claim set``): an edit is first
+``claim add``/``set``/``remove``, ``source add``/``set``/``remove``, ``ref add``/``set``/``remove``): an edit is first
 computed as a :class:`Rewrite` (the text before and after, so a command can
 show the diff it is about to make), then written atomically, or not at all
 when nothing changed.

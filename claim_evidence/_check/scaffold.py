@@ -68,7 +68,8 @@ def add_page_claims(
             return PageChange(text, Change(current, ("every element with data-claim-id already has a record",)), ())
     elif len(claim_ids) == 1 and claim_ids[0] in registered:
         raise AuthoringError(
-            f"claim {claim_ids[0]!r} already has a record in {name}; change it with claim-evidence claim set"
+            f"claim {claim_ids[0]!r} already has a record in {name}; change it with claim-evidence claim set {name} "
+            f"--claim {claim_ids[0]} --from-page (its statement read from the element again), or --label, --basis …"
         )
     slots = {e.attrs[SLOT_ATTR] for e in located.slots}
     newline = newline_style(text)

@@ -21,7 +21,7 @@ from .options import T
 
 @click.group()
 def claim() -> None:
-    """Add claim records and change their fields. Never touches a review seal.
+    """Add, change and remove claim records. Never touches a review seal.
 
     FILE is a static page (.html), a bundle JSON, an article JSON, or a
     Markdown or reST source holding one bundle script (the record of an MkDocs,
@@ -159,6 +159,24 @@ def claim_add(
 @click.option("--label", metavar="TEXT", help="Display label ('' removes it).")
 @click.option("--basis", type=click.Choice(BASES), help="What the claim rests on.")
 @click.option("--evidence-label", type=click.Choice(EVIDENCE_LABELS), help="Information kind ('' for none).")
+@click.option(
+    "--statement",
+    metavar="TEXT",
+    help="The new statement, for a bundle or article JSON or a Markdown/reST source (a page's is read from its "
+    "element: --from-page).",
+)
+@click.option(
+    "--from-page",
+    is_flag=True,
+    help="Read the statement again from the element with data-claim-id=ID, as the page check reads it: FILE's own "
+    "(a page, or a Markdown/reST source's raw HTML), or --page's for a JSON file.",
+)
+@click.option(
+    "--page",
+    metavar="PAGE",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="With --from-page on a bundle or article JSON: the page (or source) whose element holds the sentence.",
+)
 def claim_set(
     file: str,
     claim_id: str,
@@ -170,6 +188,9 @@ def claim_set(
     label: str | None,
     basis: str | None,
     evidence_label: str | None,
+    statement: str | None,
+    from_page: bool,
+    page: str | None,
 ) -> int:
     """Change a claim's fields; say which review this undoes.
 
@@ -177,22 +198,38 @@ def claim_set(
     and sources are covered by the review's fingerprint: changing one undoes
     the review until `review record` is run again. Status and label are not
     covered. On a page, only the bundle script changes.
+
+    After editing a claimed sentence, --from-page records it again exactly as
+    the page check reads the element (so SH120 cannot follow): on a page its
+    own element, in a Markdown/reST source the element in its raw HTML, for a
+    bundle or article JSON the element of --page PAGE. A statement that already
+    reads so is left as it is ("no change").
     """
     from .._record.authoring import UNSET, set_claim
 
     if conditions and no_conditions:
         raise click.UsageError("give --condition TEXT (repeatable) or --no-conditions, not both")
-    changes = {"status": status, "basis": basis, "evidence_label": evidence_label}
-    if not (conditions or no_conditions or any(v is not None for v in (*changes.values(), as_of, uncertainty, label))):
+    changes = {"status": status, "basis": basis, "evidence_label": evidence_label, "statement": statement}
+    if not (
+        conditions
+        or no_conditions
+        or from_page
+        or page is not None
+        or any(v is not None for v in (*changes.values(), as_of, uncertainty, label))
+    ):
         raise click.UsageError(
-            "nothing to change: give at least one of --status, --condition, --no-conditions, --as-of, --uncertainty, --label, --basis, --evidence-label"
+            "nothing to change: give at least one of --statement, --from-page, --status, --condition, --no-conditions, "
+            "--as-of, --uncertainty, --label, --basis, --evidence-label"
         )
+    if from_page or statement is not None or page is not None:
+        statement = _statement(file, claim_id, statement, from_page, page)
     document = editable_document(file)
     change = run_edit(
         file,
         lambda: set_claim(
             document.bundle if document else None,
             claim_id,
+            statement=statement,
             status=status,
             basis=basis,
             evidence_label=evidence_label,
@@ -205,9 +242,40 @@ def claim_set(
     return store_change(file, document, change)
 
 
+def _statement(file: str, claim_id: str, statement: str | None, from_page: bool, page: str | None) -> str | None:
+    """The statement ``claim set`` records: ``--statement``'s, or the bound element's (``--from-page``)."""
+    from .._check.claimmarkup import marked_statement
+
+    if statement is not None and from_page:
+        raise click.UsageError("give --statement TEXT or --from-page, not both")
+    if page is not None and not from_page:
+        raise click.UsageError("--page PAGE names where --from-page reads the statement: give --from-page with it")
+    text, _ = read_source(file)
+    if is_page(file) or holds_script(file, text):
+        if page is not None:
+            raise click.UsageError(
+                f"--page is for a bundle or article JSON; {file} holds its bundle script, and --from-page reads its own element"
+            )
+        if statement is not None and is_page(file):
+            raise click.UsageError(
+                "--statement is for bundle and article JSON files and Markdown/reST sources; a page's statement is "
+                f"read from its element: edit the sentence, then claim set {file} --claim {claim_id} --from-page"
+            )
+    elif from_page and page is None:
+        raise click.UsageError(
+            f'{file} is a JSON file: give --page PAGE.html, the page whose element with data-claim-id="{claim_id}" '
+            "holds the sentence, with --from-page (or give --statement TEXT)"
+        )
+    if not from_page:
+        return statement
+    if page is None:
+        return marked_statement(text, file, claim_id)
+    return marked_statement(read_source(page)[0], page, claim_id)
+
+
 @click.group()
 def source() -> None:
-    """Add source records (what a claim can cite)."""
+    """Add, change and remove source records (what a claim can cite)."""
 
 
 @source.command("add")
@@ -234,7 +302,7 @@ def source_add(file: str, source_id: str, url: str, publisher: str, title: str, 
 
 @click.group()
 def ref() -> None:
-    """Add references: which section of which source supports a claim."""
+    """Add, change and remove references: which section of which source supports a claim."""
 
 
 @ref.command("add")
@@ -293,8 +361,12 @@ def editable_document(file: str, allow_new: bool = False) -> BundleDocument | No
 
 def run_edit(file: str, edit: Callable[[], T]) -> T:
     """Run an edit; its refusal names the file, at the JSON path of the bundle inside it."""
+    from .._record.authoring import AuthoringError
+
     try:
         return edit()
+    except AuthoringError as exc:  # a refusal names the command to type next: on this file
+        raise AuthoringError(str(exc).replace("FILE", file)) from None
     except EditRefused as exc:
         prefix = "$.claim_evidence" if not is_page(file) and _is_article(file) else "$"
         raise EditRefused([replace(d, file=file, path=prefix + d.path[1:]) for d in exc.diagnostics]) from None

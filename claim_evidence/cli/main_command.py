@@ -2,7 +2,7 @@
 
 Here: the click group and the commands that check, print and gate (``validate``, ``render``,
 ``schema``, ``assets``, ``prepublish``, ``init``); the other commands live in the sibling modules
-(``review``, ``edit``, ``sources``, ``report``, ``answer``) and are registered on the group below.
+(``review``, ``edit``, ``edit_records``, ``sources``, ``report``, ``answer``) and are registered on the group below.
 
 Commands return exit codes; errors are mapped to codes in one place (:func:`.errors.run`, which
 ``static-helper`` uses too): 0 clean, 1 findings, 2 usage error or unreadable input. No traceback
@@ -34,6 +34,7 @@ from .._render.evidence import render_evidence
 from .._site.config import at_build_date, load_config
 from .answer import answer, kb
 from .edit import claim, ref, source
+from .edit_records import SUBCOMMANDS
 from .errors import run
 from .options import FORMAT, REQUIRE_QUOTES, SITE_CONFIG, refuse_unknown
 from .report import report as site_report
@@ -317,6 +318,8 @@ def init(folder: str, generator: str | None) -> int:
 
 for _group in (fingerprint, review, claim, source, ref, sources, site_report, kb, answer):
     cli.add_command(_group)
+for _parent, _command in SUBCOMMANDS:
+    _parent.add_command(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
