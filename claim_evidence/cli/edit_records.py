@@ -86,8 +86,11 @@ def _unmark(file: str, text: str, bom: bytes, bundle: Any, claim_id: str, known:
         *(["its element's data-claim-id (the element and its text stay)"] if unmarked.elements else []),
         *(["its evidence slot"] if unmarked.slots else []),
     ]
-    if removed:
-        notes.append(f"removed {' and '.join(removed)}")
+    notes.append(
+        f"removed {' and '.join(removed)}"
+        if removed
+        else f"{file} marks claim {claim_id} nowhere (no data-claim-id or evidence slot): only its record is removed"
+    )
     before = {d.subject for d in check_text(text, file, PageOptions()).diagnostics if d.code == "SH140"}
     if any(d.code == "SH140" and d.subject not in before for d in check_text(new, file, PageOptions()).diagnostics):
         notes.append(f"the sources summary still lists claim {claim_id} until you run: static-helper --write {file}")

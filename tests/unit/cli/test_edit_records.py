@@ -493,3 +493,20 @@ def test_edit_records_keep_crlf_and_bom(run: Any, tmp_path: Path, bundle: dict, 
     changed["claims"][0]["source_refs"][0]["quote"] = {"exact": "72.6%"}
     plain = expected_text(kind, text.replace("\r\n", "\n"), changed, subject)
     assert data.decode("utf-8-sig") == plain.replace("\n", "\r\n")
+
+
+def test_edit_records_claim_remove_markup_of_an_unmarked_claim(run: Any, tmp_path: Path, bundle: dict) -> None:
+    path = _page(tmp_path, bundle)
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        .replace('<p class="x" data-claim-id="second">', "<p>", 1)
+        .replace('\n  <div data-evidence-for="second"></div>', "", 1),
+        encoding="utf-8",
+    )
+    code, out, err = run("claim", "remove", str(path), "--id", "second", "--markup")
+    assert (code, err) == (0, "")
+    assert out.endswith(
+        f"{path}: written\nnote: {path} marks claim second nowhere (no data-claim-id or evidence slot): only its "
+        "record is removed\n"
+    )
+    assert [c["id"] for c in load_document(path).bundle["claims"]] == [CID]
