@@ -144,7 +144,8 @@ def ref_set(
     supports, its quote and the quote's context.
 
     The prefix and suffix tell a passage found more than once in the source
-    apart (CE525); they stand only beside a quote. A reference is covered by
+    apart (CE525); they stand only beside a quote, and a new --quote keeps
+    them (give --prefix '' or --suffix '' to drop one). A reference is covered by
     the claim's review: changing one undoes it (the command says so).
     """
     from .._record.authoring import UNSET, set_ref
