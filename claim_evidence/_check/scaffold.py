@@ -27,9 +27,10 @@ from .labels import choose_labels, shared_labels
 from .page import PageOptions, check_text, read_page_bundle, replace_bundle
 
 # Findings a new, unreviewed claim is expected to have: its slot is empty until
-# `static-helper --write`, it may lack a basis, the page may not link the
-# stylesheet yet, and other marked elements may still wait for their records
-# (SH112). Any other new finding refuses the edit.
+# `static-helper --write`, it may lack a basis, and other marked elements may
+# still wait for their records (SH112). SH130 only where the check and the link
+# put in (headlink) could disagree, which the link's own proof rules out: then
+# the note says so. Any other new finding refuses the edit.
 _EXPECTED = {"SH140", "CE303", "SH130", "SH112"}
 
 
