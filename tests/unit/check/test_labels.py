@@ -235,3 +235,22 @@ def test_labels_markdown_source_reads_the_attribute_and_refuses_headings(run: An
     ), out
     change = add_source_claims(text, "index.md", None, None, lang="en", basis="reporting")
     assert [c.get("label") for c in change.bundle["claims"]] == ["Amount", None]
+
+
+def test_labels_hostile_text_stays_text(run: Any, run_static: Any, tmp_path: Path) -> None:
+    """A label is data in the bundle script and text in the block: `</script>` and tags in it are neither."""
+    path = tmp_path / "p.html"
+    path.write_text(
+        "<html><head><title>t</title></head><body>\n<h2>A &lt;/script&gt; <script>x()</script>B</h2>\n"
+        '<p data-claim-id="a" data-claim-label="&lt;/script&gt;&lt;b&gt;x">A.</p>\n<p data-claim-id="b">B.</p>\n'
+        "</body></html>\n",
+        encoding="utf-8",
+    )
+    code, _, err = run("claim", "add", str(path), "--all", "--label-from", "heading", "--basis", "reporting")
+    assert (code, err) == (0, "")
+    text = path.read_text(encoding="utf-8")
+    assert '"label": "\\u003c/script>\\u003cb>x"' in text and '"label": "A \\u003c/script> B"' in text
+    assert run_static("--write", str(path))[0] == 0
+    written = path.read_text(encoding="utf-8")
+    assert "<b>x" not in written
+    assert written.count("&lt;/script&gt;&lt;b&gt;x") == 3  # the attribute, the block's label and its summary
