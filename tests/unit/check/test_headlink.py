@@ -87,7 +87,9 @@ def test_headlink_configured_href_passes_the_gate(
         else ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path)'
     )
     assert f"note: the evidence stylesheet is linked now, before </head>: {link}{default}\n" in out
-    assert f"{head}  {link}\n</head>" in page.read_text(encoding="utf-8")
+    original = PAGE.replace("</head>", head + "</head>")
+    head_part = original.split("<body>")[0].replace("</head>", f"  {link}\n</head>")
+    assert page.read_text(encoding="utf-8").split("<body>")[0] == head_part  # only the link, in the head
     code, out, err = run_static("--write")
     assert (code, out, err) == (
         0,
