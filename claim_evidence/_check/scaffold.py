@@ -1,11 +1,13 @@
 """``claim add`` on a page: the record from the marked element, and the markup it needs.
 
 The statement is the element's visible text exactly as the page check reads it,
-so a fresh claim can never meet SH120. When the page lacks them, an empty slot
-is put right after the element and the bundle script before ``</body>``; every
-other byte stays as it was, and the result is checked before anything is
-written: an insertion the check would reject (a slot inside a paragraph or a
-link) is refused with what to write by hand instead.
+so a fresh claim can never meet SH120; its label comes from the element
+(:mod:`.labels`). When the page lacks them, an empty slot is put right after
+the element, the bundle script before ``</body>`` and the stylesheet link
+before ``</head>`` (:mod:`.headlink`); every other byte stays as it was, and
+the result is checked before anything is written: an insertion the check would
+reject (a slot inside a paragraph or a link) is refused with what to write by
+hand instead.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from .._core.splice import newline_style, splice
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, locate
 from .._html.text import visible_text
 from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
+from .facts import page_lang
+from .headlink import stylesheet_link
+from .labels import choose_labels, shared_labels
 from .page import PageOptions, check_text, read_page_bundle, replace_bundle
 
 # Findings a new, unreviewed claim is expected to have: its slot is empty until
-# `static-helper --write`, it may lack a basis, the page may not link the
-# stylesheet yet, and other marked elements may still wait for their records
-# (SH112). Any other new finding refuses the edit.
+# `static-helper --write`, it may lack a basis, and other marked elements may
+# still wait for their records (SH112). SH130 only where the check and the link
+# put in (headlink) could disagree, which the link's own proof rules out: then
+# the note says so. Any other new finding refuses the edit.
 _EXPECTED = {"SH140", "CE303", "SH130", "SH112"}
 
 
@@ -51,10 +57,14 @@ def add_page_claims(
     claim_ids: list[str] | None,
     *,
     label: str | None = None,
+    label_from: str = "attribute",
     basis: str | None = None,
     evidence_label: str | None = None,
+    options: PageOptions | None = None,
 ) -> PageChange:
-    """Add a record for each claim id (``None``: every bound element without one)."""
+    """Add a record for each claim id (``None``: every bound element without one). ``options``: the
+    site's settings for this page (where it is served, the stylesheet href), as ``static-helper`` checks it."""
+    options = options or PageOptions()
     located = locate(text)
     bundle = read_page_bundle(text, name).loaded.value if located.scripts else None
     current = start_bundle(bundle)
@@ -74,18 +84,24 @@ def add_page_claims(
     slots = {e.attrs[SLOT_ATTR] for e in located.slots}
     newline = newline_style(text)
     edits: list[tuple[int, int, str]] = []
-    notes: list[str] = []
     for cid in claim_ids:
-        found = bodies.get(cid, [])
-        if len(found) != 1:
-            raise AuthoringError(_marking_advice(name, cid, len(found)))
-        element = found[0]
+        if len(bodies.get(cid, [])) != 1:
+            raise AuthoringError(_marking_advice(name, cid, len(bodies.get(cid, []))))
+    lang = page_lang(text, options.lang)
+    labels = choose_labels(
+        text, {cid: bodies[cid][0] for cid in claim_ids}, name=name, label=label, label_from=label_from, lang=lang
+    )
+    notes: list[str] = list(labels.notes)
+    for cid in claim_ids:
+        element = bodies[cid][0]
         statement = visible_text(text, element)
         if not statement:
             raise AuthoringError(
                 f'the element with data-claim-id="{cid}" in {name} has no visible text to record as the statement'
             )
-        change = add_claim(current, cid, statement, label=label, basis=basis, evidence_label=evidence_label)
+        change = add_claim(
+            current, cid, statement, label=labels.chosen[cid], basis=basis, evidence_label=evidence_label
+        )
         current = change.bundle
         notes.extend(n.replace("FILE", name) for n in change.notes)
         if cid not in slots:
@@ -104,6 +120,10 @@ def add_page_claims(
         edits.append(
             (at, at, f'<script type="application/json" id="{BUNDLE_ID}">{newline}{{}}{newline}</script>{newline}')
         )
+    inserted = bool(edits)  # (every edit so far inserts a slot or the script)
+    linked = stylesheet_link(text, located, options, name)
+    if linked is not None:
+        edits.append(linked[0])
     try:
         new = replace_bundle(splice(text, sorted(edits)), current)
     except InputError:  # the </body> found was inside a comment or script: no single bundle script
@@ -111,9 +131,19 @@ def add_page_claims(
             f'could not place the bundle script in {name}; add <script type="application/json" id="{BUNDLE_ID}">{{}}'
             "</script> before </body> by hand, then run claim add again"
         ) from None
-    findings = _refuse_new_findings(text, new, name, claim_ids)
+    findings = _refuse_new_findings(text, new, name, claim_ids, options)
+    notes.extend(shared_labels(current, claim_ids, lang, labels.named))
+    if linked is not None:
+        notes.append(
+            f"the evidence stylesheet is linked now, before </head>: {linked[1]}"
+            + (
+                ""
+                if options.stylesheet_configured
+                else ' (the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path)'
+            )
+        )
     notes.extend(f"the page check will report: {d.message}" for d in findings if d.code == "SH130")
-    if any(start == end for start, end, _ in edits):
+    if inserted:
         notes.append(f"the evidence slot is empty until you run: static-helper --write {name}")
     waiting = [cid for cid in bodies if cid not in registered and cid not in claim_ids]
     if waiting:
@@ -159,11 +189,18 @@ def _body_end(text: str) -> int:
     return len(text)
 
 
-def _refuse_new_findings(before: str, after: str, name: str, claim_ids: list[str]) -> list[Diagnostic]:
+def _refuse_new_findings(
+    before: str, after: str, name: str, claim_ids: list[str], options: PageOptions
+) -> list[Diagnostic]:
     """The inserted markup must not cause a finding the page did not have (beyond a new claim's own);
     returns the findings of the page as it will be."""
-    old = Counter(_kinds(check_text(before, name, PageOptions()).diagnostics))
-    new = check_text(after, name, PageOptions()).diagnostics
+    # Only where the page is served and its stylesheet come from the site: the rest of the site's policy
+    # (quotes, snapshots, review age) is for the review and the gate, not for the markup added here.
+    options = PageOptions(
+        options.stylesheet, options.lang, options.stylesheet_configured, site=options.site, page=options.page
+    )
+    old = Counter(_kinds(check_text(before, name, options).diagnostics))
+    new = check_text(after, name, options).diagnostics
     seen = Counter(_kinds(new))
     added = [d for d in new if d.is_error and d.code not in _EXPECTED and seen[_kind(d)] > old[_kind(d)]]
     if added:

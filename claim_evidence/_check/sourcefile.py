@@ -16,10 +16,11 @@ from typing import Any
 
 from .._core.jsonio import dumps_for_script
 from .._core.splice import newline_style, with_newlines
-from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, locate
+from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, locate
 from .._html.text import visible_text
 from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
 from .documents import MARKDOWN_SUFFIXES, REST_SUFFIXES
+from .labels import choose_labels, shared_labels
 from .page import read_page_bundle
 
 OPEN_TAG = f'<script type="application/json" id="{BUNDLE_ID}">'
@@ -31,23 +32,23 @@ def add_source_claims(
     bundle: Any,
     claim_ids: list[str] | None,
     statement: str | None = None,
+    lang: str = "ja",
     **fields: str | None,
 ) -> Change:
     """``bundle`` (``None``: the file has no script yet) with a claim for each id (``None``: every element the
     file marks without a record), its statement the element's text unless ``statement`` is given; ``fields``
-    are :func:`add_claim`'s ``label``, ``basis`` and ``evidence_label``."""
+    are :func:`add_claim`'s ``label``, ``basis`` and ``evidence_label``. A label is the element's
+    ``data-claim-label`` when it has one (:mod:`.labels`); ``lang`` is the built pages' (the default label's)."""
     located = locate(text)
-    marked: dict[str, list[str]] = {}
+    marked: dict[str, list[Element]] = {}
     for element in located.claims:
-        marked.setdefault(str(element.attrs[CLAIM_ATTR]), []).append(visible_text(text, element))
+        marked.setdefault(str(element.attrs[CLAIM_ATTR]), []).append(element)
     change = Change(start_bundle(bundle))
     if claim_ids is None:
         known = {c.get("id") for c in change.bundle["claims"] if isinstance(c, dict)}
         claim_ids = [cid for cid in marked if cid not in known]
         if not claim_ids:
             return Change(change.bundle, ("every element with data-claim-id already has a record",))
-    slots = {str(e.attrs[SLOT_ATTR]) for e in located.slots}
-    notes: list[str] = []
     for cid in claim_ids:
         found = marked.get(cid, [])
         if statement is None and len(found) != 1:
@@ -56,12 +57,20 @@ def add_source_claims(
                 f"{name}: {where} with data-claim-id={cid!r} in this file to read the statement from; "
                 f'mark the sentence in raw HTML (<p data-claim-id="{cid}">…</p>), or give --statement TEXT'
             )
-        change = add_claim(change.bundle, cid, found[0] if statement is None else statement, **fields)  # type: ignore[arg-type]
+    elements = {cid: marked[cid][0] if len(marked.get(cid, [])) == 1 else None for cid in claim_ids}
+    labels = choose_labels(text, elements, name=name, label=fields.pop("label", None), lang=lang)
+    slots = {str(e.attrs[SLOT_ATTR]) for e in located.slots}
+    notes: list[str] = list(labels.notes)
+    for cid in claim_ids:
+        bound = elements[cid]
+        read = statement if statement is not None or bound is None else visible_text(text, bound)
+        change = add_claim(change.bundle, cid, read or "", label=labels.chosen[cid], **fields)  # type: ignore[arg-type]
         notes.extend(change.notes)
         if cid not in slots:
             notes.append(
                 f'write its evidence slot after the sentence, in raw HTML: <div data-evidence-for="{cid}"></div>'
             )
+    notes.extend(shared_labels(change.bundle, claim_ids, lang, labels.named))
     return Change(change.bundle, tuple(notes))
 
 

@@ -17,31 +17,17 @@ from .._core.diagnostics import Diagnostic
 from .options import PageOptions
 
 if TYPE_CHECKING:
-    from .._html.locate import Element
+    from .._html.locate import Element, Located
     from .page import Finding, Page
 
 
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
     options = page.options
     wanted = options.stylesheet
-    if wanted is None:
+    linked, near = _linked(page.located, options)
+    if linked or wanted is None:
         return
     target = _stylesheet_target(options)
-    near: tuple[Element, str, str] | None = None  # a link to a file of that name, elsewhere
-    for link in page.located.links:
-        if "stylesheet" not in link.attrs.get("rel", "").lower().split():
-            continue
-        href = link.attrs.get("href", "").strip()
-        bare = href.split("#")[0].split("?")[0]
-        if target is None:
-            if bare == wanted:
-                return
-            continue
-        served = _served_at(bare, options)
-        if served is not None and served[1] == target[1] and (not served[0] or not target[0] or served[0] == target[0]):
-            return
-        if near is None and served is not None and posixpath.basename(served[1]) == posixpath.basename(target[1]):
-            near = (link, href, served[1])
     href = wanted if target is None else target[1]
     message = f'shared evidence stylesheet is missing: add <link rel="stylesheet" href="{href}">'
     if target is not None and options.page is not None:
@@ -59,6 +45,70 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
             "stylesheet = false when the site ships the evidence CSS in its own stylesheet)"
         )
     yield at, Diagnostic("SH130", message, subject="page")
+
+
+def links_stylesheet(located: Located, options: PageOptions) -> bool:
+    """Whether the page links the shared stylesheet the way SH130 asks (True where the site checks no
+    link: ``stylesheet = false``); ``claim add`` asks this before it adds one."""
+    return _linked(located, options)[0]
+
+
+def misplaced_stylesheet(located: Located, options: PageOptions) -> tuple[Element, str, str] | None:
+    """On a page that does not link the stylesheet, the first ``<link rel="stylesheet">`` to a file of its
+    name elsewhere: ``(link, href as written, path it points to)`` (what SH130's message names)."""
+    return _linked(located, options)[1]
+
+
+def _linked(located: Located, options: PageOptions) -> tuple[bool, tuple[Element, str, str] | None]:
+    """Whether a ``<link rel="stylesheet">`` points to the configured stylesheet; else the first that
+    points to a file of that name elsewhere, ``(link, href as written, path it is served at)``."""
+    wanted = options.stylesheet
+    if wanted is None:
+        return True, None
+    target = _stylesheet_target(options)
+    near: tuple[Element, str, str] | None = None
+    for link in located.links:
+        if "stylesheet" not in link.attrs.get("rel", "").lower().split():
+            continue
+        href = link.attrs.get("href", "").strip()
+        bare = href.split("#")[0].split("?")[0]
+        if target is None:
+            if bare == wanted:
+                return True, None
+            continue
+        served = _served_at(bare, options)
+        if served is not None and served[1] == target[1] and (not served[0] or not target[0] or served[0] == target[0]):
+            return True, None
+        if near is None and served is not None and posixpath.basename(served[1]) == posixpath.basename(target[1]):
+            near = (link, href, served[1])
+    return False, near
+
+
+def stylesheet_href(options: PageOptions, relative: bool) -> str | None:
+    """The href ``claim add`` writes in a page's new stylesheet link, one SH130 accepts for that page:
+    ``stylesheet`` as written where hrefs must equal it (no config and no place known, or a full URL);
+    else the path it is served at (``base_url`` before it), or, with ``relative`` and the page's place
+    known, that path relative to the page. None: the site links no stylesheet (``stylesheet = false``)."""
+    wanted = options.stylesheet
+    target = _stylesheet_target(options)
+    if wanted is None or target is None:
+        return wanted
+    if relative and options.page is not None:
+        here = posixpath.dirname(_base_path(options) + options.page)
+        return quote(posixpath.relpath(target[1], here))
+    return quote(target[1])
+
+
+def links_relatively(located: Located) -> bool:
+    """Whether the page's own ``<link>`` hrefs to its site are all relative (``css/site.css``,
+    ``../favicon.ico``), and there is one: a page written that way (to open from disk, or to move with
+    its folder) gets a relative stylesheet link too; any rooted one, or none, means rooted."""
+    local = [
+        href
+        for link in located.links
+        if (href := link.attrs.get("href", "").strip()) and not href.startswith(("#", "//")) and not _SCHEME.match(href)
+    ]
+    return bool(local) and not any(href.startswith("/") for href in local)
 
 
 def _base_hint(href: str, served: str, target: str, options: PageOptions) -> str:

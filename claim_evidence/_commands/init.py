@@ -67,9 +67,9 @@ class InitResult:
         pages = ", ".join(plan.pages) if plan.pages else "none found, so pages = []"
         unread = f"; {_count(plan.unread, 'page')} skipped for lang: not readable as UTF-8" if plan.unread else ""
         steps = [
-            f'link the stylesheet from every page with evidence: <link rel="stylesheet" href="{DEFAULT_STYLESHEET}">',
             'mark a sentence: <p data-claim-id="my-claim">…</p>',
-            "claim-evidence claim add PAGE --id my-claim --basis reporting",
+            "claim-evidence claim add PAGE --id my-claim --basis reporting (it also links the stylesheet in <head>: "
+            f'<link rel="stylesheet" href="{DEFAULT_STYLESHEET}">)',
             "claim-evidence source add PAGE --id src --url URL --publisher P --title T",
             'claim-evidence ref add PAGE --claim my-claim --source src --section S --supports T --quote "passage"',
             "read the source, then: claim-evidence review record PAGE --claim my-claim --status matched --method human_document_review "

@@ -7,12 +7,15 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import click
 
 from .._check.bundlefile import Rewrite, read_source, rewrite
 from .._check.documents import ARTICLE_KEY, SOURCE_SUFFIXES, BundleDocument, holds_script, is_page, load_document
+from .._check.labels import LABEL_FROM
+from .._check.options import PageOptions
 from .._core.diagnostics import ClaimEvidenceError, MalformedInput
 from .._record.authoring import EditRefused
 from .._record.vocabulary import BASES, EVIDENCE_LABELS, STATUSES
@@ -47,7 +50,18 @@ def claim() -> None:
     help="The exact sentence, for a bundle or article JSON, or for a Markdown/reST source whose marked element "
     "is written elsewhere (a page's, and by default a source's, is read from its element).",
 )
-@click.option("--label", metavar="TEXT", help="Short display label (default この主張).")
+@click.option(
+    "--label",
+    metavar="TEXT",
+    help="Short display label of the one claim --id adds (default: the element's data-claim-label, else この主張 / "
+    "This claim).",
+)
+@click.option(
+    "--label-from",
+    type=click.Choice(LABEL_FROM),
+    help="Where a claim whose element has no data-claim-label gets its label: attribute (default: none, so the "
+    "default label, named in a note) or heading (the nearest h1-h6 above the element, on a page).",
+)
 @click.option(
     "--basis",
     type=click.Choice(BASES),
@@ -64,6 +78,7 @@ def claim_add(
     add_all: bool,
     statement: str | None,
     label: str | None,
+    label_from: str | None,
     basis: str | None,
     evidence_label: str | None,
 ) -> int:
@@ -73,14 +88,26 @@ def claim_add(
     statement is the element's visible text exactly as the page check reads it,
     so it cannot differ from the page. When the page has none, an empty evidence
     slot is added right after the element and the bundle script before </body>;
-    nothing else on the page changes. Then: `source add`, `ref add`, read the
-    source, `review record`, `static-helper --write`.
+    when the page links no evidence stylesheet (as the page check decides), a
+    <link rel="stylesheet"> goes just before </head>, with the href of the
+    `stylesheet` setting (the claim-evidence.toml `review record` would find;
+    relative to the page when the page's other <link> hrefs are all relative;
+    none with stylesheet = false; a page without </head> is refused with the
+    line to write). Nothing else on the page changes. Then: `source add`,
+    `ref add`, read the source, `review record`, `static-helper --write`.
+
+    A label is the element's data-claim-label="…" when it has one, else
+    --label (one claim) or, with --label-from heading, the visible text of the
+    nearest heading above the element; a note names the claims left with the
+    default label and any label two claims share.
 
     In a Markdown or reST source (MkDocs, Sphinx, Pelican), the claim is added
     to the JSON of its bundle script only, the statement read from the element
     with that data-claim-id in the file's raw HTML (else give --statement).
     A .md or .rst file without the script gets one at its end (raw HTML, or a
     `.. raw:: html` directive); the element and its slot are yours to write.
+    There labels come from data-claim-label only: the heading is written in
+    the generator's syntax, which is not rendered here.
     """
     from .._check.scaffold import add_page_claims
     from .._check.sourcefile import add_source_claims, has_bundle_script, with_bundle_script
@@ -88,12 +115,25 @@ def claim_add(
 
     if (claim_id is None) == (not add_all):
         raise click.UsageError("give --id ID, or --all for every marked element without a record")
+    if add_all and label is not None:
+        raise click.UsageError(
+            "--label gives one claim its label: with --all every claim would share it (the sources summary would "
+            'repeat it); write data-claim-label="…" on each element, or use --label-from heading'
+        )
+    if label is not None and label_from is not None:
+        raise click.UsageError("give --label TEXT or --label-from, not both")
+    if label_from == "heading" and not is_page(file):
+        raise click.UsageError(
+            "--label-from heading reads the headings of a page; in a Markdown or reST source or a JSON file, write "
+            'data-claim-label="…" on the element, or give --id ID --label TEXT'
+        )
     if is_page(file):
         if statement is not None:
             raise click.UsageError(
                 "--statement is for bundle and article JSON files; a page's statement is read from its element"
             )
         text, bom = read_source(file)
+        options = _served_page(file)
         page = run_edit(
             file,
             lambda: add_page_claims(
@@ -101,8 +141,10 @@ def claim_add(
                 file,
                 None if add_all else [claim_id or ""],
                 label=label,
+                label_from=label_from or "attribute",
                 basis=basis,
                 evidence_label=evidence_label,
+                options=options,
             ),
         )
         return _apply(Rewrite(file, text, page.text, bom), page.change.notes)
@@ -118,8 +160,9 @@ def claim_add(
     if (text or source_suffix) and holds_script(file, text):  # a Markdown or reST source (an empty one too)
         if add_all and statement is not None:
             raise click.UsageError("--statement adds one claim: give --id ID with it, not --all")
+        lang = _served_page(file).lang  # the built pages' default label, for the note on shared labels
         if not has_bundle_script(text):
-            change = run_edit(file, lambda: add_source_claims(text, file, None, ids, statement, **fields))
+            change = run_edit(file, lambda: add_source_claims(text, file, None, ids, statement, lang, **fields))
             added = with_bundle_script(text, file, change.bundle)
             return _apply(
                 Rewrite(file, text, added, bom), (*change.notes, "the bundle script was added at the end of FILE")
@@ -127,7 +170,9 @@ def claim_add(
         source = editable_document(file)
         assert source is not None
         return store_change(
-            file, source, run_edit(file, lambda: add_source_claims(text, file, source.bundle, ids, statement, **fields))
+            file,
+            source,
+            run_edit(file, lambda: add_source_claims(text, file, source.bundle, ids, statement, lang, **fields)),
         )
     if add_all or statement is None:
         raise click.UsageError(
@@ -140,6 +185,19 @@ def claim_add(
         lambda: add_claim(bundle, claim_id or "", statement, label=label, basis=basis, evidence_label=evidence_label),
     )
     return store_change(file, document, change)
+
+
+def _served_page(file: str) -> PageOptions:
+    """The site's settings for the page ``file`` as ``static-helper`` checks it (where it is served, its
+    stylesheet href), from the claim-evidence.toml ``review record`` would find; none: the defaults."""
+    from .._site.config import find_config, load_config, site_path
+    from .._site.runner import page_options
+
+    found = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    if found is None:
+        return PageOptions()
+    config = load_config(found)
+    return page_options(config.options, site_path(config.root, Path(file)), False)
 
 
 @claim.command("set")

@@ -303,11 +303,11 @@ def init(folder: str, generator: str | None) -> int:
     it instead), and a stylesheet already there that differs is left alone and
     reported.
 
-    Next (a plain folder): link the stylesheet from every page with evidence,
-    mark a sentence with data-claim-id, add the claim, its source and the
-    reference (claim add, source add, ref add), read the source and record the
-    review (review record), then run static-helper --write and claim-evidence
-    prepublish; the exact commands are printed after a run.
+    Next (a plain folder): mark a sentence with data-claim-id, add the claim
+    (claim add: it links the stylesheet in <head> too), its source and the
+    reference (source add, ref add), read the source and record the review
+    (review record), then run static-helper --write and claim-evidence prepublish;
+    the exact commands are printed after a run.
     """
     from .._commands.init import init_site
 

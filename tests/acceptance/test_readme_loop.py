@@ -40,17 +40,15 @@ def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(tmp_path: Path
     page = site / "index.html"
     page.write_text(PLAIN, encoding="utf-8")
     marked = [line.strip("# ").strip() for line in readme_block() if line.startswith("#   <")]
-    assert len(marked) == 2, marked
-    link, sentence = marked
+    assert len(marked) == 1, marked  # the sentence to mark: claim add links the stylesheet itself
+    (sentence,) = marked
     results = []
     for line in readme_block():
-        if line.startswith("#   <") and line.strip("# ").strip() == sentence:
+        if line.startswith("#   <"):
             # the editor's hand edit the block describes, applied as written
             text = page.read_text(encoding="utf-8")
-            text = text.replace("</head>", f"  {link}\n</head>").replace(
-                f"<p>{re.sub('<[^>]+>', '', sentence)}</p>", sentence
-            )
-            assert sentence in text and link in text
+            text = text.replace(f"<p>{re.sub('<[^>]+>', '', sentence)}</p>", sentence)
+            assert sentence in text
             page.write_text(text, encoding="utf-8")
         if not line or line.startswith("#"):
             continue
@@ -71,7 +69,17 @@ def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(tmp_path: Path
     ], results
     gate = results[-1][2]
     assert gate == "PASS index.html: 1 claim bound\n1 target: 1 passed, 0 failed\n", gate
+    added = results[1][2]
+    assert (
+        "note: the evidence stylesheet is linked now, before </head>: "
+        '<link rel="stylesheet" href="/assets/claim-evidence.css">\n'
+    ) in added, added
     final = page.read_text(encoding="utf-8")
+    assert final.count("<link ") == 1
+    assert (
+        '  <title>ミナト量子のニュース</title>\n  <link rel="stylesheet" href="/assets/claim-evidence.css">\n</head>'
+        in final
+    )
     assert '<span class="claim-evidence-status">資料との照合済み</span>' in final
     assert "引用「シリーズBラウンドにおいて総額30億円の資金調達を完了しました」" in final
     assert "<p>ほかの段落。</p>" in final

@@ -210,9 +210,8 @@ def test_scaffold_notes_for_missing_basis_stylesheet_and_waiting_elements(run: A
     assert notes == [
         f"note: claim raise has no basis yet (CE303 until you set it): claim set {path} --claim raise --basis "
         "official_spec|vendor_claim|independent_measurement|reporting|operator_measurement|editorial",
-        'note: the page check will report: shared evidence stylesheet is missing: add <link rel="stylesheet" href="/assets/claim-evidence.css"> '
-        '(the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path, or stylesheet = false when the site ships the '
-        "evidence CSS in its own stylesheet)",
+        'note: the evidence stylesheet is linked now, before </head>: <link rel="stylesheet" href="/assets/claim-evidence.css"> '
+        '(the default href: set stylesheet = "…" in claim-evidence.toml for your site\'s path)',
         f"note: the evidence slot is empty until you run: static-helper --write {path}",
         f"note: marked elements without a record yet: later (claim-evidence claim add {path} --all)",
     ]

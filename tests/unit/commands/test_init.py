@@ -16,14 +16,14 @@ from static_helper.cli import main as static_helper_main
 PACKAGED_CSS = resources.files("claim_evidence").joinpath("assets/claim-evidence.css").read_bytes()
 NEXT = (
     "Next:\n"
-    '  1. link the stylesheet from every page with evidence: <link rel="stylesheet" href="/assets/claim-evidence.css">\n'
-    '  2. mark a sentence: <p data-claim-id="my-claim">…</p>\n'
-    "  3. claim-evidence claim add PAGE --id my-claim --basis reporting\n"
-    "  4. claim-evidence source add PAGE --id src --url URL --publisher P --title T\n"
-    '  5. claim-evidence ref add PAGE --claim my-claim --source src --section S --supports T --quote "passage"\n'
-    "  6. read the source, then: claim-evidence review record PAGE --claim my-claim --status matched --method human_document_review "
+    '  1. mark a sentence: <p data-claim-id="my-claim">…</p>\n'
+    "  2. claim-evidence claim add PAGE --id my-claim --basis reporting (it also links the stylesheet in <head>: "
+    '<link rel="stylesheet" href="/assets/claim-evidence.css">)\n'
+    "  3. claim-evidence source add PAGE --id src --url URL --publisher P --title T\n"
+    '  4. claim-evidence ref add PAGE --claim my-claim --source src --section S --supports T --quote "passage"\n'
+    "  5. read the source, then: claim-evidence review record PAGE --claim my-claim --status matched --method human_document_review "
     "--checked-at YYYY-MM-DD\n"
-    "  7. static-helper --write, then claim-evidence prepublish\n"
+    "  6. static-helper --write, then claim-evidence prepublish\n"
 )
 HEADER = (
     "# claim-evidence.toml: the settings static-helper and `claim-evidence prepublish` read.\n"
