@@ -6,14 +6,16 @@ stays short; registered on the same group there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .._check.bundlefile import write_bundle_file
+from .._check.bundlefile import rewrite, write_bundle_file
 from .._check.documents import BundleDocument, is_page, load_document
-from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
+from .._check.review import ReviewError, ReviewRequest, record_subject, seal_review
+from .._check.sealstore import SealStore
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
 from .._core.hints import found
 from .._core.jsonpos import placed
@@ -137,6 +139,12 @@ def review() -> None:
 )
 @REQUIRE_QUOTES
 @click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse (exit 1, FILE unchanged) while a warning is pending on the claim (CE904/CE905, a snapshot "
+    "warning): fix it or quote the passage first. Notes never refuse.",
+)
+@click.option(
     "--today",
     metavar="YYYY-MM-DD",
     default=None,
@@ -152,6 +160,7 @@ def review_record(
     status: str | None,
     review_by: str | None,
     require_quotes: bool,
+    strict: bool,
     today: str | None,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
@@ -169,6 +178,13 @@ def review_record(
     snapshot folder claim-evidence.toml names) a snapshot missing or altered
     or a quote not in it (CE521-CE525): fix the statement or paste the
     passage into quote.exact, then record again.
+
+    Prints the diff of what it wrote, then each warning or note still
+    pending on the claim (numbers without a quoted passage, CE904/CE905; a
+    snapshot warning or note on a source it cites), as FILE:PATH: CODE lines;
+    --strict refuses while a warning is pending. Keeps the sealed version in
+    the seal store (seals.sqlite3 in the site's cache folder) for `review
+    diff`, where git history has none.
     """
     from .._record.freshness import build_date
     from .._site.config import find_config
@@ -180,20 +196,47 @@ def review_record(
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
     try:
-        updated = record_review(
+        sealed = seal_review(
             document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
         )
     except EvidenceValidationError as exc:
-        for d in exc.diagnostics:
-            click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
-        click.echo(
-            f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged",
-            err=True,
-        )
-        return 1
-    changed = write_bundle_file(file, updated)
+        return _not_recorded(file, document, claim_id, exc.diagnostics, "fix the errors above first")
+    pending = [(d, f"{file}:{document.prefixed(d.path)}") for d in sealed.pending]
+    if strict and any(d.fails(strict=True) for d, _ in pending):
+        warned = [d for d in sealed.pending if d.fails(strict=True)]
+        return _not_recorded(file, document, claim_id, warned, "--strict refuses while a warning is pending on it")
+    edit = rewrite(file, sealed.bundle)
+    click.echo(edit.diff(), nl=False)
+    changed = edit.write()
+    seal_store(config, file).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
+    for d, where in pending:
+        click.echo(finding_line(d, where))
     return 0
+
+
+def _not_recorded(file: str, document: BundleDocument, claim_id: str, found: Sequence[Diagnostic], why: str) -> int:
+    for d in found:
+        click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
+    click.echo(f"claim-evidence: review of {claim_id} not recorded: {why}; {file} is unchanged", err=True)
+    return 1
+
+
+def seal_store(config: Path | None, file: str) -> SealStore:
+    """The seal store of the site ``config`` names (in its cache folder, beside it), else of the user's
+    cache folder (``$XDG_CACHE_HOME/claim-evidence``, else ``~/.cache/claim-evidence``): the same folders
+    ``static-helper`` caches in, so a deploy of the site never carries it. Content-addressed, so one
+    store serves every file."""
+    import os
+
+    from .._check.sealstore import FILE_NAME
+    from .._site.config import CACHE_DIR_NAME
+
+    if config is not None:
+        return SealStore(config.resolve().parent / CACHE_DIR_NAME / FILE_NAME)
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    home = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return SealStore(home / "claim-evidence" / FILE_NAME)
 
 
 @review.command("subject")
