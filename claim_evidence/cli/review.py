@@ -239,6 +239,45 @@ def seal_store(config: Path | None, file: str) -> SealStore:
     return SealStore(home / "claim-evidence" / FILE_NAME)
 
 
+@review.command("diff")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim whose changes to show.")
+def review_diff_command(file: str, claim_id: str) -> int:
+    """Show what changed in a claim's covered fields since its review.
+
+    Field by field — statement, evidence_label, basis, conditions, as_of,
+    uncertainty, measurement, then each cited reference and source record —
+    the reviewed value (-), today's (+) and a character diff (~: [-deleted-]
+    {+inserted+}), values as JSON. The reviewed version is the newest of the
+    last 30 commits of FILE in git (renames followed) whose claim hashes to
+    the recorded fingerprint, else the one `review record` kept in the seal
+    store (seals.sqlite3 in the site's cache folder); both are verified by
+    that hash. Reads only; never the network.
+
+    Exit 0 when it shows what changed, or says the review still covers the
+    record; 1 when the claim has no review or the reviewed version is in
+    neither place (it says where it looked); 2 for an unknown claim or an
+    unreadable FILE.
+    """
+    from .._check.reviewdiff import CHANGED, COVERED, diff_lines, review_diff
+    from .._site.config import find_config
+
+    document = load_document(file)
+    claim, sources = _fingerprinted(document, file, claim_id)
+    config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    store = seal_store(config, file)
+    result = review_diff(file, claim, sources, store, _store_name(store))
+    for line in diff_lines(result):
+        click.echo(line)
+    return 0 if result.outcome in (CHANGED, COVERED) else 1
+
+
+def _store_name(store: SealStore) -> str:
+    from .._site.runner import display
+
+    return display(store.path)
+
+
 @review.command("subject")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 def review_subject(file: str) -> int:
