@@ -278,6 +278,51 @@ def _store_name(store: SealStore) -> str:
     return display(store.path)
 
 
+@review.command("queue")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The site's claim-evidence.toml (default: the nearest one here or above).",
+)
+@click.option(
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The build date review ages count to; default: SOURCE_DATE_EPOCH (its UTC date), else the clock's UTC date.",
+)
+def review_queue_command(config_path: Path | None, today: str | None) -> int:
+    """List every claim of the site that needs a review, oldest review first.
+
+    The claims of the pages claim-evidence.toml registers whose record
+    changed since the review (CE403), whose review expired or is due soon
+    (CE601, CE602, counted to the build date), whose cited source's stored
+    snapshot no longer backs a quote (CE521-CE527; no network: `sources
+    verify` re-reads the live sources). One line each — FILE: ID (reviewed
+    DATE, or no review date): the reasons, then the command to see the diff
+    and the one to record the review — oldest review first (one without a
+    date before all); FILE is the source holding the record when `sources`
+    names one. A claim never reviewed (unverified) is not listed: it shows
+    as 未確認 by design. Reads only.
+
+    Exit 0 when no claim needs a review, 1 when the queue lists one, 2 for
+    a missing or invalid config or --today.
+    """
+    from .._commands.queue import queue_lines, review_queue
+    from .._record.freshness import check_today
+    from .._site.config import at_build_date, find_config
+
+    check_today(today)
+    path = config_path or find_config(Path.cwd())
+    if path is None:
+        raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
+    queue = review_queue(at_build_date(load_config(path), today))
+    for line in queue_lines(queue):
+        click.echo(line)
+    return 1 if queue else 0
+
+
 @review.command("subject")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 def review_subject(file: str) -> int:
