@@ -104,3 +104,23 @@ def test_queue_without_a_config_is_a_usage_error(run: Any, tmp_path: Path, monke
     code, out, err = run("review", "queue")
     assert (code, out) == (2, "")
     assert err.endswith("no claim-evidence.toml here or in a parent folder; give --config FILE\n")
+
+
+def test_queue_names_the_source_holding_the_record_of_a_built_page(run: Any, site: Path) -> None:
+    """A generator's site (``sources`` in claim-evidence.toml): the commands name the Markdown holding the
+    record, which the next build copies, not the built page."""
+    (site / "claim-evidence.toml").write_text(
+        'pages = ["public/*.html"]\nsources = ["content/*.md"]\n\n[freshness]\n', encoding="utf-8"
+    )
+    (site / "public").mkdir()
+    (site / "content").mkdir()
+    _page(site / "public", "a.html", [_claim("A2", "reporting", "2026-09-05")], [SOURCE])
+    built = (site / "public" / "a.html").read_text(encoding="utf-8")
+    script = built[built.index('<p data-claim-id="A2">') : built.index("</body>")]
+    (site / "content" / "a.md").write_text(f"# 架空\n\n{script}", encoding="utf-8")
+    assert run("review", "queue", "--today", "2026-12-01") == (
+        1,
+        "content/a.md: A2 (reviewed 2026-09-05): review due in 3 days (by 2026-12-04) (CE602); after reading the "
+        f"sources: {_record('content/a.md', 'A2')}\nreview queue: 1 claim needs a review\n",
+        "",
+    )
