@@ -252,3 +252,30 @@ def test_review_diff_outside_git_reads_the_seal_store_review_record_filled(
     (here / "xdg" / "claim-evidence" / FILE_NAME).unlink()
     code, out, _ = run("review", "diff", "b.json", "--claim", "fictional-rate")
     assert code == 1 and "b.json is not in a git repository; the seal store (" in out
+
+
+@needs_git
+def test_review_diff_of_an_article_and_of_a_markdown_source(run: Any, repo: Path, bundle: dict[str, Any]) -> None:
+    """The reviewed version is read from each kind of file that holds a bundle, as committed."""
+    article = {"title": "t", "claim_evidence": bundle}
+    _write(repo / "item.json", article)
+    script = json.dumps(bundle, ensure_ascii=False, indent=2)
+    markdown = f'# 架空\n\n<script type="application/json" id="claim-evidence-data">\n{script}\n</script>\n'
+    (repo / "page.md").write_text(markdown, encoding="utf-8")
+    _git(repo, "add", "item.json", "page.md")
+    _git(repo, "commit", "-q", "-m", "more")
+    sealed = _head(repo)
+    bundle["claims"][0]["measurement"] = {"unit": "%"}
+    _write(repo / "item.json", {**article, "claim_evidence": bundle})
+    edited = json.dumps(bundle, ensure_ascii=False, indent=2)
+    (repo / "page.md").write_text(markdown.replace(script, edited), encoding="utf-8")
+    for name in ("item.json", "page.md"):
+        assert run("review", "diff", name, "--claim", "fictional-rate") == (
+            0,
+            f"{name}: review of fictional-rate no longer covers the record; changed since the review (commit {sealed}, as {name}):\n"
+            "  measurement:\n"
+            "    - (none)\n"
+            '    + {"unit": "%"}\n'
+            f"then, after reading what changed: {RECORD.format(name)}\n",
+            "",
+        )
