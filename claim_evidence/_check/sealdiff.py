@@ -29,7 +29,18 @@ _GIT_TIMEOUT = 10.0
 _SHOWN = 40  # characters of a changed statement shown
 # git runs no hook for log/show; what a checked-out repository's own config could make it run
 # (an fsmonitor, a signature program, a pager) is turned off.
-_GIT = ("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.pager=cat")
+_GIT = (
+    "git",
+    "--no-pager",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "log.showSignature=false",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "core.quotePath=false",  # (a name git log prints is read back by git show: 記事.json as written)
+)
 
 
 _MISSING: Any = None  # (a field absent on one side reads as null, as the fingerprint reads it)

@@ -170,16 +170,21 @@ def test_review_diff_shows_each_changed_field_since_the_commit(run: Any, repo: P
 
 
 @needs_git
-def test_review_diff_follows_a_rename_of_the_file(run: Any, repo: Path, bundle: dict[str, Any]) -> None:
+@pytest.mark.parametrize("old_name", ["b.json", "記事.json"])
+def test_review_diff_follows_a_rename_of_the_file(run: Any, repo: Path, bundle: dict[str, Any], old_name: str) -> None:
+    if old_name != "b.json":
+        _git(repo, "mv", "b.json", old_name)
+        _git(repo, "commit", "-q", "-m", "named as reviewed")
     sealed = _head(repo)
-    _git(repo, "mv", "b.json", "renamed.json")
+    _git(repo, "mv", old_name, "renamed.json")
     bundle["claims"][0]["as_of"] = "2026-09-04"
     _write(repo / "renamed.json", bundle)
-    _git(repo, "commit", "-q", "-am", "renamed and edited")
+    _git(repo, "commit", "-q", "-am", "renamed and edited")  # (the sealed version is only under the old name)
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "later")
     code, out, _ = run("review", "diff", "renamed.json", "--claim", "fictional-rate")
     assert code == 0
     assert out == (
-        f"renamed.json: review of fictional-rate no longer covers the record; changed since the review (commit {sealed}, as b.json):\n"
+        f"renamed.json: review of fictional-rate no longer covers the record; changed since the review (commit {sealed}, as {old_name}):\n"
         "  as_of:\n"
         '    - "2026-09-03"\n'
         '    + "2026-09-04"\n'
