@@ -1,6 +1,7 @@
 """The ``claim-evidence`` commands that read a record's seal or write one: ``fingerprint`` (print a
-fingerprint as it would be recorded now) and the ``review`` group (``record``, ``subject``), the
-only commands that store fingerprints. Apart from ``main_command`` so that each module of the CLI
+fingerprint as it would be recorded now) and the ``review`` group: ``record`` and ``subject``, the
+only commands that store fingerprints, ``diff`` (what changed since a seal) and ``queue`` (the claims
+whose review needs redoing), which only read. Apart from ``main_command`` so that each module of the CLI
 stays short; registered on the same group there.
 """
 
@@ -115,7 +116,8 @@ def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[
 
 @click.group()
 def review() -> None:
-    """Record a review: the only commands that store fingerprints."""
+    """Record a review (record, subject: the only commands that store fingerprints), see what changed since
+    one (diff), list the claims waiting for one (queue)."""
 
 
 @review.command("record")
@@ -208,7 +210,7 @@ def review_record(
     edit = rewrite(file, sealed.bundle)
     click.echo(edit.diff(), nl=False)
     changed = edit.write()
-    seal_store(config, file).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
+    seal_store(config).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
     for d, where in pending:
         click.echo(finding_line(d, where))
@@ -222,7 +224,7 @@ def _not_recorded(file: str, document: BundleDocument, claim_id: str, found: Seq
     return 1
 
 
-def seal_store(config: Path | None, file: str) -> SealStore:
+def seal_store(config: Path | None) -> SealStore:
     """The seal store of the site ``config`` names (in its cache folder, beside it), else of the user's
     cache folder (``$XDG_CACHE_HOME/claim-evidence``, else ``~/.cache/claim-evidence``): the same folders
     ``static-helper`` caches in, so a deploy of the site never carries it. Content-addressed, so one
@@ -265,7 +267,7 @@ def review_diff_command(file: str, claim_id: str) -> int:
     document = load_document(file)
     claim, sources = _fingerprinted(document, file, claim_id)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
-    store = seal_store(config, file)
+    store = seal_store(config)
     result = review_diff(file, claim, sources, store, _store_name(store))
     for line in diff_lines(result):
         click.echo(line)
