@@ -174,14 +174,15 @@ def review_hint(page: Page, index: int) -> str:
     """What to type for claim ``index`` of ``page`` whose review no longer covers its record (CE403): the
     errors ``review record`` refuses to seal over first, then the command. The stale slot's finding says
     it, and so does the CE403 itself once ``--write`` has put the 未確認 block there (the slot's finding
-    is gone then, and the editor still needs the command)."""
+    is gone then, and the editor still needs the command). ``review diff`` first: what to read again."""
     errors = page.invalid.get(index, [])
     cid = str(page.bundle["claims"][index]["id"])
     first = [d for d in errors if d.code not in CLEARED_BY_REVIEW]  # review record refuses until these are fixed
-    fix = f"fix {_codes(first)} first (review record refuses a record with errors), then read" if first else "read"
+    fix = f"fix {_codes(first)} first (review record refuses a record with errors), then " if first else ""
+    name = page.name or "PAGE"
     return (
-        f"{fix} the sources again, record the review with "
-        f"`claim-evidence review record {page.name or 'PAGE'} --claim {cid} --method … --checked-at …`"
+        f"{fix}see what changed with `claim-evidence review diff {name} --claim {cid}`, read the sources again, "
+        f"record the review with `claim-evidence review record {name} --claim {cid} --method … --checked-at …`"
     )
 
 

@@ -38,6 +38,17 @@ class ReviewRequest:
     review_by: str | None = None  # None keeps a recorded review_by still ahead of checked_at; "" removes it
 
 
+@dataclass(frozen=True)
+class Sealed:
+    """A recorded review: the bundle with the claim sealed, the sealed claim's index, and the warnings and
+    notes still pending on that claim (its own JSON paths, the sources it cites, the snapshot checks of
+    those): what the seal does not settle, and what ``review record --strict`` refuses to seal over."""
+
+    bundle: dict[str, Any]
+    index: int
+    pending: tuple[Diagnostic, ...] = ()
+
+
 def record_review(
     bundle: dict[str, Any],
     request: ReviewRequest,
@@ -46,7 +57,19 @@ def record_review(
     build_date: tuple[str, str] | None = None,
     snapshots: SnapshotStore | None = None,
 ) -> dict[str, Any]:
-    """Return a copy of ``bundle`` with the claim's verification recorded.
+    """Return a copy of ``bundle`` with the claim's verification recorded (:func:`seal_review`'s bundle)."""
+    return seal_review(bundle, request, policy=policy, build_date=build_date, snapshots=snapshots).bundle
+
+
+def seal_review(
+    bundle: dict[str, Any],
+    request: ReviewRequest,
+    *,
+    policy: Policy = DEFAULT_POLICY,
+    build_date: tuple[str, str] | None = None,
+    snapshots: SnapshotStore | None = None,
+) -> Sealed:
+    """A copy of ``bundle`` with the claim's verification recorded, and what stays pending on it.
 
     Refuses (ReviewError) unknown ids, invalid dates or methods, a ``checked_at``
     after ``build_date`` (``(YYYY-MM-DD, source)``; None: not checked) and a
@@ -115,7 +138,26 @@ def record_review(
     remaining = [d for d in found if d.is_error and not _left_to_other_reviews(d, index)]
     if remaining:
         raise EvidenceValidationError(remaining)
-    return updated
+    pending = tuple(d for d in found if not d.is_error and _concerns(d, index, updated))
+    return Sealed(updated, index, pending)
+
+
+def _concerns(d: Diagnostic, index: int, bundle: dict[str, Any]) -> bool:
+    """A finding about claim ``index`` of ``bundle``: at its own path, at a source it cites, or about
+    the snapshot checks as a whole (``$.sources``: CE520, checks skipped) when a source it cites has one."""
+    claim = bundle["claims"][index]
+    refs = claim.get("source_refs")
+    ids = {r.get("source_id") for r in (refs if isinstance(refs, list) else []) if isinstance(r, dict)}
+    listed = bundle.get("sources")
+    cited = [
+        (i, s)
+        for i, s in enumerate(listed if isinstance(listed, list) else [])
+        if isinstance(s, dict) and s.get("id") in ids
+    ]
+    if d.path == "$.sources":
+        return any("snapshot" in s for _, s in cited)
+    places = [json_path(("claims", index)), *(json_path(("sources", i)) for i, _ in cited)]
+    return any(d.path == at or d.path.startswith((at + ".", at + "[")) for at in places)
 
 
 def _left_to_other_reviews(d: Diagnostic, index: int) -> bool:

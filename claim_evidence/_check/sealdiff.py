@@ -29,48 +29,89 @@ _GIT_TIMEOUT = 10.0
 _SHOWN = 40  # characters of a changed statement shown
 # git runs no hook for log/show; what a checked-out repository's own config could make it run
 # (an fsmonitor, a signature program, a pager) is turned off.
-_GIT = ("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false", "-c", "core.pager=cat")
+_GIT = (
+    "git",
+    "--no-pager",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "log.showSignature=false",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "core.quotePath=false",  # (a name git log prints is read back by git show: 記事.json as written)
+)
 
 
-def changed_fields(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+_MISSING: Any = None  # (a field absent on one side reads as null, as the fingerprint reads it)
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldChange:
+    """One covered field that differs between the reviewed payload and today's: ``field`` as
+    :func:`changed_fields` names it (``statement``, ``reference to SRC: quote``, ``source SRC: url``,
+    ``reference to SRC`` when the whole reference was added or removed), with both values (None: absent)."""
+
+    field: str
+    old: Any
+    new: Any
+    group: str = ""  # ``reference to SRC`` / ``source SRC`` for a field of a cited record, else ""
+    key: str = ""  # the record's key that differs, within ``group``
+
+
+def field_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[FieldChange]:
     """The covered fields of two claim payloads (:func:`claim_payload`) that differ, in the order
-    SCHEMA.md lists them: the claim's own fields, then each cited reference and source record."""
-    changed = []
-    for name in CLAIM_FIELDS:
-        if old.get(name) != new.get(name):
-            if name == "statement":
-                changed.append(f"statement (reviewed: {_excerpt(old.get(name))})")
-            else:
-                changed.append(name)
+    SCHEMA.md lists them: the claim's own fields, then each reference added, removed, then each
+    cited reference and source record field by field (by source id), then the order of the references."""
+    changes = [
+        FieldChange(name, old.get(name), new.get(name)) for name in CLAIM_FIELDS if old.get(name) != new.get(name)
+    ]
     old_refs, new_refs = list(old.get("source_refs") or []), list(new.get("source_refs") or [])
     olds = {_ref_key(r): r for r in old_refs}
     news = {_ref_key(r): r for r in new_refs}
-    for key in news.keys() - olds.keys():
-        changed.append(f"reference to {key} added")
-    for key in olds.keys() - news.keys():
-        changed.append(f"reference to {key} removed")
+    for key in [k for k in news if k not in olds]:
+        changes.append(FieldChange(f"reference to {key}", _MISSING, news[key], f"reference to {key}", "added"))
+    for key in [k for k in olds if k not in news]:
+        changes.append(FieldChange(f"reference to {key}", olds[key], _MISSING, f"reference to {key}", "removed"))
     for key in sorted(olds.keys() & news.keys()):
-        was, now = olds[key], news[key]
-        fields = _differing(was.get("reference"), now.get("reference"))
-        if fields:
-            changed.append(f"reference to {key}: {', '.join(fields)}")
-        fields = _differing(was.get("source"), now.get("source"))
-        if fields:
-            changed.append(f"source {key}: {', '.join(fields)}")
-    if not changed and [_ref_key(r) for r in old_refs] != [_ref_key(r) for r in new_refs]:
-        changed.append("order of the references")
-    return changed
+        for part, group in (("reference", f"reference to {key}"), ("source", f"source {key}")):
+            was, now = olds[key].get(part), news[key].get(part)
+            if not isinstance(was, Mapping) or not isinstance(now, Mapping):
+                if was != now:
+                    changes.append(FieldChange(group, was, now, group, "the whole record"))
+                continue
+            for name in sorted(was.keys() | now.keys()):
+                if was.get(name) != now.get(name):
+                    changes.append(FieldChange(f"{group}: {name}", was.get(name), now.get(name), group, name))
+    order = [_ref_key(r) for r in old_refs], [_ref_key(r) for r in new_refs]
+    if not changes and order[0] != order[1]:
+        changes.append(FieldChange("order of the references", order[0], order[1]))
+    return changes
+
+
+def changed_fields(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """:func:`field_changes` as CE403's message names them: a changed statement with its reviewed
+    wording, each cited record's differing keys on one line."""
+    changed: list[str] = []
+    grouped: dict[str, list[str]] = {}
+    for change in field_changes(old, new):
+        if change.field == "statement":
+            changed.append(f"statement (reviewed: {_excerpt(change.old)})")
+        elif change.key in ("added", "removed"):
+            changed.append(f"{change.group} {change.key}")
+        elif change.group:
+            if change.group not in grouped:
+                grouped[change.group] = []
+                changed.append(change.group)
+            grouped[change.group].append(change.key)
+        else:
+            changed.append(change.field)
+    return [f"{name}: {', '.join(grouped[name])}" if name in grouped else name for name in changed]
 
 
 def _ref_key(ref: Mapping[str, Any]) -> str:
     reference = ref.get("reference")
     return str(reference.get("source_id")) if isinstance(reference, Mapping) else "?"
-
-
-def _differing(old: Any, new: Any) -> list[str]:
-    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
-        return [] if old == new else ["the whole record"]
-    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
 
 
 def _excerpt(value: Any) -> str:
@@ -82,24 +123,49 @@ def _excerpt(value: Any) -> str:
 def sealed_payload(path: str, claim_id: str, fingerprint: str) -> tuple[str, dict[str, Any]] | None:
     """``(short commit, payload)`` of the newest committed version of ``path`` whose claim
     ``claim_id`` hashes to ``fingerprint``; None when git, the repository or such a version is missing."""
+    found = sealed_in_git(path, claim_id, fingerprint)
+    return (found.revision, found.payload) if found.payload is not None else None
+
+
+@dataclasses.dataclass(frozen=True)
+class GitSearch:
+    """What :func:`sealed_in_git` found: the payload with its short commit and the file's path in that
+    commit; else (``payload`` None) why it found none, as a clause (``git is not installed``)."""
+
+    looked: str
+    payload: dict[str, Any] | None = None
+    revision: str = ""
+    path: str = ""
+
+
+def sealed_in_git(path: str, claim_id: str, fingerprint: str) -> GitSearch:
+    """The newest of the last :data:`MAX_REVISIONS` commits that touched ``path`` whose version of the
+    file holds a claim ``claim_id`` hashing to ``fingerprint``. A rename is followed (``git log
+    --follow``): each commit's version is read under the name the file had in it."""
     real = os.path.realpath(path)
-    folder = os.path.dirname(real)
-    git = shutil.which("git")
-    if git is None:
-        return None
-    top = _git(folder, "rev-parse", "--show-toplevel")
+    if shutil.which("git") is None:
+        return GitSearch("git is not installed")
+    top = _git(os.path.dirname(real), "rev-parse", "--show-toplevel")
     if top is None:
-        return None
-    relative = os.path.relpath(real, top.strip()).replace(os.sep, "/")
-    revisions = _git(top.strip(), "log", f"-n{MAX_REVISIONS}", "--format=%H", "--", relative)
-    for revision in (revisions or "").split():
-        text = _git(top.strip(), "show", f"{revision}:{relative}")
+        return GitSearch(f"{path} is not in a git repository")
+    root = top.strip()
+    relative = os.path.relpath(real, root).replace(os.sep, "/")
+    log = _git(root, "log", "--follow", f"-n{MAX_REVISIONS}", "--format=%x00%H", "--name-only", "--", relative)
+    entries = [chunk.split("\n") for chunk in (log or "").split("\0")[1:]]
+    looked = f"none of the last {MAX_REVISIONS} commits of {path} in git has it (renames followed)"
+    if not entries:
+        return GitSearch(f"git has no commit of {path}")
+    name = relative
+    for lines in entries:
+        revision, names = lines[0].strip(), [line for line in lines[1:] if line.strip()]
+        name = names[0] if names else name  # (a merge lists no file: the name of the commit after it)
+        text = _git(root, "show", f"{revision}:{name}")
         if text is None:
             continue
-        for claim, sources in _claims(text, relative, claim_id):
+        for claim, sources in _claims(text, name, claim_id):
             if claim_fingerprint(claim, sources) == fingerprint:
-                return revision[:12], claim_payload(claim, sources)
-    return None
+                return GitSearch(looked, claim_payload(claim, sources), revision[:12], name)
+    return GitSearch(looked)
 
 
 def _git(folder: str, *args: str) -> str | None:
@@ -126,10 +192,10 @@ def _claims(text: str, name: str, claim_id: str) -> list[tuple[dict[str, Any], A
     """The claims called ``claim_id`` in a file's text (a bundle or article JSON, or a page), with their
     bundle's sources; nothing when the text does not load."""
     from .._core.diagnostics import InputError
-    from .documents import ARTICLE_KEY, is_page
+    from .documents import ARTICLE_KEY, holds_script
 
     try:
-        if is_page(name):
+        if holds_script(name, text):
             from .page import read_page_bundle
 
             value: Any = read_page_bundle(text.removeprefix(BOM), name).loaded.value
@@ -170,6 +236,8 @@ def _explained(path: str, d: Any) -> Any:
     if not fields:
         return d
     addition = f"; changed since the review (as committed in {revision}): {'; '.join(fields)}"
+    if "claim-evidence review diff " not in d.message:  # (a page's hint names the command already)
+        addition += f" (each change: claim-evidence review diff {path} --claim {claim.get('id')})"
     return dataclasses.replace(d, message=d.message + addition)
 
 
@@ -207,4 +275,13 @@ def _claim_index(json_path: str) -> int | None:
     return int(number) if number.isdigit() else None
 
 
-__all__ = ["MAX_REVISIONS", "changed_fields", "explain", "sealed_payload"]
+__all__ = [
+    "MAX_REVISIONS",
+    "FieldChange",
+    "GitSearch",
+    "changed_fields",
+    "explain",
+    "field_changes",
+    "sealed_in_git",
+    "sealed_payload",
+]

@@ -1,4 +1,4 @@
-"""Whole-job commands over the packages below: ``prepublish``, ``init``, ``report``, ``kb build`` and
+"""Whole-job commands over the packages below: ``prepublish``, ``init``, ``report``, ``review queue``, ``kb build`` and
 ``answer eval``. Each takes its options as arguments and returns results or an exit code; none imports
 click or prints (the CLI does).
 """

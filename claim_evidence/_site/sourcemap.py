@@ -267,6 +267,7 @@ def place_findings(
 
 # The command a finding tells the editor to run on the file holding the record (SH140's hint).
 _REVIEW_COMMAND = "claim-evidence review record "
+_DIFF_COMMAND = "claim-evidence review diff "  # (the same hint's command that shows what changed)
 
 
 class _PageSources:
@@ -326,9 +327,10 @@ def _json_end(text: str, start: int) -> int:
 
 
 def _naming_record(d: Diagnostic, page: str, holder: str) -> Diagnostic:
-    """``d`` with the ``review record`` command it prints aimed at ``holder``, the source holding the record,
+    """``d`` with the ``review record`` (and ``review diff``) command it prints aimed at ``holder``, the source holding the record,
     instead of the built page (which the next build overwrites)."""
     message = d.message.replace(f"{_REVIEW_COMMAND}{page} ", f"{_REVIEW_COMMAND}{holder} ")
+    message = message.replace(f"{_DIFF_COMMAND}{page} ", f"{_DIFF_COMMAND}{holder} ")
     return d if message == d.message else dataclasses.replace(d, message=message)
 
 

@@ -1,19 +1,22 @@
 """The ``claim-evidence`` commands that read a record's seal or write one: ``fingerprint`` (print a
-fingerprint as it would be recorded now) and the ``review`` group (``record``, ``subject``), the
-only commands that store fingerprints. Apart from ``main_command`` so that each module of the CLI
+fingerprint as it would be recorded now) and the ``review`` group: ``record`` and ``subject``, the
+only commands that store fingerprints, ``diff`` (what changed since a seal) and ``queue`` (the claims
+whose review needs redoing), which only read. Apart from ``main_command`` so that each module of the CLI
 stays short; registered on the same group there.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .._check.bundlefile import write_bundle_file
+from .._check.bundlefile import rewrite, write_bundle_file
 from .._check.documents import BundleDocument, is_page, load_document
-from .._check.review import ReviewError, ReviewRequest, record_review, record_subject
+from .._check.review import ReviewError, ReviewRequest, record_subject, seal_review
+from .._check.sealstore import SealStore
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
 from .._core.hints import found
 from .._core.jsonpos import placed
@@ -113,7 +116,8 @@ def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[
 
 @click.group()
 def review() -> None:
-    """Record a review: the only commands that store fingerprints."""
+    """Record a review (record, subject: the only commands that store fingerprints), see what changed since
+    one (diff), list the claims waiting for one (queue)."""
 
 
 @review.command("record")
@@ -137,6 +141,12 @@ def review() -> None:
 )
 @REQUIRE_QUOTES
 @click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse (exit 1, FILE unchanged) while a warning is pending on the claim (CE904/CE905, a snapshot "
+    "warning): fix it or quote the passage first. Notes never refuse.",
+)
+@click.option(
     "--today",
     metavar="YYYY-MM-DD",
     default=None,
@@ -152,6 +162,7 @@ def review_record(
     status: str | None,
     review_by: str | None,
     require_quotes: bool,
+    strict: bool,
     today: str | None,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
@@ -169,6 +180,13 @@ def review_record(
     snapshot folder claim-evidence.toml names) a snapshot missing or altered
     or a quote not in it (CE521-CE525): fix the statement or paste the
     passage into quote.exact, then record again.
+
+    Prints the diff of what it wrote, then each warning or note still
+    pending on the claim (numbers without a quoted passage, CE904/CE905; a
+    snapshot warning or note on a source it cites), as FILE:PATH: CODE lines;
+    --strict refuses while a warning is pending. Keeps the sealed version in
+    the seal store (seals.sqlite3 in the site's cache folder) for `review
+    diff`, where git history has none.
     """
     from .._record.freshness import build_date
     from .._site.config import find_config
@@ -180,20 +198,131 @@ def review_record(
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
     try:
-        updated = record_review(
+        sealed = seal_review(
             document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
         )
     except EvidenceValidationError as exc:
-        for d in exc.diagnostics:
-            click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
-        click.echo(
-            f"claim-evidence: review of {claim_id} not recorded: fix the errors above first; {file} is unchanged",
-            err=True,
-        )
-        return 1
-    changed = write_bundle_file(file, updated)
+        return _not_recorded(file, document, claim_id, exc.diagnostics, "fix the errors above first")
+    pending = [(d, f"{file}:{document.prefixed(d.path)}") for d in sealed.pending]
+    if strict and any(d.fails(strict=True) for d, _ in pending):
+        warned = [d for d in sealed.pending if d.fails(strict=True)]
+        return _not_recorded(file, document, claim_id, warned, "--strict refuses while a warning is pending on it")
+    edit = rewrite(file, sealed.bundle)
+    click.echo(edit.diff(), nl=False)
+    changed = edit.write()
+    seal_store(config).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
     click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
+    for d, where in pending:
+        click.echo(finding_line(d, where))
     return 0
+
+
+def _not_recorded(file: str, document: BundleDocument, claim_id: str, found: Sequence[Diagnostic], why: str) -> int:
+    for d in found:
+        click.echo(f"claim-evidence: {finding_line(d, f'{file}:{document.prefixed(d.path)}')}", err=True)
+    click.echo(f"claim-evidence: review of {claim_id} not recorded: {why}; {file} is unchanged", err=True)
+    return 1
+
+
+def seal_store(config: Path | None) -> SealStore:
+    """The seal store of the site ``config`` names (in its cache folder, beside it), else of the user's
+    cache folder (``$XDG_CACHE_HOME/claim-evidence``, else ``~/.cache/claim-evidence``): the same folders
+    ``static-helper`` caches in, so a deploy of the site never carries it. Content-addressed, so one
+    store serves every file."""
+    import os
+
+    from .._check.sealstore import FILE_NAME
+    from .._site.config import CACHE_DIR_NAME
+
+    if config is not None:
+        return SealStore(config.resolve().parent / CACHE_DIR_NAME / FILE_NAME)
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    home = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return SealStore(home / "claim-evidence" / FILE_NAME)
+
+
+@review.command("diff")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim whose changes to show.")
+def review_diff_command(file: str, claim_id: str) -> int:
+    """Show what changed in a claim's covered fields since its review.
+
+    Field by field — statement, evidence_label, basis, conditions, as_of,
+    uncertainty, measurement, then each cited reference and source record —
+    the reviewed value (-), today's (+) and a character diff (~: [-deleted-]
+    {+inserted+}), values as JSON. The reviewed version is the newest of the
+    last 30 commits of FILE in git (renames followed) whose claim hashes to
+    the recorded fingerprint, else the one `review record` kept in the seal
+    store (seals.sqlite3 in the site's cache folder); both are verified by
+    that hash. Reads only; never the network.
+
+    Exit 0 when it shows what changed, or says the review still covers the
+    record; 1 when the claim has no review or the reviewed version is in
+    neither place (it says where it looked); 2 for an unknown claim or an
+    unreadable FILE.
+    """
+    from .._check.reviewdiff import CHANGED, COVERED, diff_lines, review_diff
+    from .._site.config import find_config
+
+    document = load_document(file)
+    claim, sources = _fingerprinted(document, file, claim_id)
+    config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    store = seal_store(config)
+    result = review_diff(file, claim, sources, store, _store_name(store))
+    for line in diff_lines(result):
+        click.echo(line)
+    return 0 if result.outcome in (CHANGED, COVERED) else 1
+
+
+def _store_name(store: SealStore) -> str:
+    from .._site.runner import display
+
+    return display(store.path)
+
+
+@review.command("queue")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The site's claim-evidence.toml (default: the nearest one here or above).",
+)
+@click.option(
+    "--today",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The build date review ages count to; default: SOURCE_DATE_EPOCH (its UTC date), else the clock's UTC date.",
+)
+def review_queue_command(config_path: Path | None, today: str | None) -> int:
+    """List every claim of the site that needs a review, oldest review first.
+
+    The claims of the pages claim-evidence.toml registers whose record
+    changed since the review (CE403), whose review expired or is due soon
+    (CE601, CE602, counted to the build date), whose cited source's stored
+    snapshot no longer backs a quote (CE521-CE527; no network: `sources
+    verify` re-reads the live sources). One line each — FILE: ID (reviewed
+    DATE, or no review date): the reasons, then the command to see the diff
+    and the one to record the review — oldest review first (one without a
+    date before all); FILE is the source holding the record when `sources`
+    names one. A claim never reviewed (unverified) is not listed: it shows
+    as 未確認 by design. Reads only.
+
+    Exit 0 when no claim needs a review, 1 when the queue lists one, 2 for
+    a missing or invalid config or --today.
+    """
+    from .._commands.queue import queue_lines, review_queue
+    from .._record.freshness import check_today
+    from .._site.config import at_build_date, find_config
+
+    check_today(today)
+    path = config_path or find_config(Path.cwd())
+    if path is None:
+        raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
+    queue = review_queue(at_build_date(load_config(path), today))
+    for line in queue_lines(queue):
+        click.echo(line)
+    return 1 if queue else 0
 
 
 @review.command("subject")

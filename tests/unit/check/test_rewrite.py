@@ -110,7 +110,10 @@ def test_broken_review_says_what_to_type_before_and_after_the_write() -> None:
     for page, rewritten in ((done.page, done.rewritten), (check_text(done.text, "about.html", SITE), 0)):
         (seal,) = [d for d in write_findings(page, "about.html", rewritten) if d.is_error]
         assert seal.code == "CE403" and seal.message.count(REVIEW_COMMAND) == 1
-        assert "its slot shows 未確認 until the review is recorded: read the sources again" in seal.message
+        assert (
+            "its slot shows 未確認 until the review is recorded: see what changed with `claim-evidence review diff "
+            "about.html --claim ABOUT-AI`, read the sources again" in seal.message
+        )
 
 
 def test_rewrite_refuses_a_broken_structure_and_says_the_page_is_left_stale() -> None:
@@ -213,9 +216,9 @@ def test_stale_message_names_why_the_claim_is_unverified() -> None:
         cited_source_error: {  # the seal covers the source: CE403 too, and review record waits for CE202
             "claim ABOUT-AI": shown + "its review no longer covers its record (CE403); --write puts the 未確認 block "
             "in this slot, and the check fails until the review is recorded: fix CE202 first (review record "
-            "refuses a record with errors), then read the sources again, record the review with `claim-evidence "
-            "review record about.html --claim ABOUT-AI --method … --checked-at …`, then run --write to show the "
-            "reviewed block"
+            "refuses a record with errors), then see what changed with `claim-evidence review diff about.html "
+            "--claim ABOUT-AI`, read the sources again, record the review with `claim-evidence review record "
+            "about.html --claim ABOUT-AI --method … --checked-at …`, then run --write to show the reviewed block"
         },
         top_level_error: dict.fromkeys(
             ("claim ABOUT-AI", "claim ABOUT-CORRECTIONS"),

@@ -76,7 +76,9 @@ def test_sealdiff_ce403_names_what_changed_since_the_commit(repo: Path, bundle: 
     assert ce403.message.startswith(
         "review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in "
     )
-    assert ce403.message.endswith("): conditions; as_of")
+    assert ce403.message.endswith(
+        f"): conditions; as_of (each change: claim-evidence review diff {repo / 'b.json'} --claim fictional-rate)"
+    )
 
 
 @needs_git
@@ -125,7 +127,9 @@ def test_sealdiff_validate_names_what_changed(run: Any, repo: Path, bundle: dict
         "CE403 [fictional-rate] review fingerprint does not match current statement/conditions/sources; changed since the review (as committed in "
         in line
     )
-    assert line.endswith("): uncertainty")
+    assert line.endswith(
+        f"): uncertainty (each change: claim-evidence review diff {repo / 'b.json'} --claim fictional-rate)"
+    )
 
 
 @needs_git
@@ -146,7 +150,7 @@ def test_sealdiff_static_helper_and_prepublish_name_what_changed(
         encoding="utf-8",
     )
     monkeypatch.chdir(site)
-    expected = "): uncertainty"
+    expected = "): uncertainty (each change: claim-evidence review diff about.html --claim ABOUT-AI)"
     _, out, _ = run_static("--no-cache")
     [line] = [line for line in out.splitlines() if ": CE403 " in line]
     assert "changed since the review (as committed in " in line and line.endswith(expected)

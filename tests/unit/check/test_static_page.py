@@ -433,8 +433,9 @@ def test_check_stale_slot_of_an_unsealed_claim_points_to_review_record_first() -
         "claim ABOUT-AI": (
             "evidence display is stale and must now show the claim as unverified: its review no longer covers its "
             "record (CE403); --write puts the 未確認 block in this slot, and the check fails until the review is "
-            "recorded: read the sources again, record the review with `claim-evidence review record about.html "
-            "--claim ABOUT-AI --method … --checked-at …`, then run --write to show the reviewed block"
+            "recorded: see what changed with `claim-evidence review diff about.html --claim ABOUT-AI`, read the "
+            "sources again, record the review with `claim-evidence review record about.html --claim ABOUT-AI "
+            "--method … --checked-at …`, then run --write to show the reviewed block"
         ),
     }
     assert [d.code for d in page.errors] == ["CE403"]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint
+from claim_evidence._snapshots.check import SKIPPED
 
 from ...conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
 
@@ -368,7 +369,12 @@ def test_cli_review_record_seals_and_keeps_style(run: Any, tmp_path: Path, bundl
         "--note",
         "表3を確認",
     )
-    assert (code, out) == (0, f"{path}: review of fictional-rate recorded\n")
+    assert code == 0 and out.startswith(f"--- {path}\n+++ {path}\n@@ ")  # the diff of what it wrote
+    assert out.endswith(
+        f"\n{path}: review of fictional-rate recorded\n{path}:$.claims[0].source_refs: CE905 [fictional-rate] "
+        "statement has numbers but no quoted passage to check them against (add quote.exact to a source_ref): 72.7 "
+        "(warning)\n"
+    )
     assert run("validate", str(path))[0] == 0
     raw = path.read_bytes().decode("utf-8")
     assert raw.endswith("}\r\n") and "\n" not in raw.replace("\r\n", "")
@@ -527,7 +533,8 @@ def test_cli_review_record_on_page_changes_only_the_bundle_script(run: Any, tmp_
         "--checked-at",
         "2026-10-01",
     )
-    assert (code, out) == (0, f"{page}: review of ABOUT-AI recorded\n")
+    assert code == 0 and out.startswith(f"--- {page}\n")  # the diff of the bundle script, then what is pending
+    assert out.endswith(f"\n{page}: review of ABOUT-AI recorded\n{page}:$.sources: CE520 {SKIPPED} (note)\n")
     after = page.read_text(encoding="utf-8")
     script = '<script type="application/json" id="claim-evidence-data">'
     head, tail = edited.split(script)

@@ -115,7 +115,11 @@ def test_cli_sources_review_record_after_an_edit_seals_the_source_in_place(run: 
     line = next(n for n, text in enumerate(before.splitlines(), 1) if '"verification"' in text)
     assert code == 1 and f"{path}:{line + 3}:" in out and "CE403" in out, out
     code, out, err = run("review", "record", str(path), "--claim", "latency", *REVIEW)
-    assert (code, out, err) == (0, f"{path}: review of latency recorded\n", "")
+    assert (
+        (code, err) == (0, "")
+        and out.startswith(f"--- {path}\n")
+        and out.endswith(f"\n{path}: review of latency recorded\n")
+    )
     after = path.read_text(encoding="utf-8")
     value = assert_only_json_changed(before, after, margin)
     claim = value["claims"][0]

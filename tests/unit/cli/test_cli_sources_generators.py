@@ -29,7 +29,8 @@ def _edit_then_review(site: Path, source: str, failed: subprocess.CompletedProce
         + ["--checked-at", "2026-10-01"],
         site,
     )
-    assert (recorded.returncode, recorded.stdout) == (0, f"{source}: review of {CLAIM} recorded\n"), recorded.stderr
+    assert recorded.returncode == 0, recorded.stderr
+    assert recorded.stdout.endswith(f"\n{source}: review of {CLAIM} recorded\n"), recorded.stdout  # after its diff
 
 
 def _claim_set(site: Path, source: str) -> str:

@@ -516,7 +516,8 @@ def seal_finding() -> Diagnostic:
 
 
 def stale_finding(page: str = "public/about/index.html") -> Diagnostic:
-    message = "evidence display is stale … (CE403). Read the sources again, then " + REVIEW_HINT.format(page)
+    diff = f"see what changed with `claim-evidence review diff {page} --claim latency`, "  # named like the record's
+    message = "evidence display is stale … (CE403). " + diff + "read the sources again, " + REVIEW_HINT.format(page)
     return Diagnostic("SH140", message, "$.claims[0]", "error", f"claim {CLAIM}", line=PAGE_LINES + 1, column=1)
 
 
@@ -540,6 +541,7 @@ def test_sourcemap_record_finding_is_placed_at_its_json_path_in_the_data_file(si
     assert stale.written == (("content/about.md", 4),)
     assert REVIEW_HINT.format("data/evidence/about.json") in stale.message
     assert stale.message == stale_finding().message.replace("public/about/index.html", "data/evidence/about.json")
+    assert "review diff data/evidence/about.json --claim latency`" in stale.message
 
 
 def test_sourcemap_record_finding_found_as_the_same_json_value(site: Path) -> None:
