@@ -33,6 +33,7 @@ from .._record.vocabulary import LOCALES
 from .._render.evidence import render_evidence
 from .._site.config import at_build_date, load_config
 from .answer import answer, kb
+from .cite import cite
 from .edit import claim, ref, source
 from .errors import run
 from .options import FORMAT, REQUIRE_QUOTES, SITE_CONFIG, refuse_unknown
@@ -315,7 +316,7 @@ def init(folder: str, generator: str | None) -> int:
     return 0
 
 
-for _group in (fingerprint, review, claim, source, ref, sources, site_report, kb, answer):
+for _group in (fingerprint, review, claim, source, ref, sources, site_report, cite, kb, answer):
     cli.add_command(_group)
 
 
