@@ -433,3 +433,17 @@ def render(block: CitedSources, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(as_json(block), ensure_ascii=False, indent=2) + "\n"
     return render_html(block) if fmt == "html" else render_markdown(block)
+
+
+# What a Markdown page writes where a generator plugin puts the block (Python-Markdown passes an HTML
+# comment through as it is; in a code span or block it is escaped, so an example of it stays an example).
+PLACEHOLDER = re.compile(r"<!--\s*claim-evidence:\s*cited-sources\s*-->")
+
+
+def fill_placeholder(text: str, block: CitedSources) -> str:
+    """``text`` (a built page) with each :data:`PLACEHOLDER` replaced by the HTML form of ``block``;
+    ``text`` itself when it holds none."""
+    if PLACEHOLDER.search(text) is None:
+        return text
+    rendered = render_html(block)
+    return PLACEHOLDER.sub(lambda _: rendered.rstrip("\n"), text)
