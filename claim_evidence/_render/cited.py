@@ -145,11 +145,14 @@ def cited_sources(
     freshness: Freshness,
     lang: str = "ja",
     policy: Policy = DEFAULT_POLICY,
+    withheld: frozenset[int] = frozenset(),
 ) -> CitedSources:
     """The block's content for the claims of ``records`` (bundles) whose ids are in ``used_for`` (None: all).
 
     ``freshness`` must carry a resolved build date (see :func:`.freshness.at_build`); markers are
     always shown here, whatever the site's ``markers`` says, since freshness is what the block is for.
+    ``withheld``: indexes of records whose reviews a check outside the record refused (the chat's kb
+    judged the page and record to disagree): their claims are listed as not reviewed.
     """
     lang = lang if lang in LOCALES else "ja"
     assert freshness.today is not None
@@ -158,12 +161,12 @@ def cited_sources(
     wanted = None if used_for is None else frozenset(used_for)
     merged: dict[tuple[str, str], dict[str, Any]] = {}
     unreviewed: list[Unreviewed] = []
-    for bundle in records:
+    for number, bundle in enumerate(records):
         if not isinstance(bundle, Mapping):
             continue
         claims = bundle.get("claims")
         claims = claims if isinstance(claims, list) else []
-        wrong = _invalid_claims(bundle, aging, policy)
+        wrong = set(range(len(claims))) if number in withheld else _invalid_claims(bundle, aging, policy)
         sources = _source_map(bundle.get("sources"))
         for index, claim in enumerate(claims):
             if not isinstance(claim, dict) or (wanted is not None and claim.get("id") not in wanted):
@@ -399,8 +402,14 @@ def as_json(block: CitedSources) -> dict[str, Any]:
             for kind in KINDS
             if any(line.kind == kind for line in block.lines)
         ],
+        "not_reviewed_heading": words["not_reviewed"],
         "not_reviewed": [
-            {**_use_json(u.use), "sources": [_source_json(s) for s in u.sources]} for u in block.not_reviewed
+            {
+                **_use_json(u.use),
+                "uses": _uses([u.use], block.lang, str),
+                "sources": [_source_json(s) for s in u.sources],
+            }
+            for u in block.not_reviewed
         ],
     }
 
@@ -417,6 +426,7 @@ def _line_json(line: CitedLine, lang: str) -> dict[str, Any]:
         "period_days": m.period_days,
         "suffix": suffix(m, lang),
         "used_for": [_use_json(u) for u in line.uses],
+        "uses": _uses(line.uses, lang, str),
     }
 
 
