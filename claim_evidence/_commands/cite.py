@@ -40,7 +40,8 @@ def site_records(config: Config) -> list[SiteRecord]:
         name = site_path(config.root, path) or path.as_posix()
         page = check_text(read_text(path), str(path), config.options)
         if page.has_markup and not isinstance(page.bundle, dict):
-            why = next((d for d in page.diagnostics if d.is_error), None)
+            errors = [d for d in page.diagnostics if d.is_error]
+            why = next((d for d in errors if d.code.startswith("CE")), errors[0] if errors else None)  # the record's
             raise InputError(why or Diagnostic("CE999", "no readable record", subject="page", file=str(path)))
         found.append(SiteRecord(name, page.bundle))
     return found

@@ -143,3 +143,25 @@ def test_cite_without_config_exit_2(tmp_path: Path, run: Any, monkeypatch: pytes
     monkeypatch.chdir(tmp_path)
     code, _, err = run("cite")
     assert code == 2 and "no claim-evidence.toml" in err
+
+
+def test_cite_readme_example_is_what_the_example_site_gives(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's "Cited Sources" shows lines of this output: each is printed as written."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Cited Sources\n", 1)[1]
+    command, block = readme.split("```sh\n", 1)[1].split("```\n", 1)[0], readme.split("```markdown\n", 1)[1]
+    block = block.split("```", 1)[0]
+    argv = command.split()
+    assert argv[:2] == [".venv/bin/claim-evidence", "cite"]
+    code, out, _ = run(*[str(ROOT / a) if a.endswith(".toml") else a for a in argv[1:]])
+    assert code == 0
+    shown = [line for line in block.splitlines() if line and line != "…"]
+    assert len(shown) == 7 and all(line in out.splitlines() for line in shown), shown
+
+
+def test_cite_page_whose_record_cannot_be_read_exits_2_naming_it(site: Path, run: Any) -> None:
+    page = site / "b.html"
+    page.write_text(page.read_text(encoding="utf-8").replace('"version": 1', '"version": 1,,', 1), encoding="utf-8")
+    code, out, err = _cite(run, site, "--today", TODAY)
+    assert (code, out) == (2, "")
+    assert f"{page}:" in err and "CE003 invalid JSON" in err and "Traceback" not in err
