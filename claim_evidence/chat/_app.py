@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from .. import KnowledgeBase, copy_text, guard_answer, load_kb, retrieve, trim_history
 from .._answer.config import DEFAULT_COPY_PREFIX
 from .._answer.retrieve import DEFAULT_K
-from .._render.cited import as_json, render_markdown
+from .._render.citedforms import as_json, render_markdown
 from ._cited import answer_cited, used_chunks
 from ._published import PublishedFiles
 from ._ratelimit import RateLimiter

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .._record.vocabulary import LOCALES
-from .._render.cited import FORMATS
+from .._render.citedforms import FORMATS
 from .options import SITE_CONFIG, refuse_unknown
 
 
@@ -56,7 +56,7 @@ def cite(
     """
     from .._commands.cite import collect_cited, page_name, site_records
     from .._commands.prepublish import require_targets
-    from .._render.cited import render
+    from .._render.citedforms import render
     from .._site.config import find_config, load_config
 
     path = config_path or find_config(Path.cwd())

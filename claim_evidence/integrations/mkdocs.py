@@ -38,7 +38,8 @@ from .._check.facts import page_lang
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.textio import read_text
 from .._record.freshness import at_build
-from .._render.cited import PLACEHOLDER, cited_sources, fill_placeholder
+from .._render.cited import cited_sources
+from .._render.citedforms import PLACEHOLDER, fill_placeholder
 from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, Gate, Site, describe, display_path, load_site
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from claim_evidence._record.freshness import Freshness
-from claim_evidence._render.cited import cited_sources, render_html
+from claim_evidence._render.cited import cited_sources
+from claim_evidence._render.citedforms import render_html
 
 from .test_integrations import _mkdocs, _needs, _site, _warnings
 

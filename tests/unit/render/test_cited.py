@@ -10,7 +10,7 @@ import pytest
 
 from claim_evidence import InputError, format_cited_sources
 from claim_evidence._check.page import read_page_bundle
-from claim_evidence._render.cited import markdown_text
+from claim_evidence._render.citedforms import markdown_text
 
 from ...conftest import ROOT
 
