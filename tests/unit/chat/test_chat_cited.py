@@ -137,3 +137,15 @@ def test_chat_answer_without_sources_cites_nothing(
     body = _ask(_client(kb_path, fake, monkeypatch, EPOCH_2026_12_01), fake, [])
     assert (body["cited_sources"]["groups"], body["cited_sources"]["not_reviewed"]) == ([], [])
     assert body["copy_text"].endswith("\n\n## 📚 依拠した資料\n\n依拠した資料はありません。")
+
+
+def test_chat_cited_sources_of_a_kept_source_url_name_the_chunk_citing_it(
+    kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer that keeps a source's own URL (not the evidence block's) relied on the chunks citing it."""
+    body = _ask(
+        _client(kb_path, fake, monkeypatch, EPOCH_2026_12_01), fake, ["https://example.org/hoshi/2026/08/kumo3"]
+    )
+    assert [s["url"] for s in body["sources"]] == ["https://example.org/hoshi/2026/08/kumo3"]
+    used = [u["claim_id"] for g in body["cited_sources"]["groups"] for s in g["sources"] for u in s["used_for"]]
+    assert set(used) == {"KUMO-RELEASE"}
