@@ -33,6 +33,7 @@ from .._record.policy import DEFAULT_POLICY, Policy
 from .._record.validation import iter_diagnostics
 from .._record.vocabulary import LOCALES, str_or_none
 from .evidence import _cited, _source_map, claim_errors
+from .summary import _URGENCY
 
 # Basis kinds, in the order the block lists them. A third-party measurement is a primary source
 # of its figures (it is nobody's report of them), so it is listed with the official specifications.
@@ -222,9 +223,6 @@ def _use(claim: Mapping[str, Any], refs: list[dict[str, Any]], lang: str) -> Use
     supports = tuple(dict.fromkeys(s for r in refs if (s := _one_line(r.get("supports")))))
     label = _one_line(claim.get("label")) or _one_line(claim.get("id")) or WORDS[lang]["default_label"]
     return Use(str_or_none(claim.get("id")) or "", label, supports)
-
-
-_URGENCY = {"fresh": 0, "due soon": 1, "expired": 2}
 
 
 def _latest(markers: list[Marker]) -> Marker:
