@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ._record.fingerprint import article_fingerprint, claim_fingerprint
     from ._record.policy import Policy
     from ._record.validation import evidence_review_pending, iter_diagnostics, require_valid_evidence, validate_bundle
+    from ._render.citedforms import format_cited_sources
     from ._render.evidence import render_evidence
 
 __version__ = "0.1.0"
@@ -55,6 +56,7 @@ __all__ = [
     "dumps_for_script",
     "evidence_review_pending",
     "exit_code",
+    "format_cited_sources",
     "guard_answer",
     "iter_diagnostics",
     "load_kb",
@@ -87,6 +89,7 @@ _HOMES = {
     "load_kb": "claim_evidence._answer.kb",
     "Policy": "claim_evidence._record.policy",
     "render_evidence": "claim_evidence._render.evidence",
+    "format_cited_sources": "claim_evidence._render.citedforms",
     "REPORT_FORMATS": "claim_evidence._core.report",
     "FileResult": "claim_evidence._core.report",
     "exit_code": "claim_evidence._core.report",

@@ -49,9 +49,12 @@ class Chunk:
     url: str  # the claim's evidence block: PAGE-URL#evidence-ID ("" for extra text)
     page: str  # the page's path under the site root, the registry article's URL, or the extra file's path
     sources: tuple[tuple[str, str, str], ...] = ()  # (publisher, title, url) of cited sources with a safe URL
+    # A claim's record as its page holds it ({"claim", "sources": the sources it cites}): what the
+    # Cited Sources of an answer age at answer time. None for extra text.
+    record: Mapping[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "id": self.id,
             "kind": self.kind,
             "state": self.state,
@@ -62,6 +65,9 @@ class Chunk:
             "page": self.page,
             "sources": [{"publisher": p, "title": t, "url": u} for p, t, u in self.sources],
         }
+        if self.record is not None:
+            found["record"] = dict(self.record)
+        return found
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,9 @@ class KnowledgeBase:
     copy_prefix: str = ""
     states: Mapping[str, str] = field(default_factory=dict)
     path: str | None = None
+    # The site's [freshness] periods per basis, that an answer's Cited Sources are aged by; None: a kb
+    # written before they were recorded (the default periods apply).
+    max_age_days: tuple[tuple[str, int | None], ...] | None = None
 
     @cached_property
     def index(self) -> Index:
@@ -119,6 +128,9 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
         raise _bad(name, "$.guard", "guard must hold banned (a list of phrases) and copy_prefix (text)")
     states = value.get("states") if isinstance(value.get("states"), dict) else {}
     assert isinstance(states, dict)
+    periods = _periods(value.get("freshness"))
+    if isinstance(periods, bool):
+        raise _bad(name, "$.freshness", "freshness must hold max_age_days: days (a whole number, or null) per basis")
     return KnowledgeBase(
         tuple(chunks),
         value["built_at"],
@@ -128,7 +140,21 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
         prefix,
         dict(states),
         name,
+        periods,
     )
+
+
+def _periods(value: Any) -> tuple[tuple[str, int | None], ...] | None | bool:
+    """``freshness.max_age_days`` as pairs; None when the kb has none; False when it is malformed."""
+    # (a bool, not an exception: load_kb names the path of what is wrong, as for every other key)
+    if value is None:
+        return None
+    periods = value.get("max_age_days") if isinstance(value, dict) else None
+    if not isinstance(periods, dict) or not all(
+        p is None or (isinstance(p, int) and not isinstance(p, bool) and p >= 0) for p in periods.values()
+    ):
+        return False
+    return tuple(sorted(periods.items()))
 
 
 def _chunk_problem(chunk: Any, seen: set[str]) -> tuple[str, str] | None:

@@ -27,7 +27,7 @@ from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.textio import read_text
 from .._core.urls import safe_http_url
-from .._record.freshness import EXPIRED, build_date, build_date_only
+from .._record.freshness import EXPIRED, Freshness, build_date, build_date_only
 from .._record.vocabulary import LABELS, STATUSES, is_valid_id, str_or_none
 from .._site.config import Config, expand, registered_pages, site_path
 
@@ -109,6 +109,7 @@ def build_kb(
         "states": chat.state_map(),
         "fact_labels": list(chat.fact_labels),
         "guard": {"banned": list(chat.banned), "copy_prefix": chat.copy_prefix},
+        "freshness": {"max_age_days": dict((config.options.freshness or Freshness()).max_age_days)},
         "chunks": [c.as_dict() for c in _unique(chunks)],
     }
 
@@ -156,7 +157,20 @@ def _claim_chunks(
             f"{url}#evidence-{cid}" if url and cid else url,
             page,
             tuple(_cited(claim, by_id)),
+            _record(claim, by_id),
         )
+
+
+def _record(claim: dict[str, Any], sources: Mapping[str, Any]) -> dict[str, Any]:
+    """The claim as recorded and the sources it cites (once each, in reference order): enough to
+    validate it again and age its review when an answer cites it (:mod:`claim_evidence.chat._cited`)."""
+    refs = claim.get("source_refs")
+    ids = (
+        [r["source_id"] for r in refs if isinstance(r, dict) and isinstance(r.get("source_id"), str)]
+        if isinstance(refs, list)
+        else []
+    )
+    return {"claim": claim, "sources": [sources[i] for i in dict.fromkeys(ids) if i in sources]}
 
 
 def _rule(claim: dict[str, Any], invalid: bool, expired: bool, chat: ChatConfig) -> str:

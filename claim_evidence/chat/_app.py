@@ -32,6 +32,8 @@ from starlette.staticfiles import StaticFiles
 from .. import KnowledgeBase, copy_text, guard_answer, load_kb, retrieve, trim_history
 from .._answer.config import DEFAULT_COPY_PREFIX
 from .._answer.retrieve import DEFAULT_K
+from .._render.citedforms import as_json, render_markdown
+from ._cited import answer_cited, used_chunks
 from ._published import PublishedFiles
 from ._ratelimit import RateLimiter
 from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, is_unicode, parse_chat_request
@@ -43,7 +45,18 @@ log = logging.getLogger("claim_evidence.chat")
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 WIDGET_PATH = "/chat-widget"
 ENDPOINT_PATH = "/api/chat"
-RESPONSE_KEYS = ("answer", "confirmed", "unknown", "state", "sources", "refused", "findings", "copy_text", "model")
+RESPONSE_KEYS = (
+    "answer",
+    "confirmed",
+    "unknown",
+    "state",
+    "sources",
+    "refused",
+    "findings",
+    "copy_text",
+    "model",
+    "cited_sources",
+)
 
 RATE_LIMITED = Refusal(429, "rate_limited", "Too many requests from this address. Try again later.")
 UPSTREAM_BUSY = Refusal(429, "upstream_rate_limited", "The model is busy. Try again later.")
@@ -170,10 +183,14 @@ class ChatService:
         result: dict[str, Any] = guarded.to_dict()
         body = {key: result[key] for key in RESPONSE_KEYS if key in result}
         body["findings"] = list(guarded.codes)
-        body["copy_text"] = copy_text(
+        # What the answer relied on, aged to today: the copied text ends with the same block in Markdown.
+        cited = answer_cited(self.kb, chunks, used_chunks(guarded, chunks), asked.lang)
+        copied = copy_text(
             guarded, prefix_template=self.kb.copy_prefix or DEFAULT_COPY_PREFIX, site_url=self.settings.site_url
         )
+        body["copy_text"] = copied + "\n\n" + render_markdown(cited).rstrip("\n")
         body["model"] = model
+        body["cited_sources"] = as_json(cited)
         try:
             return JSONResponse(body, headers=_NO_STORE)  # rendered here: UTF-8 now or never
         except UnicodeEncodeError:

@@ -33,6 +33,7 @@ from .._record.vocabulary import LOCALES
 from .._render.evidence import render_evidence
 from .._site.config import at_build_date, load_config
 from .answer import answer, kb
+from .cite import cite
 from .edit import claim, ref, source
 from .edit_records import SUBCOMMANDS
 from .errors import run
@@ -316,7 +317,7 @@ def init(folder: str, generator: str | None) -> int:
     return 0
 
 
-for _group in (fingerprint, review, claim, source, ref, sources, site_report, kb, answer):
+for _group in (fingerprint, review, claim, source, ref, sources, site_report, cite, kb, answer):
     cli.add_command(_group)
 for _parent, _command in SUBCOMMANDS:
     _parent.add_command(_command)

@@ -14,6 +14,10 @@ Enable it in ``mkdocs.yml`` (``pip install '/path/to/claim-evidence[mkdocs]'``):
 Findings are logged as warnings of ``mkdocs.plugins.claim_evidence``, so ``mkdocs build --strict``
 fails on them; each names the Markdown file and the line its markup is written on. Without ``base_url``
 in ``claim-evidence.toml``, the site is served where ``site_url``'s path says.
+
+``<!-- claim-evidence: cited-sources -->`` in a page's Markdown becomes the Cited Sources block (its HTML
+form) of that page's own records, aged to the build's date; it is filled after the page check, outside
+every slot the check owns.
 """
 
 from __future__ import annotations
@@ -30,8 +34,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from .._check.facts import page_lang
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.textio import read_text
+from .._record.freshness import at_build
+from .._render.cited import cited_sources
+from .._render.citedforms import PLACEHOLDER, fill_placeholder
 from .._site.sourcemap import source_line
 from ._built import CONFIG_NAME, Gate, Site, describe, display_path, load_site
 
@@ -93,7 +101,22 @@ class ClaimEvidencePlugin(BasePlugin[ClaimEvidenceConfig]):
                 self._log(d, f"{shown} (built page {file.dest_uri}:{d.line})")
             else:  # at its line in the source, or a finding on the whole page (SH160)
                 self._log(d, f"{shown}:{line}" if line else shown)
-        return built.text
+        return self._cited(built.text, built.page.bundle)
+
+    def _cited(self, text: str, bundle: Any) -> str:
+        """The page with its placeholder filled from its own records (the page check has passed over it)."""
+        if PLACEHOLDER.search(text) is None:
+            return text
+        assert self.site is not None
+        options = self.site.options
+        freshness = options.freshness or at_build(None, None)
+        block = cited_sources(
+            [bundle] if bundle is not None else [],
+            freshness=freshness,
+            lang=page_lang(text, options.lang),
+            policy=options.policy,
+        )
+        return fill_placeholder(text, block)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         gate, self.gate = self.gate, None

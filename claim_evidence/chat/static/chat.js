@@ -229,6 +229,67 @@
       parent.appendChild(list);
     }
 
+    function citedSource(li, source) {
+      // publisher: title, the title a link only for a safe URL (the server sends "" for any other).
+      var publisher = asText(source.publisher), title = asText(source.title), href = httpUrl(source.url);
+      if (publisher) li.appendChild(document.createTextNode(publisher + ": "));
+      if (href) {
+        var a = el("a", "", title || source.url);
+        a.href = href;
+        a.rel = "noopener noreferrer nofollow";
+        li.appendChild(a);
+      } else {
+        li.appendChild(document.createTextNode(title));
+      }
+    }
+
+    function renderCited(article, cited) {
+      // The Cited Sources block (cited_sources): what the answer relied on, and how fresh each review is.
+      if (!cited || typeof cited !== "object") return;
+      var groups = Array.isArray(cited.groups) ? cited.groups : [];
+      var unreviewed = Array.isArray(cited.not_reviewed) ? cited.not_reviewed : [];
+      if (!groups.length && !unreviewed.length) return;
+      var section = el("section", "claim-evidence-chat-cited");
+      section.appendChild(el("p", "claim-evidence-chat-heading", asText(cited.title)));
+      groups.forEach(function (group) {
+        var sources = group && Array.isArray(group.sources) ? group.sources : [];
+        if (!sources.length) return;
+        section.appendChild(el("p", "claim-evidence-chat-kind", asText(group.heading)));
+        var list = el("ul", "claim-evidence-chat-cited-list");
+        sources.forEach(function (source) {
+          if (!source || typeof source !== "object") return;
+          var li = el("li");
+          li.setAttribute("data-freshness", asText(source.state).replace(" ", "-"));
+          var symbol = el("span", "claim-evidence-chat-symbol", asText(source.symbol));
+          symbol.setAttribute("aria-hidden", "true");
+          li.appendChild(symbol);
+          li.appendChild(document.createTextNode(" " + asText(source.tag) + " " + asText(source.checked_at) + " "));
+          citedSource(li, source);
+          li.appendChild(document.createTextNode(" — " + asText(source.uses)));
+          if (asText(source.suffix)) li.appendChild(el("span", "claim-evidence-chat-expired", " " + source.suffix));
+          list.appendChild(li);
+        });
+        section.appendChild(list);
+      });
+      if (unreviewed.length) {
+        section.appendChild(el("p", "claim-evidence-chat-kind", asText(cited.not_reviewed_heading)));
+        var rest = el("ul", "claim-evidence-chat-cited-list");
+        unreviewed.forEach(function (entry) {
+          if (!entry || typeof entry !== "object") return;
+          var li = el("li");
+          li.setAttribute("data-freshness", "not-reviewed");
+          li.appendChild(document.createTextNode(asText(entry.uses)));
+          (Array.isArray(entry.sources) ? entry.sources : []).forEach(function (source, i) {
+            li.appendChild(document.createTextNode(i ? "; " : " — "));
+            if (source && typeof source === "object") citedSource(li, source);
+          });
+          rest.appendChild(li);
+        });
+        section.appendChild(rest);
+      }
+      article.appendChild(section);
+    }
+
     function renderAnswer(question, data) {
       var article = el("article", "claim-evidence-chat-answer");
       var state = asText(data.state);
@@ -273,6 +334,7 @@
         article.appendChild(list);
       }
 
+      renderCited(article, data.cited_sources);
       article.appendChild(el("p", "claim-evidence-chat-note", t.note));
       var copyButton = el("button", "claim-evidence-chat-copy", t.copy);
       copyButton.type = "button";

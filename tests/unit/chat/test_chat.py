@@ -49,6 +49,7 @@ QUESTION = "クモエンジン 3 の公称処理速度は？"
 SPEED_ID = "articles/kumo-engine-3.html#KUMO-SPEED"
 SPEED_STATEMENT = "クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。"
 PREFIX = "【AI生成・未検証】証拠状態: "
+TODAY_EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +91,7 @@ def _settings(kb_path: Path, fake: FakeModel, **overrides: Any) -> ChatSettings:
 @pytest.fixture
 def client(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", TODAY_EPOCH)  # the day answers are given: cited reviews age to it
     with TestClient(create_app(_settings(kb_path, fake)), raise_server_exceptions=False) as test_client:
         yield test_client
 
@@ -132,9 +134,48 @@ def test_chat_answer_passes_the_guard_with_fixed_keys(
         "findings": [],
         "copy_text": (
             f"{PREFIX}ESTIMATE（会則第14条）\nクモエンジン 3 の公称値は前版比 1.8 倍です。\n確認できたこと:\n"
-            f"- [CONFIRMED] {SPEED_STATEMENT}\n出典:\n- {speed['title']} {speed['url']}"
+            f"- [CONFIRMED] {SPEED_STATEMENT}\n出典:\n- {speed['title']} {speed['url']}\n\n"
+            "## 📚 依拠した資料\n\n### ベンダーの公称\n\n"
+            "- 🟢 [180日] 2026-09-05 架空クモ社: [クモエンジン 3 性能レポート](<https://example.com/kumo/benchmark>)"
+            " — 公称処理速度（前版比 1.8 倍という公称値）"
         ),
         "model": REPORTED,
+        "cited_sources": {
+            "lang": "ja",
+            "build_date": "2026-12-01",
+            "build_date_source": "SOURCE_DATE_EPOCH",
+            "title": "📚 依拠した資料",
+            "groups": [
+                {
+                    "kind": "vendor",
+                    "heading": "ベンダーの公称",
+                    "sources": [
+                        {
+                            "publisher": "架空クモ社",
+                            "title": "クモエンジン 3 性能レポート",
+                            "url": "https://example.com/kumo/benchmark",
+                            "state": "fresh",
+                            "symbol": "🟢",
+                            "tag": "[180日]",
+                            "checked_at": "2026-09-05",
+                            "due": "2027-03-04",
+                            "period_days": 180,
+                            "suffix": "",
+                            "used_for": [
+                                {
+                                    "claim_id": "KUMO-SPEED",
+                                    "label": "公称処理速度",
+                                    "supports": ["前版比 1.8 倍という公称値"],
+                                }
+                            ],
+                            "uses": "公称処理速度（前版比 1.8 倍という公称値）",
+                        }
+                    ],
+                }
+            ],
+            "not_reviewed_heading": "未照合（照合記録なし・有効な照合なし）",
+            "not_reviewed": [],
+        },
     }
 
 
