@@ -28,6 +28,8 @@ from claim_evidence._answer.advice import advice_hits
         ("Set a stop-loss at the low.", [("CE751", "set a stop-loss at the low.")]),
         ("The price will rise next week.", [("CE752", "the price will rise next week.")]),
         ("Prices are expected to fall.", [("CE752", "prices are expected to fall.")]),
+        ("The launch will happen soon.", [("CE752", "the launch will happen soon.")]),
+        ("Next week the bank will act.", [("CE752", "next week the bank will act.")]),
     ],
 )
 def test_advice_catches_advice_and_predictions(text: str, hits: list[tuple[str, str]]) -> None:
@@ -42,11 +44,15 @@ def test_advice_catches_advice_and_predictions(text: str, hits: list[tuple[str, 
         "架空クモ社は来期に黒字化すると予想している。",  # a forecast attributed to its source
         "クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。",
         "資料からは確認できないでしょう。",  # a hedge, not a prediction
+        "資料の原文を確認するとよいでしょう。",  # a suggestion to read the source
+        "近くの店舗で販売する。",  # 近く "nearby" is no future time word
         "この資料からは確認できません。",
         "エントリーは締め切られた。",
         "The company said prices will rise.",
         "Prices rose in August.",
         "介入が近い。",  # a noun phrase: not caught (docs/chat.md says so)
+        "The plugin will fail the build on an error.",  # "will" describing behaviour
+        "Register the plugin's entry point, then the process should exit.",
     ],
 )
 def test_advice_lets_past_events_attributed_forecasts_and_hedges_pass(text: str) -> None:
