@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,16 +185,12 @@ class _Run:
             answer, refused = texts["advice"], True
             self.answer_chunks = []
         self._total(answer, confirmed, unknown, sources, refused)
-        items = [self.answer_chunks]
-        items += (
-            self.item_chunks.get("confirmed", [])[: len(confirmed)]
-            + self.item_chunks.get("unknown", [])[: len(unknown)]
-        )
+        kept_confirmed = self.item_chunks.get("confirmed", [])[: len(confirmed)]  # _total drops from the end
+        kept_unknown = self.item_chunks.get("unknown", [])[: len(unknown)]
         if not (refused or self.unverified):
-            grounds = self.answer_chunks or [c for chunks in items[1 : 1 + len(confirmed)] for c in chunks]
-            state = self._bounded(state, grounds)
+            state = self._bounded(state, self.answer_chunks or [c for chunks in kept_confirmed for c in chunks])
         final = UNVERIFIED if refused or self.unverified else state
-        used = _first_use(chunk.id for chunks in items for chunk in chunks)
+        used = _first_use(c.id for chunks in [self.answer_chunks, *kept_confirmed, *kept_unknown] for c in chunks)
         return GuardedAnswer(
             answer,
             tuple(confirmed),
@@ -457,11 +453,8 @@ def _grounding(match: Match | None) -> str:
     return f"the closest retrieved chunk {show(match.chunk.id)} ({match.chunk.state}) shares {match.shared} of its {match.total} bigrams"
 
 
-def _first_use(ids: Any) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for cid in ids:
-        seen.setdefault(cid, None)
-    return tuple(seen)
+def _first_use(ids: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(ids))
 
 
 def _body(text: str, tag: str) -> str:
