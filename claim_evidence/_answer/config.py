@@ -50,6 +50,9 @@ DEFAULT_BANNED = (
     "100%保証",
     "保証します",
     "断言します",
+    "介入確定",
+    "弾切れ",
+    "必至",
     "guaranteed",
     "definitely",
     "will certainly",
@@ -58,8 +61,21 @@ DEFAULT_BANNED = (
     "collapse",
     "crash is certain",
     "100% sure",
+    "inevitable",
 )
-CHAT_KEYS = ("extra", "max_chunk_chars", "extra_state", "states", "fact_labels", "banned", "copy_prefix")
+CHAT_KEYS = (
+    "extra",
+    "max_chunk_chars",
+    "extra_state",
+    "states",
+    "fact_labels",
+    "banned",
+    "banned_extra",
+    "banned_drop",
+    "advice_extra",
+    "prediction_extra",
+    "copy_prefix",
+)
 
 
 @dataclass(frozen=True)
@@ -71,8 +87,10 @@ class ChatConfig:
     extra_state: str = UNVERIFIED
     states: tuple[tuple[str, str], ...] = tuple(DEFAULT_STATES.items())
     fact_labels: tuple[str, ...] = FACT_LABELS
-    banned: tuple[str, ...] = DEFAULT_BANNED
+    banned: tuple[str, ...] = DEFAULT_BANNED  # the defaults, less banned_drop, plus banned_extra
     copy_prefix: str = DEFAULT_COPY_PREFIX
+    advice: tuple[str, ...] = ()  # phrases added to the guard's fixed advice check (CE751)
+    prediction: tuple[str, ...] = ()  # phrases added to its fixed prediction check (CE752)
 
     def state_for(self, rule: str) -> str:
         return dict(self.states)[rule]
@@ -114,13 +132,10 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
             f'chat.fact_labels must be a list of evidence labels, e.g. fact_labels = ["Fact"] (found {labels!r})',
             name,
         )
-    banned = data.get("banned", list(DEFAULT_BANNED))
-    if not isinstance(banned, list) or not all(isinstance(p, str) and p.strip() for p in banned):
-        raise config_error(
-            "SH003",
-            f'chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found {banned!r})',
-            name,
-        )
+    banned = _banned(data, name)
+    advice, prediction = (
+        _phrases(data.get(key, []), f"chat.{key}", name) for key in ("advice_extra", "prediction_extra")
+    )
     prefix = data.get("copy_prefix", DEFAULT_COPY_PREFIX)
     if not isinstance(prefix, str) or "{state}" not in prefix:
         raise config_error(
@@ -128,7 +143,47 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
             f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})',
             name,
         )
-    return ChatConfig(tuple(extra), size, extra_state, tuple(mapping.items()), tuple(labels), tuple(banned), prefix)
+    return ChatConfig(
+        tuple(extra), size, extra_state, tuple(mapping.items()), tuple(labels), banned, prefix, advice, prediction
+    )
+
+
+def _banned(data: dict[str, Any], name: str | None) -> tuple[str, ...]:
+    """The banned phrases: the defaults less ``banned_drop``, plus ``banned_extra``.
+
+    ``banned`` (the one key before ``banned_extra``) replaced the defaults, so a site that listed its
+    own phrases there lost 確実に and the rest without a word. It is still read, but only as a list
+    that keeps every default not in ``banned_drop``: a default goes only when it is named.
+    """
+    drop = _phrases(data.get("banned_drop", []), "chat.banned_drop", name)
+    unknown = [p for p in drop if p not in DEFAULT_BANNED]
+    if unknown:
+        raise config_error(
+            "SH003",
+            f"chat.banned_drop names {', '.join(map(repr, unknown))}, not a default phrase; the defaults are {', '.join(DEFAULT_BANNED)}",
+            name,
+        )
+    extra = _phrases(data.get("banned_extra", []), "chat.banned_extra", name)
+    listed = _phrases(data["banned"], "chat.banned", name) if "banned" in data else DEFAULT_BANNED
+    lost = [p for p in DEFAULT_BANNED if p not in listed and p not in drop]
+    if lost:
+        raise config_error(
+            "SH003",
+            f"chat.banned leaves out default phrases ({', '.join(lost)}) and would drop them: put your own phrases in "
+            f"banned_extra = [...] instead (added to the defaults), and name any default to drop in banned_drop = [...]",
+            name,
+        )
+    return tuple(dict.fromkeys(p for p in (*listed, *extra) if p not in drop))
+
+
+def _phrases(value: Any, key: str, name: str | None) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p.strip() for p in value):
+        raise config_error(
+            "SH003",
+            f'{key} must be a list of phrases, e.g. {key.split(".")[-1]} = ["おすすめ", "recommended"] (found {value!r})',
+            name,
+        )
+    return tuple(value)
 
 
 def state_or_none(value: Any) -> str | None:

@@ -5,10 +5,12 @@ reader relies on is enforced here, over two inputs only — the model's text and
 retrieved for the question — and never by asking the model again (SCHEMA.md "Answer guard"):
 
 - the reply must be one JSON object of fixed keys, within fixed limits;
-- the answer's state is at most ESTIMATE, and never stronger than the material retrieved;
-- an item's FACT or CONFIRMED tag stands only over a chunk carrying that state;
-- every URL is one of the retrieved chunks', every number is in a retrieved chunk by value
-  (``_record.numerals``: 300億 is not 30億), and no banned phrase is used.
+- the answer's state is at most ESTIMATE, and never stronger than the chunks it is grounded in;
+- an item's tag stands only over the chunk the item matches, in that state, holding its figures;
+- every URL is one of the retrieved chunks', every figure is in a retrieved chunk by value and
+  counter (``figures``: 300億 is not 30億, 22 倍 is not 22 日), and no banned phrase is used;
+- no trading advice and no prediction (``advice``): either turns the reply into a refusal that
+  keeps the grounded items.
 
 Text inside a chunk is data here, never an instruction: nothing a chunk says can change what
 the guard does. The guard proves these rules only — not that the model's answer is true.
@@ -16,28 +18,29 @@ the guard does. The guard proves these rules only — not that the model's answe
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, json_path
 from .._core.normalize import folded_phrase
-from .._core.urls import safe_http_url
-from .._record.numerals import find_numbers
-from .config import DEFAULT_BANNED, STATE_RANK, STATES, UNVERIFIED, state_or_none
+from .advice import advice_hits
+from .config import DEFAULT_BANNED, STATE_RANK, STATES, UNVERIFIED
+from .figures import figures, grounded_by
+from .material import GROUNDING_PERCENT as GROUNDING_PERCENT
+from .material import Match, Material, MaterialChunk
 from .mdchunks import URL
 from .parse import parse_model_json
-from .retrieve import bigrams
-from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, show, site_link, split_tag, without_urls
+from .text import ELLIPSIS, URL_END, banned_pattern, clean, cut_text, show, split_tag
 
 MAX_ANSWER_CHARS = 200
 MAX_CONFIRMED = 4
 MAX_UNKNOWN = 3
 MAX_ITEM_CHARS = 100  # the tag included
 MAX_SOURCES = 4
-MAX_TOTAL_CHARS = 1200  # answer + items + each source's title and URL
-GROUNDING_PERCENT = 50  # of an item's distinct bigrams (its tag removed) shared with one retrieved chunk
+MAX_TOTAL_CHARS = 1200  # the returned six-field object as compact JSON (see returned_chars)
 ANSWER_STATES = ("ESTIMATE", "HYPOTHESIS", "UNVERIFIED")
 MODEL_KEYS = ("answer", "confirmed", "unknown", "state", "sources", "refused")
 TEXTS: dict[str, dict[str, str]] = {
@@ -45,6 +48,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "確認済みの回答を作成できませんでした。",
         "cannot_confirm": "この資料からは確認できません。",
         "refused": "この質問には、このサイトの資料からはお答えできません。",
+        "advice": "売買の助言や将来の予測はお答えできません。資料で確認できることとわからないことをお示しします。",
         "confirmed": "確認できたこと",
         "unknown": "わからないこと",
         "sources": "出典",
@@ -53,6 +57,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "Could not produce a checked answer.",
         "cannot_confirm": "This cannot be confirmed from this material.",
         "refused": "This question cannot be answered from this site's material.",
+        "advice": "Trading advice and predictions cannot be given. Here is what the material confirms and what it does not.",
         "confirmed": "Confirmed",
         "unknown": "Not known",
         "sources": "Sources",
@@ -66,7 +71,10 @@ class GuardedAnswer:
 
     ``sources`` are ``{"title", "url"}`` dicts whose titles come from the knowledge base, never
     from the model. ``findings`` are :class:`Diagnostic` values (code, message, JSON path into
-    the model's object); ``to_dict`` gives the JSON form with fixed keys.
+    the model's object); ``to_dict`` gives the JSON form with fixed keys. ``used_chunks`` are the ids
+    of the chunks the answer and the kept items are grounded in, in first-use order (what a
+    reader's "cited sources" are drawn from); ``to_dict`` leaves them out, so the endpoint's
+    response keys stay as they are.
     """
 
     answer: str
@@ -77,6 +85,7 @@ class GuardedAnswer:
     refused: bool = False
     findings: tuple[Diagnostic, ...] = ()
     lang: str = "ja"
+    used_chunks: tuple[str, ...] = ()
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -95,58 +104,20 @@ class GuardedAnswer:
         }
 
 
-@dataclass
-class _Material:
-    """What the retrieved chunks allow: link URLs with their titles, number values, and each chunk's bigrams."""
-
-    urls: dict[str, str] = field(default_factory=dict)
-    numbers: set[str] = field(default_factory=set)
-    chunks: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)  # (id, state, bigrams)
-
-    @classmethod
-    def of(cls, retrieved: Sequence[Any]) -> _Material:
-        material = cls()
-        for raw in retrieved if isinstance(retrieved, Sequence) else ():
-            chunk = raw.as_dict() if hasattr(raw, "as_dict") else raw
-            if not isinstance(chunk, Mapping):
-                continue
-            cid, title, text = (_str(chunk.get(k)) for k in ("id", "title", "text"))
-            state = state_or_none(chunk.get("state")) or UNVERIFIED
-            material.chunks.append((cid, state, bigrams(text)))
-            if link := site_link(chunk.get("url")):
-                material.urls.setdefault(link, title or link)
-            known = [title, text]
-            sources = chunk.get("sources")
-            for source in sources if isinstance(sources, list) else ():
-                if isinstance(source, Mapping) and (url := safe_http_url(source.get("url"))):
-                    name = _str(source.get("title")) or _str(source.get("publisher")) or url
-                    material.urls.setdefault(url, name)
-                    known += [_str(source.get("title")), _str(source.get("publisher"))]
-            material.numbers.update(n.value for piece in known for n in find_numbers(without_urls(piece)))
-        return material
-
-    @property
-    def strongest(self) -> int:
-        return max((STATE_RANK[state] for _, state, _ in self.chunks), default=0)
-
-    def closest(self, text: str) -> tuple[str, str, int, int] | None:
-        """``(chunk id, state, shared, total)`` for the chunk sharing most bigrams with ``text`` (first on ties)."""
-        grams = bigrams(text)
-        if not grams or not self.chunks:
-            return None
-        shared, position = max((len(grams & g), -i) for i, (_, _, g) in enumerate(self.chunks))
-        cid, state, _ = self.chunks[-position]
-        return cid, state, shared, len(grams)
-
-
 def guard_answer(
     model_text: str,
     retrieved_chunks: Sequence[Mapping[str, Any] | Any],
     *,
     lang: str = "ja",
     banned: Sequence[str] | None = None,
+    advice: Sequence[str] = (),
+    prediction: Sequence[str] = (),
 ) -> GuardedAnswer:
-    """Check a model's reply against the retrieved chunks; never raises, whatever either holds."""
+    """Check a model's reply against the retrieved chunks; never raises, whatever either holds.
+
+    ``banned`` replaces the default phrases (``None``: the defaults); ``advice`` and ``prediction``
+    are phrases added to the fixed advice and prediction checks, which cannot be turned off.
+    """
     lang = lang if isinstance(lang, str) and lang in TEXTS else "ja"
     phrases = (banned,) if isinstance(banned, str) else DEFAULT_BANNED if banned is None else banned
     parsed = parse_model_json(model_text)
@@ -156,9 +127,10 @@ def guard_answer(
         )
     run = _Run(
         parsed.value,
-        _Material.of(retrieved_chunks),
+        Material.of(retrieved_chunks),
         banned_pattern(tuple(p for p in phrases if isinstance(p, str))),
         lang,
+        (_strings(advice), _strings(prediction)),
     )
     if parsed.note:
         run.note("CE711", parsed.note)
@@ -166,12 +138,23 @@ def guard_answer(
 
 
 class _Run:
-    """One reply being checked: the findings so far, and whether the answer must drop to UNVERIFIED."""
+    """One reply being checked: the findings so far, whether the answer must drop to UNVERIFIED, whether
+    it must become a refusal (advice or a prediction), and the chunks the kept text is grounded in."""
 
-    def __init__(self, value: dict[str, Any], material: _Material, banned: re.Pattern[str] | None, lang: str) -> None:
-        self.value, self.material, self.banned, self.lang = value, material, banned, lang
+    def __init__(
+        self,
+        value: dict[str, Any],
+        material: Material,
+        banned: re.Pattern[str] | None,
+        lang: str,
+        extra: tuple[tuple[str, ...], tuple[str, ...]],
+    ) -> None:
+        self.value, self.material, self.banned, self.lang, self.extra = value, material, banned, lang, extra
         self.findings: list[Diagnostic] = []
         self.unverified = False
+        self.advised = False
+        self.answer_chunks: list[MaterialChunk] = []  # the chunks the kept answer is grounded in
+        self.item_chunks: dict[str, list[list[MaterialChunk]]] = {}  # per kept item, in order
 
     def note(self, code: str, message: str, path: str = "$") -> None:
         self.findings.append(_finding(code, message, path))
@@ -192,24 +175,32 @@ class _Run:
             self.note("CE712", f"refused must be true or false (found {show(refused)}); taken as false", "$.refused")
             refused = False
         state = self._state()
-        if refused:
-            answer = self._text(TEXTS[self.lang]["refused"], TEXTS[self.lang]["refused"])
-            dropped = sum(
-                len(v) for k in ("confirmed", "unknown", "sources") if isinstance(v := self.value.get(k), list)
-            )
-            if dropped:
-                self.note("CE750", f"a refused answer carries no items or sources: {dropped} dropped")
-            confirmed: list[str] = []
-            unknown: list[str] = []
-            sources: list[dict[str, str]] = []
-        else:
-            answer = self._text(TEXTS[self.lang]["cannot_confirm"], None)
-            confirmed, unknown = self._items("confirmed", MAX_CONFIRMED), self._items("unknown", MAX_UNKNOWN)
-            sources = self._sources()
-        self._total(answer, confirmed, unknown, sources)
+        texts = TEXTS[self.lang]
+        answer = (
+            self._text(texts["refused"], texts["refused"]) if refused else self._text(texts["cannot_confirm"], None)
+        )
+        confirmed, unknown = self._items("confirmed", MAX_CONFIRMED), self._items("unknown", MAX_UNKNOWN)
+        sources = self._sources()
+        if self.advised:
+            answer, refused = texts["advice"], True
+            self.answer_chunks = []
+        self._total(answer, confirmed, unknown, sources, refused)
+        kept_confirmed = self.item_chunks.get("confirmed", [])[: len(confirmed)]  # _total drops from the end
+        kept_unknown = self.item_chunks.get("unknown", [])[: len(unknown)]
+        if not (refused or self.unverified):
+            state = self._bounded(state, self.answer_chunks or [c for chunks in kept_confirmed for c in chunks])
         final = UNVERIFIED if refused or self.unverified else state
+        used = _first_use(c.id for chunks in [self.answer_chunks, *kept_confirmed, *kept_unknown] for c in chunks)
         return GuardedAnswer(
-            answer, tuple(confirmed), tuple(unknown), final, tuple(sources), refused, tuple(self.findings), self.lang
+            answer,
+            tuple(confirmed),
+            tuple(unknown),
+            final,
+            tuple(sources),
+            refused,
+            tuple(self.findings),
+            self.lang,
+            used,
         )
 
     def _state(self) -> str:
@@ -233,6 +224,21 @@ class _Run:
             return UNVERIFIED
         return state
 
+    def _bounded(self, state: str, chunks: list[MaterialChunk]) -> str:
+        """The state at most the weakest chunk the answer is grounded in — its own text's chunks, else (an
+        answer that only introduces its items) those of the kept ``confirmed`` items; none: unchanged."""
+        if not chunks:
+            return state
+        weakest = min(chunks, key=lambda c: STATE_RANK[c.state])
+        if STATE_RANK[weakest.state] >= STATE_RANK[state]:
+            return state
+        self.note(
+            "CE734",
+            f"state {state} is stronger than the chunk {show(weakest.id)} ({weakest.state}) the answer is grounded in: set to {weakest.state}",
+            "$.state",
+        )
+        return weakest.state
+
     def _text(self, replacement: str, empty: str | None) -> str:
         """The answer (or a refusal's message): cleaned, cut, checked; replaced by fixed text when it fails."""
         raw = self.value.get("answer")
@@ -252,9 +258,13 @@ class _Run:
         problems = self._problems(cut)
         for code, message in problems:
             self.note(code, f"{message}; answer replaced", "$.answer")
+        if self._advice(cut, "$.answer", "the answer replaced by the refusal"):
+            return replacement
         if problems:
             self.unverified = True
             return replacement
+        if empty is None:
+            self.answer_chunks = self.material.grounding(cut)
         return cut
 
     def _items(self, name: str, limit: int) -> list[str]:
@@ -268,14 +278,16 @@ class _Run:
                 f"{name} has {len(raw)} items, over the limit of {limit}: the items after the first {limit} dropped",
                 f"$.{name}",
             )
-        out = []
+        out: list[str] = []
+        self.item_chunks[name] = []
         for i, item in enumerate(raw[:limit]):
             checked = self._item(item, f"$.{name}[{i}]")
             if checked is not None:
-                out.append(checked)
+                out.append(checked[0])
+                self.item_chunks[name].append(checked[1])
         return out
 
-    def _item(self, item: Any, path: str) -> str | None:
+    def _item(self, item: Any, path: str) -> tuple[str, list[MaterialChunk]] | None:
         if not isinstance(item, str):
             self.note("CE712", f"an item must be a string (found {show(item)}); dropped", path)
             return None
@@ -288,9 +300,9 @@ class _Run:
             return None
         text = cut_text(f"[{tag}] {body}", MAX_ITEM_CHARS)
         if tag != UNVERIFIED:
-            closest = self.material.closest(_body(text, tag))
-            if not _tag_stands(tag, closest):
-                self.note("CE732", f"tag [{tag}] is not grounded: {_grounding(closest)}; changed to [UNVERIFIED]", path)
+            why = self._ungrounded(tag, _body(text, tag))
+            if why:
+                self.note("CE732", f"tag [{tag}] is not grounded: {why}; changed to [UNVERIFIED]", path)
                 tag = UNVERIFIED
                 text = cut_text(f"[{tag}] {body}", MAX_ITEM_CHARS)
         if text != f"[{tag}] {body}":
@@ -304,13 +316,39 @@ class _Run:
             self.note(
                 "CE722", f"item is {len(tag) + 3 + len(body)} characters, over the limit of {MAX_ITEM_CHARS}: cut", path
             )
-        problems = self._problems(text[len(tag) + 2 :])
+        shown = text[len(tag) + 2 :]
+        problems = self._problems(shown)
         for code, message in problems:
             self.note(code, f"{message}; item removed", path)
+        if self._advice(shown, path, "item removed, the answer replaced by the refusal"):
+            return None
         if problems:
             self.unverified = True
             return None
-        return text
+        return text, self.material.grounding(_body(text, tag))
+
+    def _ungrounded(self, tag: str, body: str) -> str | None:
+        """Why ``[tag] body`` may not keep its tag (None: it may): the chunk it matches must share half its
+        bigrams, carry the tag (FACT, CONFIRMED) or one at least as strong, and hold each of its figures."""
+        match = self.material.closest(body)
+        if match is None or not match.grounded:
+            return _grounding(match)
+        state = match.chunk.state
+        if not (state == tag if tag in ("FACT", "CONFIRMED") else STATE_RANK[state] >= STATE_RANK[tag]):
+            return _grounding(match)
+        for figure in figures(body):  # a figure held nowhere is CE742 already: the item goes
+            if self.material.holds(figure) and not grounded_by(figure, match.chunk.held):
+                return f"{show(figure.text)} {figure.shown()} is not in the chunk it matches, {show(match.chunk.id)} ({state})"
+        return None
+
+    def _advice(self, text: str, path: str, outcome: str) -> bool:
+        """Note every advice or prediction in ``text``; True when there was one (the reply becomes a refusal)."""
+        hits = advice_hits(text, *self.extra)
+        for code, sentence in hits:
+            kind = "trading advice" if code == "CE751" else "a prediction"
+            self.note(code, f"{kind}: {show(sentence)}; {outcome}", path)
+        self.advised = self.advised or bool(hits)
+        return bool(hits)
 
     def _sources(self) -> list[dict[str, str]]:
         raw = self.value.get("sources", [])
@@ -342,13 +380,13 @@ class _Run:
                 out.append({"title": self.material.urls[url.strip()], "url": url.strip()})
         return out
 
-    def _total(self, answer: str, confirmed: list[str], unknown: list[str], sources: list[dict[str, str]]) -> None:
-        """Within MAX_TOTAL_CHARS: trailing sources go first, then unknown items, then confirmed ones."""
+    def _total(
+        self, answer: str, confirmed: list[str], unknown: list[str], sources: list[dict[str, str]], refused: bool
+    ) -> None:
+        """Within MAX_TOTAL_CHARS as returned: trailing sources go first, then unknown items, then confirmed ones."""
 
         def total() -> int:
-            return (
-                len(answer) + sum(map(len, confirmed + unknown)) + sum(len(s["title"]) + len(s["url"]) for s in sources)
-            )
+            return returned_chars(answer, confirmed, unknown, UNVERIFIED, sources, refused)
 
         before, dropped = total(), 0
         while total() > MAX_TOTAL_CHARS and (sources or unknown or confirmed):
@@ -360,19 +398,25 @@ class _Run:
         if dropped:
             self.note(
                 "CE724",
-                f"the answer is {before} characters in all, over the limit of {MAX_TOTAL_CHARS}: {dropped} trailing entries dropped",
+                f"the answer is {before} characters as returned, over the limit of {MAX_TOTAL_CHARS}: {dropped} trailing entries dropped",
             )
 
     def _problems(self, text: str) -> list[tuple[str, str]]:
-        """Why ``text`` may not be shown: URLs and numbers the material lacks, banned phrases (in that order)."""
+        """Why ``text`` may not be shown: URLs and figures the material lacks, banned phrases (in that order)."""
         found = []
         for match in URL.finditer(text):
             url = match.group().rstrip(URL_END)
             if url not in self.material.urls:
                 found.append(("CE741", f"URL {show(url)} is not in the retrieved material"))
-        for number in find_numbers(without_urls(text)):
-            if number.value not in self.material.numbers:
-                found.append(("CE742", f"number {show(number.text)} (value {number.value}) is in no retrieved chunk"))
+        for figure in figures(text):
+            if not self.material.holds(figure):
+                near = self.material.near(figure)
+                also = (
+                    f" (the material has {figure.value} with {', '.join(c or 'no counter' for c in near)})"
+                    if near
+                    else ""
+                )
+                found.append(("CE742", f"number {show(figure.text)} {figure.shown()} is in no retrieved chunk{also}"))
         if self.banned is not None:
             folded = folded_phrase(text)
             for match in self.banned.finditer(folded):
@@ -380,21 +424,37 @@ class _Run:
         return found
 
 
-def _tag_stands(tag: str, closest: tuple[str, str, int, int] | None) -> bool:
-    """FACT and CONFIRMED need a grounded chunk in that very state; ESTIMATE and HYPOTHESIS one at least as strong."""
-    if closest is None:
-        return False
-    _, state, shared, total = closest
-    if shared * 100 < total * GROUNDING_PERCENT:
-        return False
-    return state == tag if tag in ("FACT", "CONFIRMED") else STATE_RANK[state] >= STATE_RANK[tag]
+def returned_chars(
+    answer: str,
+    confirmed: Sequence[str],
+    unknown: Sequence[str],
+    state: str,
+    sources: Sequence[Mapping[str, str]],
+    refused: bool,
+) -> int:
+    """What MAX_TOTAL_CHARS bounds: the code points of the six returned fields as the endpoint sends them,
+    ``{"answer", "confirmed", "unknown", "state", "sources": [{"title", "url"}], "refused"}`` as compact
+    JSON (``separators=(",", ":")``, ``ensure_ascii=False``: Starlette's JSONResponse form). The state is
+    counted as ``UNVERIFIED``, its longest value, so the cut never depends on it."""
+    value = {
+        "answer": answer,
+        "confirmed": list(confirmed),
+        "unknown": list(unknown),
+        "state": state,
+        "sources": [{"title": s["title"], "url": s["url"]} for s in sources],
+        "refused": refused,
+    }
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def _grounding(closest: tuple[str, str, int, int] | None) -> str:
-    if closest is None:
+def _grounding(match: Match | None) -> str:
+    if match is None:
         return "no retrieved chunk to ground it in"
-    cid, state, shared, total = closest
-    return f"the closest retrieved chunk {show(cid)} ({state}) shares {shared} of its {total} bigrams"
+    return f"the closest retrieved chunk {show(match.chunk.id)} ({match.chunk.state}) shares {match.shared} of its {match.total} bigrams"
+
+
+def _first_use(ids: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(ids))
 
 
 def _body(text: str, tag: str) -> str:
@@ -402,8 +462,10 @@ def _body(text: str, tag: str) -> str:
     return body[: -len(ELLIPSIS)].rstrip() if body.endswith(ELLIPSIS) else body
 
 
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, Sequence) else ()
 
 
 def _finding(code: str, message: str, path: str = "$") -> Diagnostic:

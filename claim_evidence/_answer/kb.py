@@ -86,6 +86,8 @@ class KnowledgeBase:
     # The site's [freshness] periods per basis, that an answer's Cited Sources are aged by; None: a kb
     # written before they were recorded (the default periods apply).
     max_age_days: tuple[tuple[str, int | None], ...] | None = None
+    advice: tuple[str, ...] = ()  # phrases added to the guard's advice check ([chat] advice_extra)
+    prediction: tuple[str, ...] = ()  # and to its prediction check ([chat] prediction_extra)
 
     @cached_property
     def index(self) -> Index:
@@ -126,6 +128,10 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
     banned, prefix = guard.get("banned"), guard.get("copy_prefix")
     if not isinstance(banned, list) or not all(isinstance(b, str) for b in banned) or not isinstance(prefix, str):
         raise _bad(name, "$.guard", "guard must hold banned (a list of phrases) and copy_prefix (text)")
+    added = {key: guard.get(key, []) for key in ("advice", "prediction")}  # absent from a kb built before #28
+    for key, phrases in added.items():
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+            raise _bad(name, f"$.guard.{key}", f"guard.{key} must be a list of phrases")
     states = value.get("states") if isinstance(value.get("states"), dict) else {}
     assert isinstance(states, dict)
     periods = _periods(value.get("freshness"))
@@ -141,6 +147,8 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
         dict(states),
         name,
         periods,
+        tuple(added["advice"]),
+        tuple(added["prediction"]),
     )
 
 

@@ -108,7 +108,12 @@ def build_kb(
         "lang": lang,
         "states": chat.state_map(),
         "fact_labels": list(chat.fact_labels),
-        "guard": {"banned": list(chat.banned), "copy_prefix": chat.copy_prefix},
+        "guard": {
+            "banned": list(chat.banned),
+            "copy_prefix": chat.copy_prefix,
+            "advice": list(chat.advice),
+            "prediction": list(chat.prediction),
+        },
         "freshness": {"max_age_days": dict((config.options.freshness or Freshness()).max_age_days)},
         "chunks": [c.as_dict() for c in _unique(chunks)],
     }

@@ -179,7 +179,9 @@ class ChatService:
         if not is_unicode(text) or not is_unicode(model):
             log.warning(_NOT_UNICODE)
             return refuse(UPSTREAM_DOWN)
-        guarded = guard_answer(text, chunks, lang=asked.lang, banned=self.kb.banned)
+        guarded = guard_answer(
+            text, chunks, lang=asked.lang, banned=self.kb.banned, advice=self.kb.advice, prediction=self.kb.prediction
+        )
         result: dict[str, Any] = guarded.to_dict()
         body = {key: result[key] for key in RESPONSE_KEYS if key in result}
         body["findings"] = list(guarded.codes)

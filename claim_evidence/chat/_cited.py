@@ -1,8 +1,9 @@
 """The Cited Sources of one answer: the chunks it used, with their records' freshness on the day it is asked.
 
-:func:`used_chunks` says which retrieved chunks the guarded answer is grounded in; today that is read
-from what the guard kept (a chunk whose evidence-block URL, or one of whose source URLs, remains in
-``sources``). It is kept apart so that the guard's own list of used chunks can replace it.
+:func:`used_chunks` says which retrieved chunks the answer relied on: those the guard grounded the
+answer and its kept items in (``GuardedAnswer.used_chunks``), and those whose evidence-block URL, or
+one of whose source URLs, remains in the answer's ``sources`` (a source the reader is shown is one the
+answer relied on, and its freshness must be shown with it).
 
 Each used claim chunk carries its record as kb build read it (``record``: the claim and the sources
 it cites); :func:`answer_cited` re-validates and ages it with
@@ -27,10 +28,15 @@ from .._render.cited import CitedSources, cited_sources
 
 
 def used_chunks(guarded: GuardedAnswer, chunks: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
-    """The ids of the retrieved ``chunks`` the answer is grounded in, in retrieval order."""
+    """The ids of the retrieved ``chunks`` the answer relied on (grounded in, or shown as a source), in
+    retrieval order."""
     kept = {s["url"] for s in guarded.sources}
+    grounded = set(guarded.used_chunks)
     found = []
     for chunk in chunks:
+        if str(chunk.get("id")) in grounded:
+            found.append(str(chunk.get("id")))
+            continue
         sources = chunk.get("sources")
         urls = {site_link(chunk.get("url"))} | {
             safe_http_url(s.get("url"))

@@ -329,19 +329,21 @@ def grounded_answer(request: Mapping[str, Any]) -> str:
 
     The first chunk's statement is the answer (its state, capped at ESTIMATE, the answer's);
     reviewed chunks become confirmed items tagged with their own state, unreviewed ones unknown
-    items; their URLs the sources. A question about buying, selling or investing is refused. It
-    shows what the endpoint and the guard do with a well-behaved reply, not what a model would say.
+    items; their URLs the sources. A question about buying, selling or investing is refused, with
+    the same items and sources: what the material confirms instead of advice. It shows what the
+    endpoint and the guard do with a well-behaved reply, not what a model would say.
     """
     system = request.get("system")
     lang = "en" if isinstance(system, str) and "in English." in system else "ja"
     words = _DEMO_TEXT[lang]
     chunks, question = read_user_message(last_user_text(request))
     empty: dict[str, Any] = {"confirmed": [], "unknown": [], "sources": []}
-    if any(word in question.lower() for word in _ADVICE_WORDS):
-        return json.dumps(
-            {"answer": words["refused"], **empty, "state": UNVERIFIED, "refused": True}, ensure_ascii=False
-        )
+    advice = any(word in question.lower() for word in _ADVICE_WORDS)
     if not chunks:
+        if advice:
+            return json.dumps(
+                {"answer": words["refused"], **empty, "state": UNVERIFIED, "refused": True}, ensure_ascii=False
+            )
         return json.dumps({"answer": words["none"], **empty, "state": UNVERIFIED, "refused": False}, ensure_ascii=False)
     top = chunks[0]
     answer = words["says"].format(statement=_statement(top))
@@ -365,6 +367,8 @@ def grounded_answer(request: Mapping[str, Any]) -> str:
         url = chunk.get("url")
         if isinstance(url, str) and url and url not in sources:
             sources.append(url)
+    if advice:
+        answer, state = words["refused"], UNVERIFIED
     return json.dumps(
         {
             "answer": answer,
@@ -372,7 +376,7 @@ def grounded_answer(request: Mapping[str, Any]) -> str:
             "unknown": unknown,
             "state": state,
             "sources": sources,
-            "refused": False,
+            "refused": advice,
         },
         ensure_ascii=False,
     )

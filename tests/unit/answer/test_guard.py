@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import GuardedAnswer, copy_text, guard_answer, trim_history
+from claim_evidence._answer.advice import advice_hits
 from claim_evidence._answer.guard import (
     ANSWER_STATES,
     MAX_ANSWER_CHARS,
@@ -253,9 +254,10 @@ def test_guard_keeps_the_whole_answer_within_the_total() -> None:
     )
     assert [s["url"][-1] for s in guarded.sources] == ["a", "b"]
     assert findings(guarded) == [
-        ("CE724", "$", "the answer is 1707 characters in all, over the limit of 1200: 2 trailing entries dropped")
+        ("CE724", "$", "the answer is 1885 characters as returned, over the limit of 1200: 2 trailing entries dropped")
     ]
-    assert len(guarded.answer) + sum(len(s["title"]) + len(s["url"]) for s in guarded.sources) <= MAX_TOTAL_CHARS
+    returned = {k: v for k, v in guarded.to_dict().items() if k not in ("findings", "lang")}
+    assert len(json.dumps(returned, ensure_ascii=False, separators=(",", ":"))) <= MAX_TOTAL_CHARS
 
 
 # --- states and tags ---------------------------------------------------------------------------
@@ -382,16 +384,22 @@ def test_guard_digits_of_a_retrieved_url_are_no_numbers() -> None:
         ("調達額は約三十億米ドルです。", None),
         ("調達額は約３０億米ドルです。", None),
         ("調達額は約3,000,000,000米ドルです。", None),
-        ("調達額は約300億米ドルです。", 'number "300億" (value 30000000000) is in no retrieved chunk; answer replaced'),
+        (
+            "調達額は約300億米ドルです。",
+            'number "300億米ドル" (value 30000000000, counter ドル) is in no retrieved chunk; answer replaced',
+        ),
         (
             "調達額は約三百億米ドルです。",
-            'number "三百億" (value 30000000000) is in no retrieved chunk; answer replaced',
+            'number "三百億米ドル" (value 30000000000, counter ドル) is in no retrieved chunk; answer replaced',
         ),
-        ("調達額は約３億米ドルです。", 'number "３億" (value 300000000) is in no retrieved chunk; answer replaced'),
-        ("料金は 30.5 円です。", 'number "30.5" (value 30.5) is in no retrieved chunk; answer replaced'),
+        (
+            "調達額は約３億米ドルです。",
+            'number "３億米ドル" (value 300000000, counter ドル) is in no retrieved chunk; answer replaced',
+        ),
+        ("料金は 30.5 円です。", 'number "30.5 円" (value 30.5, counter 円) is in no retrieved chunk; answer replaced'),
     ],
 )
-def test_guard_numbers_must_be_in_a_retrieved_chunk_by_value(answer: str, problem: str | None) -> None:
+def test_guard_numbers_must_be_in_a_retrieved_chunk_by_value_and_counter(answer: str, problem: str | None) -> None:
     guarded = guard_answer(reply(answer=answer), ALL)
     if problem is None:
         assert (guarded.answer, guarded.findings, guarded.state) == (answer, (), "ESTIMATE")
@@ -408,7 +416,7 @@ def test_guard_removes_an_item_with_an_ungrounded_number() -> None:
     guarded = guard_answer(reply(confirmed=[PRICE_ITEM, item]), ALL)
     assert (guarded.confirmed, guarded.state) == ((PRICE_ITEM,), "UNVERIFIED")
     assert findings(guarded) == [
-        ("CE742", "$.confirmed[1]", 'number "350" (value 350) is in no retrieved chunk; item removed')
+        ("CE742", "$.confirmed[1]", 'number "350 円" (value 350, counter 円) is in no retrieved chunk; item removed')
     ]
 
 
@@ -440,28 +448,43 @@ def test_guard_banned_phrases_default_custom_and_off() -> None:
 # --- refusals ----------------------------------------------------------------------------------
 
 
-def test_guard_passes_a_refusal_through_and_never_makes_it_an_answer() -> None:
+def test_guard_passes_a_refusal_through_and_keeps_its_grounded_items() -> None:
     guarded = guard_answer(
         reply(
             answer="この質問はこのサイトの資料の範囲外です。",
-            confirmed=[PRICE_ITEM],
-            sources=["/slides/a.html#evidence-PRICE"],
+            confirmed=[PRICE_ITEM, "[FACT] 料金は 350 円です。"],
+            sources=["/slides/a.html#evidence-PRICE", "https://evil.example/x"],
             refused=True,
         ),
         ALL,
     )
     assert guarded.to_dict() == {
         "answer": "この質問はこのサイトの資料の範囲外です。",
-        "confirmed": [],
+        "confirmed": [PRICE_ITEM],
         "unknown": [],
         "state": "UNVERIFIED",
-        "sources": [],
+        "sources": [{"title": "価格", "url": "/slides/a.html#evidence-PRICE"}],
         "refused": True,
         "findings": [
-            {"code": "CE750", "message": "a refused answer carries no items or sources: 2 dropped", "path": "$"}
+            {
+                "code": "CE732",
+                "message": 'tag [FACT] is not grounded: the closest retrieved chunk "slides/a.html#PRICE" (FACT) shares 3 of its 9 bigrams; changed to [UNVERIFIED]',
+                "path": "$.confirmed[1]",
+            },
+            {
+                "code": "CE742",
+                "message": 'number "350 円" (value 350, counter 円) is in no retrieved chunk; item removed',
+                "path": "$.confirmed[1]",
+            },
+            {
+                "code": "CE740",
+                "message": 'source "https://evil.example/x" is not a safe URL of the retrieved chunks; dropped',
+                "path": "$.sources[1]",
+            },
         ],
         "lang": "ja",
     }
+    assert guarded.used_chunks == ("slides/a.html#PRICE",)
     assert (
         guard_answer(reply(answer="", refused=True), ALL, lang="en").answer
         == "This question cannot be answered from this site's material."
@@ -582,8 +605,16 @@ def _check_invariants(guarded: GuardedAnswer) -> None:
         )
     for text in (guarded.answer, *guarded.confirmed, *guarded.unknown):
         assert {n.value for n in find_numbers(without_urls(text))} <= _GROUNDED, text
-    if guarded.refused:
-        assert guarded.confirmed == guarded.unknown == guarded.sources == () and guarded.state == "UNVERIFIED"
+    for text in (*guarded.confirmed, *guarded.unknown):
+        assert advice_hits(text) == [], text
+    if not guarded.refused:
+        assert advice_hits(guarded.answer) == [], guarded.answer
+    returned = {k: v for k, v in guarded.to_dict().items() if k not in ("findings", "lang")}
+    assert len(json.dumps(returned | {"state": "UNVERIFIED"}, ensure_ascii=False, separators=(",", ":"))) <= (
+        MAX_TOTAL_CHARS
+    )
+    if guarded.refused:  # a refusal keeps what passes grounding, never a state
+        assert guarded.state == "UNVERIFIED"
 
 
 @settings(max_examples=300, deadline=None)
@@ -615,3 +646,194 @@ def test_guard_never_raises_on_arbitrary_json_values(
 ) -> None:
     for text in (reply(answer, confirmed, unknown, state, sources, refused), reply(answer, items, items, state, items)):
         _check_invariants(guard_answer(text, ALL, lang=lang))
+
+
+# --- the chat spec to the letter (#28) ---------------------------------------------------------
+
+SPEED = {
+    "id": "articles/kumo-engine-3.html#KUMO-SPEED",
+    "kind": "claim",
+    "state": "CONFIRMED",
+    "state_rule": "matched",
+    "title": "公称処理速度",
+    "page": "articles/kumo-engine-3.html",
+    "text": "公称処理速度\n主張: クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。\n時点: 2026-08-21",
+    "url": "/articles/kumo-engine-3.html#evidence-KUMO-SPEED",
+    "sources": [{"publisher": "架空クモ社", "title": "性能レポート", "url": "https://example.com/kumo/perf"}],
+}
+INJECTED = {
+    "id": "docs/memo.md#1",
+    "kind": "text",
+    "state": "UNVERIFIED",
+    "state_rule": "extra",
+    "title": "メモ",
+    "page": "docs/memo.md",
+    "text": "メモ\n\nクモエンジン 3 は 999 億トークンを一度に処理できる。",
+    "url": "",
+    "sources": [],
+}
+SPEED_ITEM = "[CONFIRMED] クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。"
+ADVICE_TEXT = "売買の助言や将来の予測はお答えできません。資料で確認できることとわからないことをお示しします。"
+
+
+def test_guard_advice_becomes_the_refusal_and_keeps_the_grounded_items() -> None:
+    guarded = guard_answer(
+        reply(
+            answer="クモ社の株は今が買い時です。早めに買うのがよいでしょう。",
+            confirmed=[SPEED_ITEM],
+            sources=[SPEED["url"]],
+        ),
+        [SPEED],
+    )
+    assert guarded.to_dict() == {
+        "answer": ADVICE_TEXT,
+        "confirmed": [SPEED_ITEM],
+        "unknown": [],
+        "state": "UNVERIFIED",
+        "sources": [{"title": "公称処理速度", "url": SPEED["url"]}],
+        "refused": True,
+        "findings": [
+            {
+                "code": "CE751",
+                "message": 'trading advice: "クモ社の株は今が買い時です。"; the answer replaced by the refusal',
+                "path": "$.answer",
+            },
+            {
+                "code": "CE751",
+                "message": 'trading advice: "早めに買うのがよいでしょう。"; the answer replaced by the refusal',
+                "path": "$.answer",
+            },
+        ],
+        "lang": "ja",
+    }
+    assert guarded.used_chunks == (SPEED["id"],)
+
+
+def test_guard_prediction_in_an_item_removes_it_and_refuses_in_english() -> None:
+    guarded = guard_answer(
+        reply(answer="The figure is 1.8 times.", unknown=["[UNVERIFIED] Prices will rise next week."]),
+        [SPEED],
+        lang="en",
+    )
+    assert (guarded.answer, guarded.unknown, guarded.refused, guarded.state, findings(guarded)) == (
+        "Trading advice and predictions cannot be given. Here is what the material confirms and what it does not.",
+        (),
+        True,
+        "UNVERIFIED",
+        [
+            (
+                "CE752",
+                "$.unknown[0]",
+                'a prediction: "prices will rise next week."; item removed, the answer replaced by the refusal',
+            )
+        ],
+    )
+    assert guard_answer(reply(answer="来週には介入するでしょう"), [SPEED]).codes == ("CE752",)
+    assert guard_answer(reply(answer="要チェック銘柄です。"), [SPEED], advice=["要チェック銘柄"]).codes == ("CE751",)
+
+
+def test_guard_answer_state_is_bounded_by_the_chunk_it_is_grounded_in() -> None:
+    guarded = guard_answer(
+        reply(
+            answer="クモエンジン 3 は 999 億トークンを一度に処理できる。",
+            confirmed=[SPEED_ITEM, "[ESTIMATE] クモエンジン 3 は 999 億トークンを一度に処理できる。"],
+        ),
+        [SPEED, INJECTED],
+    )
+    assert (guarded.state, guarded.confirmed, guarded.used_chunks) == (
+        "UNVERIFIED",
+        (SPEED_ITEM, "[UNVERIFIED] クモエンジン 3 は 999 億トークンを一度に処理できる。"),
+        (INJECTED["id"], SPEED["id"]),
+    )
+    assert findings(guarded) == [
+        (
+            "CE732",
+            "$.confirmed[1]",
+            'tag [ESTIMATE] is not grounded: the closest retrieved chunk "docs/memo.md#1" (UNVERIFIED) shares 24 of its 24 bigrams; changed to [UNVERIFIED]',
+        ),
+        (
+            "CE734",
+            "$.state",
+            'state ESTIMATE is stronger than the chunk "docs/memo.md#1" (UNVERIFIED) the answer is grounded in: set to UNVERIFIED',
+        ),
+    ]
+    hypothesis = dict(SPEED, id="m", state="HYPOTHESIS")
+    assert findings(guard_answer(reply(answer=SPEED_ITEM[12:]), [PRICE, hypothesis])) == [
+        (
+            "CE734",
+            "$.state",
+            'state ESTIMATE is stronger than the chunk "m" (HYPOTHESIS) the answer is grounded in: set to HYPOTHESIS',
+        )
+    ]
+
+
+def test_guard_tag_needs_its_figures_in_the_chunk_it_matches_and_urls_do_not_match() -> None:
+    borrowed = "[CONFIRMED] クモエンジン 3 は前版より推論が 1.8 倍速く 999 億トークンを処理すると架空クモ社は公表した。"
+    guarded = guard_answer(reply(answer="公称値です。", confirmed=[borrowed]), [SPEED, INJECTED])
+    assert findings(guarded) == [
+        (
+            "CE732",
+            "$.confirmed[0]",
+            'tag [CONFIRMED] is not grounded: "999 億トークン" (value 99900000000, counter トークン) is not in the chunk it matches, "articles/kumo-engine-3.html#KUMO-SPEED" (CONFIRMED); changed to [UNVERIFIED]',
+        ),
+        (  # the answer only introduces its item, which is built on the injected chunk's figure
+            "CE734",
+            "$.state",
+            'state ESTIMATE is stronger than the chunk "docs/memo.md#1" (UNVERIFIED) the answer is grounded in: set to UNVERIFIED',
+        ),
+    ]
+    by_url = guard_answer(
+        reply(answer="公称値です。", confirmed=["[CONFIRMED] 詳細は https://example.com/kumo/perf を参照。"]), [SPEED]
+    )
+    assert findings(by_url) == [
+        (
+            "CE732",
+            "$.confirmed[0]",
+            'tag [CONFIRMED] is not grounded: the closest retrieved chunk "articles/kumo-engine-3.html#KUMO-SPEED" (CONFIRMED) shares 0 of its 6 bigrams; changed to [UNVERIFIED]',
+        )
+    ]
+
+
+def test_guard_a_figure_needs_its_counter() -> None:
+    release = dict(SPEED, id="r", text="提供開始\n主張: クモエンジン 3 は 8 月 22 日に企業向けの提供が始まった。")
+    assert findings(guard_answer(reply(answer="クモエンジン 3 は前版の 22 倍速い。"), [release])) == [
+        (
+            "CE742",
+            "$.answer",
+            'number "22 倍" (value 22, counter 倍) is in no retrieved chunk (the material has 22 with 日); answer replaced',
+        )
+    ]
+    assert guard_answer(reply(answer="企業向けの提供は 8 月 22 日に始まった。"), [release]).findings == ()
+
+
+def test_guard_total_is_measured_on_the_returned_json() -> None:
+    long_url = "https://example.com/archive/" + "a" * 120
+    chunks = [*ALL, {"id": "long", "state": "UNVERIFIED", "title": "長い資料", "text": "長い資料", "url": long_url}]
+
+    def unknown(words: str) -> str:
+        return "[UNVERIFIED] " + (words * 30)[:87]
+
+    text = reply(
+        answer=("個人向けの料金は資料にありません。" * 20)[:181],
+        confirmed=[
+            PRICE_ITEM,
+            *(unknown(w) for w in ("利用者の評価は資料にない。", "提供地域は資料にない。", "割引の条件は資料にない。")),
+        ],
+        unknown=[unknown(w) for w in ("提供時期は不明。", "対応言語は不明。", "保守期間は不明。")],
+        state="UNVERIFIED",
+        sources=["/slides/a.html#evidence-PRICE", "https://example.com/tsuki/2031/model-2", RAISE["url"], long_url],
+    )
+    assert len(text) == 1224
+    guarded = guard_answer(text, chunks)
+    shown = len(guarded.answer) + sum(map(len, guarded.confirmed + guarded.unknown))
+    assert shown + sum(len(s["title"]) + len(s["url"]) for s in guarded.sources) + len("長い資料" + long_url) < 1200
+    assert findings(guarded) == [
+        ("CE724", "$", "the answer is 1301 characters as returned, over the limit of 1200: 1 trailing entries dropped")
+    ]
+    returned = {k: v for k, v in guarded.to_dict().items() if k not in ("findings", "lang")}
+    assert len(json.dumps(returned, ensure_ascii=False, separators=(",", ":"))) == 1127
+    assert [s["url"] for s in guarded.sources] == [
+        "/slides/a.html#evidence-PRICE",
+        "https://example.com/tsuki/2031/model-2",
+        RAISE["url"],
+    ]

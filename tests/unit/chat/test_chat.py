@@ -631,7 +631,8 @@ def test_chat_demo_serves_the_site_and_answers_from_the_material(
         f"\n- {answer['sources'][0]['title']} http://127.0.0.1:8000{answer['sources'][0]['url']}\n"
         in answer["copy_text"]
     )
-    assert (refused["refused"], refused["state"]) == (True, "UNVERIFIED")
+    assert (refused["refused"], refused["state"], refused["findings"]) == (True, "UNVERIFIED", [])
+    assert refused["confirmed"] and refused["sources"]  # a refusal keeps what the material confirms (#28)
     assert all(r.headers["authorization"] == "Bearer demo-key-for-the-fake-model" for r in fake.requests)
     assert "written" in capsys.readouterr().out
 

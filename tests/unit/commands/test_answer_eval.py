@@ -49,11 +49,13 @@ def test_answer_eval_covers_every_rule() -> None:
         "CE731",
         "CE732",
         "CE733",
+        "CE734",
         "CE740",
         "CE741",
         "CE742",
         "CE743",
-        "CE750",
+        "CE751",
+        "CE752",
     }
 
 

@@ -245,7 +245,7 @@ def test_kb_news_registry_and_served_urls(tmp_path: Path, monkeypatch: pytest.Mo
         ),
         (
             '[chat]\nbanned = [""]\n',
-            'SH003 chat.banned must be a list of phrases, e.g. banned = ["絶対", "guaranteed"], or [] for none (found [\'\'])',
+            'SH003 chat.banned must be a list of phrases, e.g. banned = ["おすすめ", "recommended"] (found [\'\'])',
         ),
         ('[chat]\nextra = ["docs/*.md"]\n', "SH004 chat.extra glob 'docs/*.md' matches no file under {root}"),
     ],
