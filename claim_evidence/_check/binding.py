@@ -134,7 +134,7 @@ def _marker_stale(freshness: Freshness | None, claim: dict[str, Any], shown: str
     dates = f"reviewed {marker.checked_at}" + ("" if marker.due is None else f", due {marker.due}")
     soon, expired = state_changes(marker)
     changed = {"due soon": soon, "expired": expired}.get(now)
-    if was == now:
+    if was == now or was not in _ORDER:  # (a state no version wrote: a hand edit)
         why = f"it is {now} ({dates}), and the slot shows the marker in another form (an earlier version's, or another policy's)"
     elif changed is not None and _ORDER.index(was) < _ORDER.index(now):
         why = f"{was} → {now} on {changed.isoformat()} ({dates})"
@@ -154,7 +154,7 @@ _MARKER_SPAN = re.compile(
 )
 
 
-_MARKER_STATE = re.compile(r'<span class="claim-evidence-freshness" data-freshness="(fresh|due-soon|expired)">')
+_MARKER_STATE = re.compile(r'<span class="claim-evidence-freshness" data-freshness="([a-z-]+)">')
 
 
 def _only_marker_differs(shown: str, wanted: str) -> bool:

@@ -82,6 +82,8 @@ def test_binding_marker_stale_in_the_day_count_form_of_earlier_versions(bundle: 
         )
     ]
     assert check_text(old, "page.html", _on("2026-12-01")).rendered_text() == text
+    edited = text.replace('data-freshness="fresh"', 'data-freshness="stale"')  # a state no version writes
+    assert [m for _, m in _sh140(edited, "2026-12-01")] == [m for _, m in _sh140(old, "2026-12-01")]
 
 
 def test_binding_marker_switched_on_or_off(bundle: dict[str, Any]) -> None:
