@@ -245,6 +245,11 @@ def test_summary_markers_turn_with_the_build_date() -> None:
         "evidence display is stale: only its freshness marker differs: fresh → due soon on 2026-12-17 "
         "(reviewed 2026-10-01, due 2026-12-30); run --write to show the current marker"
     )
+    assert stale[1].message == (
+        "sources summary is stale: only a freshness marker differs (a review it shows turned due soon or expired, "
+        "or markers were switched on or off; the evidence blocks' SH140 say which and when); run --write to show "
+        "the current markers"
+    )
     assert [d.code for d in check_text(found.rendered_text(), None, later).diagnostics] == ["CE602"]
 
 
