@@ -26,8 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "about.html"
-# The example site shows freshness markers counted to its build date: its pages are rendered for this one
-# (the README's --today 2026-12-01), and they must check clean whatever the clock says.
+# The example site shows freshness markers, which change when a review turns due soon or expires: its
+# pages are rendered for this build date, and they must check clean whatever the clock says.
 EXAMPLE_EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
 
 

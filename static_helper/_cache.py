@@ -38,7 +38,7 @@ from claim_evidence._site.config import CACHE_DIR_NAME
 FORMAT = 1
 PAGES_FILE_NAME = "pages.sqlite3"
 RECORDS_FILE_NAME = "records.sqlite3"
-RECORDS_KEEP_DAYS = 7  # record entries unused this long go (with markers, each build date has its own)
+RECORDS_KEEP_DAYS = 7  # record entries unused this long go (with markers, each set of marker states has its own)
 # A registered page without evidence markup, or an unregistered one: nothing to report.
 NOTHING = "nothing"
 _TOOLKIT_SUFFIXES = (".py", ".j2", ".css", ".json")

@@ -129,8 +129,8 @@ def _user_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.delenv("CLAIM_EVIDENCE_CACHE_KEY", raising=False)
 
 
-# The example site shows freshness markers ([freshness] markers = true), which count review ages to
-# the build date: its pages are rendered for this one, as the README's commands say (--today).
+# The example site shows freshness markers ([freshness] markers = true), which change when a review
+# turns due soon or expires: its pages are rendered for this build date (two reviews due soon on it).
 EXAMPLE_BUILD_DATE = "2026-12-01"
 EXAMPLE_EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
 

@@ -22,7 +22,7 @@ from .._core.splice import newline_style, with_newlines
 from .._html.equivalence import equivalent
 from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, Element
 from .._html.text import visible_text
-from .._record.freshness import Freshness, marker_key
+from .._record.freshness import Freshness, review_marker, state_changes
 from .._render.evidence import render_blocks, render_unbound
 from .facts import _FACTS, _facts, _load
 from .options import render_settings
@@ -56,7 +56,7 @@ def _binding(page: Page) -> Iterator[Finding]:
                 yield element.start, Diagnostic("SH112", message, subject=f"claim {cid}")
     newline = newline_style(page.text)
     facts = _FACTS.get((content, page.lang))
-    settings = render_settings(page.options)
+    settings = render_settings(page.options, bundle)
     if facts is not None and facts.blocks is not None and facts.rendered_with != settings:
         facts.blocks = None  # rendered for a site with other settings (search, markers, build date)
     if facts is None:  # (the memo never drops it within one check; a stand-in would pass an invalid bundle)
@@ -114,25 +114,47 @@ def _binding(page: Page) -> Iterator[Finding]:
                 page.rendered.append((slot, wanted))
                 message = UNBOUND_STALE if unbound else _stale_message(page, index)
                 if not unbound and _only_marker_differs(shown, wanted):
-                    message = _marker_stale(page.options.freshness)
+                    message = _marker_stale(page.options.freshness, bundle["claims"][index], shown)
                 yield slot.start, Diagnostic(STALE, message, path=path, subject=subject)
 
 
-def _marker_stale(freshness: Freshness | None) -> str:
-    """A slot that differs from its block only in the freshness marker: the record is as reviewed."""
-    if marker_key(freshness) is None:
+def _marker_stale(freshness: Freshness | None, claim: dict[str, Any], shown: str) -> str:
+    """A slot that differs from its block only in the freshness marker: the record is as reviewed. The
+    message says what changed for a reader: the state the slot shows, the state it has now and the day it
+    changed (due soon from the first day of the window, expired from the day after the due date)."""
+    if freshness is None or not freshness.markers or freshness.today is None:
         return "evidence display is stale: it shows a freshness marker, and this site shows none ([freshness] markers); run --write to remove it"
-    assert freshness is not None
+    marker = review_marker(claim, freshness)
+    if marker is None:
+        return "evidence display is stale: it shows a freshness marker, and the claim has no review to show one for; run --write to remove it"
+    found = _MARKER_STATE.search(shown)
+    if found is None:
+        return "evidence display is stale: it shows no freshness marker, and this site shows them ([freshness] markers); run --write to add it"
+    was, now = found.group(1).replace("-", " "), marker.state
+    dates = f"reviewed {marker.checked_at}" + ("" if marker.due is None else f", due {marker.due}")
+    soon, expired = state_changes(marker)
+    changed = {"due soon": soon, "expired": expired}.get(now)
+    if was == now or was not in _ORDER:  # (a state no version wrote: a hand edit)
+        why = f"it is {now} ({dates}), and the slot shows the marker in another form (an earlier version's, or another policy's)"
+    elif changed is not None and _ORDER.index(was) < _ORDER.index(now):
+        why = f"{was} → {now} on {changed.isoformat()} ({dates})"
+    else:
+        why = f"the slot shows {was}, and on the build date ({freshness.today}) it is {now} ({dates})"
     return (
-        "evidence display is stale: only its freshness marker differs, which counts the review's age to the build "
-        f"date ({freshness.today}); run --write to show the current marker"
+        f"evidence display is stale: only its freshness marker differs: {why}; run --write to show the current marker"
     )
+
+
+_ORDER = ("fresh", "due soon", "expired")
 
 
 # The marker as evidence.html.j2 writes it (with the separator before it), and nothing else.
 _MARKER_SPAN = re.compile(
     r' · <span class="claim-evidence-freshness" data-freshness="[a-z-]+"><span aria-hidden="true">[^<]*</span> [^<]*</span>'
 )
+
+
+_MARKER_STATE = re.compile(r'<span class="claim-evidence-freshness" data-freshness="([a-z-]+)">')
 
 
 def _only_marker_differs(shown: str, wanted: str) -> bool:

@@ -63,10 +63,9 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         message = f'script#{BUNDLE_ID} must have type="application/json" (found "{kind}")'
         yield script.start, Diagnostic("SH102", message, subject="page")
     content = page.text[script.open_end : script.close_start]
-    stored = _from_records(content, page)
+    stored, loaded = _from_records(content, page)
     try:
-        loaded = _stored_json(content) if stored is not None else None
-        if loaded is None:
+        if stored is None or loaded is None:
             stored = None
             loaded = _load(content, page.name, lambda: page.located.position(script.open_end))
     except InputError as exc:
@@ -90,8 +89,9 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
 
 
 def _stored_json(content: str) -> LoadedJSON | None:
-    """The bundle text of a record cache entry: it loaded cleanly when the entry was written, so the C
-    decoder alone reads it, as :func:`_load` reads text it has seen (None, should it not: then _load)."""
+    """The bundle text as the C decoder reads it, for the record cache: its key names each claim's marker
+    state, and an entry's text loaded cleanly when the entry was written, so this is the page's bundle on a
+    hit, as :func:`_load` reads text it has seen (None, should it not load: then _load, with positions)."""
     try:
         return LoadedJSON(json.loads(content), [])
     except (ValueError, RecursionError):
@@ -176,24 +176,28 @@ class _BundleFacts:
 _FACTS: Memo[_BundleFacts] = Memo(256)
 
 
-def _from_records(content: str, page: Page) -> _BundleFacts | None:
+def _from_records(content: str, page: Page) -> tuple[_BundleFacts | None, LoadedJSON | None]:
     """The bundle text's facts from the record cache, when the page is checked with one, this process has not
-    seen the text yet and an entry holds it; the entry's key is kept on ``page`` either way, so the
-    check stores what it computes (or the blocks an entry still lacks)."""
+    seen the text yet and an entry holds it, with the text as loaded; the entry's key is kept on ``page``
+    either way, so the check stores what it computes (or the blocks an entry still lacks). The key names
+    each claim's marker state, so the text is loaded first (the C decoder; the check loads it again, with
+    positions, only when no entry holds it)."""
     records = page.records
     if records is None or _FACTS.get((content, page.lang)) is not None:
-        return None
-    key = records.key(content, page.lang, render_settings(page.options))
+        return None, None
+    loaded = _stored_json(content)
+    settings = render_settings(page.options, None if loaded is None else loaded.value)
+    key = records.key(content, page.lang, settings)
     stored = records.get(key)
     if stored is None:
         page.record = key, None, False  # the facts come when computed (_facts); none if the JSON does not load
-        return None
+        return None, None
     facts = _FACTS.put((content, page.lang), _BundleFacts(stored.findings))
     if stored.blocks is not None:
-        facts.blocks, facts.rendered_with = dict(stored.blocks), render_settings(page.options)
+        facts.blocks, facts.rendered_with = dict(stored.blocks), settings
     else:
         page.record = key, facts, True  # its blocks, once rendered, complete the entry
-    return facts
+    return facts, loaded
 
 
 def _facts(content: str, lang: str, loaded: LoadedJSON, page: Page | None = None) -> _BundleFacts:
@@ -224,7 +228,7 @@ def _remember(page: Page) -> None:
     key, facts, stored = page.record
     if facts is None:
         return
-    rendered = facts.blocks is not None and facts.rendered_with == render_settings(page.options)
+    rendered = facts.blocks is not None and facts.rendered_with == render_settings(page.options, page.bundle)
     if stored and not rendered:
         return  # nothing new to add to the entry
     records.put(key, _recordcache.Stored(facts.findings, facts.blocks if rendered else None))

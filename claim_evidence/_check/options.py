@@ -54,7 +54,9 @@ class PageOptions:
     templates_digest: str = ""
 
 
-def render_settings(options: PageOptions) -> tuple[Any, ...]:
-    """What a page's blocks depend on besides its records and language: the search setting, the
-    marker policy with the build date (a new day can turn a marker 🟡) and the site's templates."""
-    return options.search_ignore, marker_key(options.freshness), options.template_dir, options.templates_digest
+def render_settings(options: PageOptions, bundle: Any) -> tuple[Any, ...]:
+    """What the blocks of ``bundle`` (the page's records) depend on besides the records and the language:
+    the search setting, the marker policy with each claim's marker state (a review entering its due-soon
+    window turns its marker 🟡; another build date in the same states renders the same bytes) and the
+    site's templates."""
+    return options.search_ignore, marker_key(options.freshness, bundle), options.template_dir, options.templates_digest

@@ -9,8 +9,9 @@ only for locating its markup and comparing its slots.
 
 An entry is keyed by SHA-256 over the run's ``salt`` (the toolkit's version and
 the bytes of its code, templates and schema), the label language, the render
-settings (search setting, freshness markers with the build date) and the exact
-JSON text. What else a page's findings depend on (the site's policy, snapshot
+settings (search setting, the freshness policy with each claim's marker state:
+not the build date, so a rebuild on another day with every review in the same
+state hits) and the exact JSON text. What else a page's findings depend on (the site's policy, snapshot
 checks, review age, the page's binding) is computed afresh on every page. An
 entry that does not parse, has another format or names another key is a miss,
 and so is one whose seal does not verify: its blocks are written into pages and

@@ -17,7 +17,7 @@ from .._core.splice import newline_style, with_newlines
 from .._html.equivalence import equivalent
 from .._html.locate import CLAIM_ATTR, NOT_CONTAINERS, SLOT_ATTR, SUMMARY_ATTR, Element, Located
 from .._render.summary import render_summary
-from .binding import STALE
+from .binding import STALE, _only_marker_differs
 from .options import PageOptions
 
 DUPLICATE = "SH170"
@@ -26,6 +26,11 @@ NESTED = "SH172"
 STALE_SUMMARY = (
     "sources summary is stale: it no longer lists what the claims on this page cite, or their latest reviews "
     "(run --write)"
+)
+STALE_MARKERS = (
+    "sources summary is stale: only a freshness marker differs (a review it shows turned due soon or expired, "
+    "or markers were switched on or off; the evidence blocks' SH140 say which and when); run --write to show "
+    "the current markers"
 )
 
 
@@ -78,7 +83,8 @@ def summary_findings(
     shown = text[slot.open_end : slot.close_start]
     if shown != wanted and not equivalent(shown, wanted, slot.name):
         rendered.append((slot, wanted))
-        yield slot.start, Diagnostic(STALE, STALE_SUMMARY, subject="page")
+        message = STALE_MARKERS if _only_marker_differs(shown, wanted) else STALE_SUMMARY
+        yield slot.start, Diagnostic(STALE, message, subject="page")
 
 
 def _shape_problem(slot: Element) -> str | None:

@@ -37,6 +37,7 @@ OTHER = "other"  # a status outside the vocabulary (an invalid record)
 NONE = "none"  # no basis or method recorded
 MOST_CITED = 10
 _FRESHNESS_CODES = frozenset({EXPIRED, DUE_SOON})
+PAGE_PREFIX = "SH"  # the page check's codes: how a page shows its records, not the records
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,11 @@ class ClaimRow:
     age_days: int | None
     due: str | None
     freshness: str
-    invalid: bool
+    invalid: bool  # its record is invalid (a record finding: validation, policy, snapshots, CE406)
+    # The codes of the page's own findings (SH: a stale slot, a marker not today's, a sentence that differs)
+    # about this claim, then those about its whole page as ``page:CODE`` (a missing stylesheet, a stale
+    # sources summary): the page needs work, the record does not.
+    page_findings: tuple[str, ...]
     sources: int
 
 
@@ -104,6 +109,7 @@ class SiteReport:
             "due_soon": [_ref(r) for r in rows if r.freshness == "due soon"],
             "unreviewed": [_ref(r) for r in rows if r.freshness == NOT_REVIEWED],
             "invalid": [_ref(r) for r in rows if r.invalid],
+            "page_findings": [{**_ref(r), "codes": list(r.page_findings)} for r in rows if r.page_findings],
             "most_cited": [_plain(s) for s in self.sources[:MOST_CITED]],
             "pages_with_findings": [{"page": p.page, "codes": list(p.codes)} for p in self.pages if p.codes],
         }
@@ -176,10 +182,14 @@ def collect_site(config: Config, today: str | None, environ: Mapping[str, str] |
     for name, linked, bundle, diagnostics in bundles:
         claims = [c for c in _list(bundle, "claims") if isinstance(c, dict)]
         sources = {s["id"]: s for s in _list(bundle, "sources") if isinstance(s, dict) and isinstance(s.get("id"), str)}
-        invalid = {d.subject for d in diagnostics if d.is_error and d.code not in _FRESHNESS_CODES}
+        invalid = {d.subject for d in diagnostics if d.is_error and _about_record(d)}
+        shown = [d for d in diagnostics if not _about_record(d) and d.code.startswith(PAGE_PREFIX)]
         for claim in claims:
             ids = _cited_ids(claim)
-            rows.append(_row(name, claim, len(ids), f"claim {claim.get('id')}" in invalid, freshness, built))
+            subject = f"claim {claim.get('id')}"
+            own = sorted({d.code for d in shown if d.subject == subject})
+            on_page = (*own, *sorted({f"page:{d.code}" for d in shown if not d.subject.startswith("claim ")}))
+            rows.append(_row(name, claim, len(ids), subject in invalid, on_page, freshness, built))
             for sid in sorted(ids & sources.keys()):
                 s = sources[sid]
                 url = str_or_none(s.get("url")) or ""
@@ -223,8 +233,21 @@ def _cited_ids(claim: dict[str, Any]) -> set[str]:
     }
 
 
+def _about_record(d: Diagnostic) -> bool:
+    """A finding about the record itself (its contract, the site's policy, snapshots, a review dated after
+    the build), not about how a page shows it (SH: the page check) nor about its age (CE601/CE602: the
+    freshness column says that)."""
+    return not d.code.startswith(PAGE_PREFIX) and d.code not in _FRESHNESS_CODES
+
+
 def _row(
-    page: str, claim: dict[str, Any], sources: int, invalid: bool, freshness: Freshness | None, built: date
+    page: str,
+    claim: dict[str, Any],
+    sources: int,
+    invalid: bool,
+    page_findings: tuple[str, ...],
+    freshness: Freshness | None,
+    built: date,
 ) -> ClaimRow:
     verification = claim.get("verification") if isinstance(claim.get("verification"), dict) else {}
     assert isinstance(verification, dict)
@@ -249,6 +272,7 @@ def _row(
         due,
         state,
         invalid,
+        page_findings,
         sources,
     )
 
@@ -277,7 +301,7 @@ def render_csv(report: SiteReport) -> bytes:
     """RFC 4180 rows a spreadsheet cannot be turned against: see :func:`csv_cell`."""
     lines = [",".join(ROW_FIELDS)]
     for row in report.rows:
-        lines.append(",".join(csv_cell(v) for v in astuple(row)))
+        lines.append(",".join(csv_cell(" ".join(v) if isinstance(v, tuple) else v) for v in astuple(row)))
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
@@ -332,6 +356,7 @@ def render_html(report: SiteReport, site_href: str = "") -> bytes:
         "age_chart": _columns(age_bars),
         "flagged": [r for r in report.rows if r.freshness in ("expired", "due soon")],
         "troubled": [r for r in report.rows if r.invalid or r.freshness == NOT_REVIEWED],
+        "shown": [r for r in report.rows if r.page_findings],
         "safe_url": safe_http_url,
         "most_cited": report.sources[:MOST_CITED],
     }
@@ -365,6 +390,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "due_soon": "期限間近",
         "unreviewed": "未照合",
         "invalid": "記録に不整合",
+        "page_findings": "ページ上の指摘",
         "status_title": "照合状態の内訳",
         "status_desc": "照合状態ごとの主張の数（横棒グラフ）",
         "age_title": "照合からの経過日数",
@@ -374,6 +400,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "other": "語彙外",
         "flagged": "期限切れ・期限間近の照合",
         "troubled": "不整合または未照合の記録",
+        "shown": "ページ上の指摘がある主張（記録は有効: 表示の更新・スタイルシートなど）",
         "sources": "よく引用される出典",
         "all": "すべての主張",
         "findings": "指摘のあるページ",
@@ -390,6 +417,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "col_due": "期限",
         "col_state": "鮮度",
         "col_invalid": "不整合",
+        "col_page_findings": "ページの指摘",
         "col_sources": "出典数",
         "col_url": "URL",
         "col_publisher": "発行者",
@@ -414,6 +442,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "due_soon": "due soon",
         "unreviewed": "not reviewed",
         "invalid": "invalid records",
+        "page_findings": "with page findings",
         "status_title": "Claims by review status",
         "status_desc": "Number of claims per review status (horizontal bar chart)",
         "age_title": "Review age",
@@ -423,6 +452,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "other": "outside the vocabulary",
         "flagged": "Expired and due-soon reviews",
         "troubled": "Invalid or unreviewed records",
+        "shown": "Claims with page findings (the record holds: a stale slot, a stylesheet, …)",
         "sources": "Most-cited sources",
         "all": "All claims",
         "findings": "Pages with findings",
@@ -439,6 +469,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "col_due": "Due",
         "col_state": "Freshness",
         "col_invalid": "Invalid",
+        "col_page_findings": "Page findings",
         "col_sources": "Sources",
         "col_url": "URL",
         "col_publisher": "Publisher",

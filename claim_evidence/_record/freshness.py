@@ -48,8 +48,9 @@ _ADVICE = "read the sources again and record the review"
 class Freshness:
     """A site's review age policy, and (once resolved by :func:`dated`) the build date ages are counted to.
 
-    Strings, ints and tuples only: page options are part of cache keys (``dataclasses.astuple``, then JSON),
-    so the policy and the build date both change every key.
+    Strings, ints and tuples only: page options are part of the page cache's keys (``dataclasses.astuple``,
+    then JSON), so the policy and the build date both change those (a page's findings count days); rendered
+    blocks are keyed by :func:`marker_key` instead, which names the states, not the date.
     """
 
     max_age_days: tuple[tuple[str, int | None], ...] = tuple(DEFAULT_MAX_AGE_DAYS.items())
@@ -298,11 +299,32 @@ def review_marker(claim: Any, freshness: Freshness | None) -> Marker | None:
     )
 
 
-def marker_key(freshness: Freshness | None) -> tuple[Any, ...] | None:
-    """What markers depend on (the policy and the build date), for memo keys; None when no marker shows."""
+def marker_key(freshness: Freshness | None, bundle: Any) -> tuple[Any, ...] | None:
+    """What ``bundle``'s markers depend on besides the bundle itself, for memo and cache keys: the policy
+    and each claim's marker state (its dates are in the bundle). Not the build date: a rebuild on
+    another day with every review in the same state renders the same bytes and must hit the caches.
+    None when no marker shows."""
     if freshness is None or not freshness.markers or freshness.today is None:
         return None
-    return freshness.max_age_days, freshness.today
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    states = tuple(
+        None if (m := review_marker(c, freshness)) is None else m.state
+        for c in (claims if isinstance(claims, list) else [])
+    )
+    return freshness.max_age_days, states
+
+
+def state_changes(marker: Marker) -> tuple[date | None, date | None]:
+    """The days a review's marker turns: ``(due soon from, expired from)``; both None for a permanent review.
+    Due soon starts on the first day :func:`due_state` says so (the last :data:`DUE_SOON_PERCENT` of the
+    period); expired the day after the due date."""
+    if marker.due is None:
+        return None, None
+    due, checked = date.fromisoformat(marker.due), date.fromisoformat(marker.checked_at)
+    period = (due - checked).days
+    # The widest ``left`` due_state allows; a review_by before the review itself has no due-soon days.
+    soon = due - timedelta(days=period * DUE_SOON_PERCENT // 100) if period >= 0 else None
+    return soon, due + timedelta(days=1)
 
 
 def _days(n: int) -> str:

@@ -31,6 +31,7 @@ from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, Marker, marker_key, review_marker
 from .._record.validation import iter_diagnostics
 from .._record.vocabulary import LABELS, TEXT, is_valid_id, str_or_none
+from .markers import MARKER_SYMBOLS, marker_text, policy_tag
 
 TEMPLATE = "evidence.html.j2"
 MALFORMED_TEMPLATE = "malformed.html.j2"
@@ -135,7 +136,9 @@ def render_evidence(
         return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
-    key = _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness)) if template_dir is None else None
+    key = (
+        _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness, bundle)) if template_dir is None else None
+    )
     cached = _MEMO.get(key) if key is not None else None
     if cached is None:
         errors = [d for d in iter_diagnostics(bundle, subject) if d.is_error]
@@ -411,23 +414,21 @@ def _claim_view(
     )
 
 
-MARKER_SYMBOLS = {"fresh": "🟢", "due soon": "🟡", "expired": "⚠"}
-
-
 def marker_view(marker: Marker | None, lang: str) -> _View | None:
     """A freshness marker for templates: ``state`` (``fresh``, ``due-soon``, ``expired``: a CSS hook),
-    ``symbol`` (decoration: templates hide it from screen readers) and ``text``, which alone says it."""
+    ``symbol`` (decoration: templates hide it from screen readers), ``text``, which alone says it
+    (:func:`.markers.marker_text`), and its parts ``tag``, ``checked_at`` and ``due`` (None: permanent).
+    Nothing in it counts days to the build date, so a block changes only when its review's state does."""
     if marker is None:
         return None
-    key = "marker_" + marker.state.replace(" ", "_")
-    if marker.state == "fresh" and marker.age_days == 1:
-        key = "marker_fresh_one"
     return _View(
         {
             "state": marker.state.replace(" ", "-"),
             "symbol": MARKER_SYMBOLS[marker.state],
-            "text": TEXT[lang][key].format(days=marker.age_days),
-            "age_days": marker.age_days,
+            "text": marker_text(marker, lang),
+            "tag": policy_tag(marker, lang),
+            "checked_at": marker.checked_at,
+            "due": marker.due,
         }
     )
 

@@ -21,6 +21,7 @@ import markupsafe
 
 from .._check.options import DEFAULT_STYLESHEET  # the href a page check expects (SH130)
 from .._core.urls import safe_http_url
+from .._record.freshness import Freshness
 from .._render.evidence import render_evidence, template_environment
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
@@ -55,9 +56,13 @@ def rank_items(items: Iterable[Mapping[str, Any]], limit: int | None = 15) -> li
     return ranked if limit is None else ranked[:limit]
 
 
-def _item_view(item: Mapping[str, Any], lang: str, template_dir: str | None) -> dict[str, Any]:
+def _item_view(
+    item: Mapping[str, Any], lang: str, template_dir: str | None, freshness: Freshness | None
+) -> dict[str, Any]:
     summary_lines = str(item.get("summary") or "").split("\n")
-    evidence = render_evidence(item.get(EVIDENCE_KEY), subject=item, lang=lang, template_dir=template_dir)
+    evidence = render_evidence(
+        item.get(EVIDENCE_KEY), subject=item, lang=lang, template_dir=template_dir, freshness=freshness
+    )
     return {
         "title": str(item.get("title") or ""),
         "url": safe_http_url(item.get("url")) or None,
@@ -81,9 +86,10 @@ def _render(
     lang: str,
     template_dir: str | os.PathLike[str] | None,
     extra: Mapping[str, Any],
+    freshness: Freshness | None,
 ) -> str:
     folder = None if template_dir is None else os.fspath(template_dir)
-    views = [_item_view(item, lang, folder) for item in items]
+    views = [_item_view(item, lang, folder, freshness) for item in items]
     link = stylesheet if stylesheet and any(has_evidence(i) for i in items) else None
     page = _environment(folder).get_template(template)
     return page.render(items=views, title=title, stylesheet=link, lang=lang, **extra)
@@ -98,12 +104,16 @@ def render_top_page(
     stylesheet: str | None = DEFAULT_STYLESHEET,
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
 ) -> str:
-    """The ranked Top-N page (see :func:`rank_items`) as HTML text."""
+    """The ranked Top-N page (see :func:`rank_items`) as HTML text. ``freshness`` (the site's policy,
+    dated, with ``markers`` on) adds each review's freshness marker, as on a site's pages: its text
+    changes only when a review turns due soon or expires, so a list page rebuilt on another day with the
+    same states has the same bytes."""
     day = date_text(date)
     ranked = rank_items(items, limit)
     heading = title or TITLES[lang]["top"].format(n=limit if limit is not None else len(ranked), date=day)
-    return _render(TOP_TEMPLATE, ranked, heading, stylesheet, lang, template_dir, {"date": day})
+    return _render(TOP_TEMPLATE, ranked, heading, stylesheet, lang, template_dir, {"date": day}, freshness)
 
 
 def render_daily_page(
@@ -114,11 +124,13 @@ def render_daily_page(
     stylesheet: str | None = DEFAULT_STYLESHEET,
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
+    freshness: Freshness | None = None,
 ) -> str:
-    """The daily timeline page (items in the order given, e.g. the day-file's) as HTML text."""
+    """The daily timeline page (items in the order given, e.g. the day-file's) as HTML text; ``freshness``
+    as for :func:`render_top_page`."""
     day = date_text(date)
     heading = title or TITLES[lang]["daily"].format(date=day)
-    return _render(DAILY_TEMPLATE, list(items), heading, stylesheet, lang, template_dir, {"date": day})
+    return _render(DAILY_TEMPLATE, list(items), heading, stylesheet, lang, template_dir, {"date": day}, freshness)
 
 
 def top_page_data(

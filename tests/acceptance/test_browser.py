@@ -191,7 +191,7 @@ def test_browser_sources_summary_lists_sources_and_leads_to_the_blocks(
         shot
     )
     marker = items[3].find_element(By.CLASS_NAME, "claim-evidence-freshness")
-    assert marker.text == "🟡 まもなく再確認" and marker.is_displayed(), shot
+    assert marker.text == "🟡 [90日] 照合 2026-09-05 · まもなく再確認（2026-12-04まで）" and marker.is_displayed(), shot
     symbol = marker.find_element(By.CSS_SELECTOR, "[aria-hidden=true]")
     assert symbol.text == "🟡", shot  # decoration only: the words say it
     link = items[1].find_element(By.CSS_SELECTOR, 'a[href="#evidence-KUMO-SPEED"]')

@@ -26,6 +26,12 @@ TOOLS = {
 }
 SENTENCE = "記事の下書きには生成AIを使い、公開前に編集者が資料と照合する。"
 EDITED = "記事の下書きには生成AIを使い、公開前に編集者が必ず資料と照合する。"
+EPOCHS = {  # SOURCE_DATE_EPOCH (UTC midnight) of each build date the loop must pass on (the README gives no --today)
+    "2026-12-01": "1796083200",  # the day the example is rendered for: two reviews due soon
+    "2027-01-15": "1799971200",  # both expired since (the day-count markers made every page stale here)
+    "2027-06-01": "1811808000",
+    "2028-01-01": "1830297600",  # a year on: every dated review expired
+}
 
 
 def loop_block() -> list[str]:
@@ -45,15 +51,16 @@ def _git(folder: Path, *args: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed: review diff reads the history")
-@pytest.mark.parametrize("day", ["2026-12-02", "2027-06-01"])
+@pytest.mark.parametrize("day", sorted(EPOCHS))
 def test_editors_loop_runs_as_written_on_a_clone_of_the_example(tmp_path: Path, day: str) -> None:
     root = tmp_path / "repo"
-    shutil.copytree(ROOT / "examples" / "site", root / "examples" / "site")
+    shutil.copytree(
+        ROOT / "examples" / "site", root / "examples" / "site", ignore=shutil.ignore_patterns(".claim-evidence-cache")
+    )
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "the reviewed site")
-    epoch = str(int(__import__("datetime").datetime.fromisoformat(day + "T12:00:00+00:00").timestamp()))
-    env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": EPOCHS[day]}
     cwd = root
     steps: list[tuple[str, str, int, str]] = []
     for line in loop_block():
@@ -77,6 +84,7 @@ def test_editors_loop_runs_as_written_on_a_clone_of_the_example(tmp_path: Path, 
         steps.append((argv[0], " ".join(argv[1:3]), done.returncode, done.stdout + done.stderr))
     codes = [(tool, args, code) for tool, args, code, _ in steps]
     assert codes == [
+        ("static-helper", "--write", 0),
         ("static-helper", "", 0),
         ("claim-evidence", "claim set", 0),
         ("static-helper", "", 1),
@@ -86,9 +94,11 @@ def test_editors_loop_runs_as_written_on_a_clone_of_the_example(tmp_path: Path, 
         ("static-helper", "--write", 0),
         ("static-helper", "", 0),
     ], steps
-    claim_set, failing, _, diff, record = (steps[i][3] for i in range(1, 6))
+    claim_set, failing, _, diff, record = (steps[i][3] for i in range(2, 7))
     assert f'+      "statement": "{EDITED}",' in claim_set
     assert "this undoes the review of claim ABOUT-AI" in claim_set
     assert "CE403" in failing and "review diff about.html --claim ABOUT-AI" in failing
     assert "statement" in diff and "必ず" in diff
     assert '"checked_at": "2026-10-01"' in record
+    assert f"review ages counted to {day} (build date from SOURCE_DATE_EPOCH)" in steps[-1][3]
+    assert steps[-1][3].startswith("PASS") and "4 pages: 4 passed, 0 failed\n" in steps[-1][3], steps[-1][3]

@@ -1,4 +1,5 @@
-"""README "Your own site in ten minutes", run exactly as written on a fresh folder of plain pages."""
+"""README "Your own site in ten minutes", run exactly as written on a fresh folder of plain pages
+("The editor's loop" is run by test_editors_loop.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from ..conftest import ROOT
 
@@ -34,7 +37,11 @@ def readme_block() -> list[str]:
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1).splitlines()  # type: ignore[union-attr]
 
 
-def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(tmp_path: Path) -> None:
+@pytest.mark.parametrize("epoch", ["1796083200", "1830297600"])  # build dates 2026-12-01 and 2028-01-01
+def test_readme_loop_runs_as_written_and_ends_with_a_passing_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epoch: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)  # the commands inherit it: the README gives no --today
     site = tmp_path / "my-site"
     site.mkdir()
     page = site / "index.html"

@@ -98,6 +98,25 @@ def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_record
     assert stats["cached"] == 0
 
 
+def test_recordcache_another_build_date_in_the_same_states_hits(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key names each claim's marker state, not the build date: a rebuild two days later with every
+    review in its state is answered from the entries; the day a review expires misses, and shows why."""
+    assert run("--today", "2026-12-01")[0] == 0
+    keys = set(entries(site))
+    rebuild(site, "2")
+    with monkeypatch.context() as patched:
+        _forbid_checking_records(patched)
+        code, out, stats = run("--today", "2026-12-03")
+    assert code == 0 and stats["cached"] == 0 and set(entries(site)) == keys
+    assert "CE602 [KUMO-RELEASE] review due in 1 day (by 2026-12-04) (note)" in out  # the findings are today's
+    rebuild(site, "3")
+    code, out, _ = run("--today", "2026-12-05")
+    assert code == 1 and "SH140 [KUMO-RELEASE] evidence display is stale: only its freshness marker differs" in out
+    assert set(entries(site)) > keys  # the pages whose states changed have entries of their own
+
+
 def test_recordcache_rebuild_still_finds_what_the_page_changed(
     run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -155,7 +174,7 @@ def test_recordcache_keys_follow_language_and_render_settings(tmp_path: Path) ->
                 key,
                 cache.key("{}", "en", (False, None)),
                 cache.key("{}", "ja", (True, None)),
-                cache.key("{}", "ja", (False, ((("reporting", 90),), "2026-12-01"))),
+                cache.key("{}", "ja", (False, ((("reporting", 90),), ("fresh",)))),
                 cache.key("{ }", "ja", (False, None)),
                 RecordCache(tmp_path, "toolkit-2").key("{}", "ja", (False, None)),
             }
@@ -273,7 +292,7 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(run: Any, sit
     from claim_evidence._site.config import at_build_date, load_config
 
     options = at_build_date(load_config(site / "claim-evidence.toml"), None).options
-    key = cache.key(content, "ja", render_settings(options))
+    key = cache.key(content, "ja", render_settings(options, None))  # (the text does not load: no states)
     assert cache.get(key) is None  # never stored
     cache.put(key, Stored(()))
     assert run()[:2] == (code, out)  # the forged entry changes nothing

@@ -118,6 +118,7 @@ def test_sitereport_csv_header_and_rows(site: Path, tmp_path: Path, run: Any) ->
         "due",
         "freshness",
         "invalid",
+        "page_findings",
         "sources",
     ]
     assert len(rows) - 1 == len(_claims(site))
@@ -259,6 +260,7 @@ def _row(**changes: Any) -> Any:
         due=None,
         freshness="ok",
         invalid=False,
+        page_findings=(),
         sources=1,
     )
     return ClaimRow(**{**base, **changes})
@@ -274,7 +276,7 @@ def test_sitereport_csv_bare_cr_in_a_label_is_quoted_and_forges_no_row() -> None
     text = _csv(_row(label="x\r=1+1,evil"), _row(claim_id="C-2"))
     assert (
         text.split("\n")[1]
-        == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,1'
+        == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,,1'
     )
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert [r[2] for r in rows] == ["label", "x\r=1+1,evil", "速度"]
@@ -307,3 +309,57 @@ def test_sitereport_csv_hostile_label_from_the_site(site: Path, tmp_path: Path, 
     assert len(rows) - 1 == len(_claims(site)) and all(len(r) == len(ROW_FIELDS) for r in rows)
     assert "x\r=1+1" in [r[2] for r in rows]
     assert not any(cell.startswith("=") for r in rows for cell in r)
+
+
+def test_sitereport_invalid_only_for_record_errors_page_findings_apart(site: Path, tmp_path: Path, run: Any) -> None:
+    """Issue 27, measured: on 2026-12-10 the report said 9 of 11 valid claims were 記録に不整合, because
+    their slots were stale. A record is invalid only when its record is; a stale slot (SH140, here two
+    reviews that expired), a stale summary and a missing stylesheet are page findings, in their own column."""
+    about = site / "about.html"
+    text = about.read_text(encoding="utf-8")
+    bundle_at = text.index('"statement": "記事の下書きには')
+    about.write_text(text[:bundle_at] + text[bundle_at:].replace("照合する。", "照合する!", 1), encoding="utf-8")
+    note = site / "notes" / "ame-free-tier.html"
+    link = "<LINK REL=stylesheet HREF=/assets/claim-evidence.css>"  # a hand-written page's old markup
+    assert link in note.read_text(encoding="utf-8")
+    note.write_text(note.read_text(encoding="utf-8").replace(link, ""), encoding="utf-8")
+    out = tmp_path / "report.csv"
+    argv = ["report", "--config", str(site / "claim-evidence.toml"), "--today", "2026-12-10"]
+    assert run(*argv, "--format", "csv", "--out", str(out))[0] == 0
+    rows = [(r[0], r[1], r[11], r[12]) for r in csv.reader(io.StringIO(out.read_text(encoding="utf-8")))]
+    assert rows == [
+        ("page", "claim_id", "invalid", "page_findings"),
+        ("about.html", "ABOUT-AI", "true", "SH120 SH140"),  # CE403: its review no longer covers the statement
+        ("about.html", "ABOUT-CORRECTIONS", "false", ""),
+        ("articles/kumo-engine-3.html", "KUMO-CONTEXT", "false", "page:SH140"),  # the sources summary
+        ("articles/kumo-engine-3.html", "KUMO-SPEED", "false", "page:SH140"),
+        ("articles/kumo-engine-3.html", "KUMO-RELEASE", "false", "SH140 page:SH140"),  # expired since 2026-12-05
+        ("articles/kumo-engine-3.html", "KUMO-MEASURED", "false", "page:SH140"),
+        ("articles/kumo-engine-3.html", "KUMO-ADVICE", "false", "page:SH140"),
+        ("notes/ame-free-tier.html", "ODD-LIMIT", "false", "page:SH130"),
+        ("slides/day-2026-09-04.html", "S1-SCORE", "false", ""),
+        ("slides/day-2026-09-04.html", "S2-PRICE", "false", ""),
+        ("slides/day-2026-09-04.html", "S3-REPORT", "false", "SH140"),  # expired since 2026-12-04
+    ]
+    data = tmp_path / "report.json"
+    assert run(*argv, "--format", "json", "--out", str(data))[0] == 0
+    summary = json.loads(data.read_text(encoding="utf-8"))["summary"]
+    assert summary["invalid"] == [{"page": "about.html", "claim_id": "ABOUT-AI", "due": None}]
+    assert [(f["claim_id"], f["codes"]) for f in summary["page_findings"]] == [
+        ("ABOUT-AI", ["SH120", "SH140"]),
+        ("KUMO-CONTEXT", ["page:SH140"]),
+        ("KUMO-SPEED", ["page:SH140"]),
+        ("KUMO-RELEASE", ["SH140", "page:SH140"]),
+        ("KUMO-MEASURED", ["page:SH140"]),
+        ("KUMO-ADVICE", ["page:SH140"]),
+        ("ODD-LIMIT", ["page:SH130"]),
+        ("S3-REPORT", ["SH140"]),
+    ]
+    page = tmp_path / "report.html"
+    assert run(*argv, "--format", "html", "--out", str(page))[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<li><strong>1</strong> 記録に不整合</li>\n<li><strong>8</strong> ページ上の指摘</li>" in html
+    assert (
+        '<td>2026-09-04</td>\n<td class="num">97</td>\n<td>2026-12-03</td>\n<td>期限切れ</td>\n<td>なし</td>\n'
+        '<td>SH140</td>\n<td class="num">1</td>'
+    ) in html

@@ -135,3 +135,36 @@ def test_daily_page_data_matches_golden() -> None:
 def test_write_json_escapes_script_breakers(tmp_path: Path) -> None:
     write_json(tmp_path / "x.json", {"t": "</script>\u2028"})
     assert (tmp_path / "x.json").read_text(encoding="utf-8") == '{\n  "t": "\\u003c/script>\\u2028"\n}\n'
+
+
+def test_render_pages_follow_the_freshness_policy_and_change_only_with_the_state() -> None:
+    """The items' reviews (reporting, 90 days, checked 2026-09-04) are due 2026-12-03: the list pages show
+    the site's markers, with the same bytes on every day of one state and without markers as before."""
+    from claim_evidence._record.freshness import Freshness
+
+    def on(day: str) -> Freshness:
+        return Freshness(today=day, source="--today", markers=True)
+
+    items = corrected_items()
+    for render in (render_top_page, render_daily_page):
+        fresh = render(items, date=DATE, freshness=on("2026-09-04"))
+        assert fresh == render(items, date=DATE, freshness=on("2026-11-19"))
+        assert (
+            fresh.count(
+                'data-freshness="fresh"><span aria-hidden="true">🟢</span> [90日] 照合 2026-09-04 · 次回確認 2026-12-03まで</span>'
+            )
+            == 3
+        )
+        soon = render(items, date=DATE, freshness=on("2026-11-20"))
+        assert soon != fresh and soon == render(items, date=DATE, freshness=on("2026-12-03"))
+        assert soon.count("まもなく再確認（2026-12-03まで）") == 3
+        expired = render(items, date=DATE, freshness=on("2026-12-04"))
+        assert expired.count("[90日] 照合 2026-09-04 ⚠ 古い: 再確認が必要（期限 2026-12-03）") == 3
+        assert expired == render(items, date=DATE, freshness=on("2027-09-04"))
+        assert render(items, date=DATE, freshness=None) == render(items, date=DATE)
+    assert (
+        render_top_page(items, date=DATE, freshness=on("2026-12-04"), lang="en").count(
+            "[90 days] checked 2026-09-04 ⚠ outdated: needs re-checking (due 2026-12-03)"
+        )
+        == 3
+    )

@@ -410,20 +410,27 @@ _MARKER = (
 @pytest.mark.parametrize(
     "today, lang, state, symbol, text",
     [
-        ("2026-09-05", "ja", "fresh", "🟢", "確認から 0 日"),
-        ("2026-09-06", "en", "fresh", "🟢", "checked 1 day ago"),
-        ("2027-02-01", "ja", "fresh", "🟢", "確認から 149 日"),
-        ("2027-02-01", "en", "fresh", "🟢", "checked 149 days ago"),
-        ("2027-02-10", "ja", "due-soon", "🟡", "まもなく再確認"),
-        ("2027-03-04", "en", "due-soon", "🟡", "re-check due soon"),
-        ("2027-03-05", "ja", "expired", "⚠", "古い: 再確認が必要"),
-        ("2027-03-05", "en", "expired", "⚠", "outdated: needs re-checking"),
+        ("2026-09-05", "ja", "fresh", "🟢", "[180日] 照合 2026-09-05 · 次回確認 2027-03-04まで"),
+        ("2026-09-06", "en", "fresh", "🟢", "[180 days] checked 2026-09-05 · re-check by 2027-03-04"),
+        ("2027-02-04", "ja", "fresh", "🟢", "[180日] 照合 2026-09-05 · 次回確認 2027-03-04まで"),
+        ("2027-02-04", "en", "fresh", "🟢", "[180 days] checked 2026-09-05 · re-check by 2027-03-04"),
+        ("2027-02-05", "ja", "due-soon", "🟡", "[180日] 照合 2026-09-05 · まもなく再確認（2027-03-04まで）"),
+        ("2027-03-04", "en", "due-soon", "🟡", "[180 days] checked 2026-09-05 · re-check soon (by 2027-03-04)"),
+        ("2027-03-05", "ja", "expired", "⚠", "[180日] 照合 2026-09-05 ⚠ 古い: 再確認が必要（期限 2027-03-04）"),
+        (
+            "2027-03-05",
+            "en",
+            "expired",
+            "⚠",
+            "[180 days] checked 2026-09-05 ⚠ outdated: needs re-checking (due 2027-03-04)",
+        ),
     ],
 )
 def test_freshness_markers_exact_strings(
     bundle: dict[str, Any], today: str, lang: str, state: str, symbol: str, text: str
 ) -> None:
-    """The seed claim: vendor_claim (180 days), checked 2026-09-05, due 2027-03-04; due soon from 2027-02-08."""
+    """The seed claim: vendor_claim (180 days), checked 2026-09-05, due 2027-03-04; due soon from 2027-02-05
+    (27 days left: 27 × 100 ≤ 180 × 15)."""
     plain = render_evidence(bundle, lang=lang)
     marked = render_evidence(bundle, lang=lang, freshness=_marked(today))
     line_end = plain.index("</p>")
@@ -461,14 +468,25 @@ def test_freshness_markers_config_and_the_example_site(site: Path, capsys: pytes
     code, out, err = _static(capsys, "--no-cache", "--today", "2026-12-01")
     assert (
         code == 1
-        and "SH140 [KUMO-SPEED] evidence display is stale: only its freshness marker differs, which counts the review's age to the build date (2026-12-01); run --write to show the current marker"
+        and "SH140 [KUMO-SPEED] evidence display is stale: it shows no freshness marker, and this site shows them ([freshness] markers); run --write to add it"
         in out
     )
     assert _static(capsys, "--no-cache", "--today", "2026-12-01", "--write")[0] == 0
-    assert "🟢</span> 確認から 87 日" in (site / "articles" / "kumo-engine-3.html").read_text(encoding="utf-8")
+    assert "🟢</span> [365日] 照合 2026-09-05 · 次回確認 2027-09-05まで" in (
+        site / "articles" / "kumo-engine-3.html"
+    ).read_text(encoding="utf-8")
     assert _static(capsys, "--no-cache", "--today", "2026-12-01")[0] == 0
-    code, out, _ = _static(capsys, "--no-cache", "--today", "2027-03-10")
-    assert code == 1 and "only its freshness marker differs" in out
+    assert _static(capsys, "--no-cache", "--today", "2026-12-03")[0] == 0  # days later, every review in its state
+    code, out, _ = _static(capsys, "--no-cache", "--today", "2026-12-05")
+    assert (
+        code == 1
+        and (
+            "SH140 [KUMO-RELEASE] evidence display is stale: only its freshness marker differs: due soon → expired on "
+            "2026-12-05 (reviewed 2026-09-05, due 2026-12-04); run --write to show the current marker"
+        )
+        in out
+    )
+    assert "SH140 [KUMO-SPEED]" not in out  # its review is fresh on both days
     _policy_replace(site, "")
     code, out, _ = _static(capsys, "--no-cache")
     assert (

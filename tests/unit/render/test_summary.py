@@ -150,19 +150,25 @@ def test_summary_english_and_no_sources() -> None:
 
 
 def test_summary_markers_of_the_latest_review_and_the_less_fresh_on_a_tie() -> None:
-    """spec: B (reporting, 2026-10-01) is its latest review: due in 30 of 90 days on 2026-12-01 → 61 days old, fresh
-    ... and on 2026-12-20 due soon. With A and B reviewed the same day, the due-soon one decides."""
+    """spec: B (reporting, 2026-10-01) is its latest review: due 2026-12-30, so fresh on 2026-12-01
+    ... and on 2026-12-20 due soon (from 2026-12-17). With A and B reviewed the same day, the due-soon one decides."""
     fresh = Freshness(today=TODAY, source="--today", markers=True)
     out = render_summary(BUNDLE, ["A", "B"], invalid=False, freshness=fresh)
     marker = (
         ' · <span class="claim-evidence-freshness" data-freshness="{}"><span aria-hidden="true">{}</span> {}</span>'
     )
-    assert f"最新の照合: {_time('2026-10-01')}{marker.format('fresh', '🟢', '確認から 61 日')}</p>" in out
+    assert (
+        f"最新の照合: {_time('2026-10-01')}{marker.format('fresh', '🟢', '[90日] 照合 2026-10-01 · 次回確認 2026-12-30まで')}</p>"
+        in out
+    )
     later = render_summary(BUNDLE, ["A", "B"], invalid=False, freshness=dataclasses.replace(fresh, today="2026-12-20"))
-    assert f"最新の照合: {_time('2026-10-01')}{marker.format('due-soon', '🟡', 'まもなく再確認')}</p>" in later
+    assert (
+        f"最新の照合: {_time('2026-10-01')}{marker.format('due-soon', '🟡', '[90日] 照合 2026-10-01 · まもなく再確認（2026-12-30まで）')}</p>"
+        in later
+    )
     tie = _sealed(_claim("A", ["spec"], "2026-10-01"), _claim("B", ["spec"], "2026-10-01", basis="reporting"))
     out = render_summary(tie, ["A", "B"], invalid=False, freshness=dataclasses.replace(fresh, today="2026-12-20"))
-    assert marker.format("due-soon", "🟡", "まもなく再確認") in out
+    assert marker.format("due-soon", "🟡", "[90日] 照合 2026-10-01 · まもなく再確認（2026-12-30まで）") in out
     assert render_summary(
         BUNDLE, ["A"], invalid=False, freshness=dataclasses.replace(fresh, markers=False)
     ) == render_summary(BUNDLE, ["A"], invalid=False)
@@ -233,11 +239,16 @@ def test_summary_markers_turn_with_the_build_date() -> None:
     later = dataclasses.replace(options, freshness=dataclasses.replace(options.freshness, today="2026-12-20"))  # type: ignore[arg-type]
     found = check_text(text, None, later)
     stale = [d for d in found.diagnostics if d.code == "SH140"]
-    assert [d.subject for d in stale] == ["claim A", "claim B", "page"]  # every age moved on; B's is due soon now
+    assert [d.subject for d in stale] == ["claim B", "page"]  # B's is due soon now; A's is fresh on both days
     assert [d.code for d in found.diagnostics if d.code != "SH140"] == ["CE602"]
     assert stale[0].message == (
-        "evidence display is stale: only its freshness marker differs, which counts the review's age to the build date "
-        "(2026-12-20); run --write to show the current marker"
+        "evidence display is stale: only its freshness marker differs: fresh → due soon on 2026-12-17 "
+        "(reviewed 2026-10-01, due 2026-12-30); run --write to show the current marker"
+    )
+    assert stale[1].message == (
+        "sources summary is stale: only a freshness marker differs (a review it shows turned due soon or expired, "
+        "or markers were switched on or off; the evidence blocks' SH140 say which and when); run --write to show "
+        "the current markers"
     )
     assert [d.code for d in check_text(found.rendered_text(), None, later).diagnostics] == ["CE602"]
 
