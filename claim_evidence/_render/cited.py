@@ -16,7 +16,7 @@ source its freshness: it is listed under its own heading as not reviewed.
 
 The text of a line depends on the review's *state* and dates, never on a count of days, so the
 block of an unchanged site changes only when a review enters the due-soon window or expires. The
-tag and state phrases are this module's own (:data:`WORDS`); the page markers' will read the same.
+tag and the ⚠ suffix are the page markers' own words (:mod:`.markers`), so a line and a block cannot drift apart.
 This module collects the block (:func:`cited_sources`); :mod:`.citedforms` lays it out.
 """
 
@@ -58,10 +58,6 @@ WORDS: dict[str, dict[str, str]] = {
         "editorial": "編集者の見解",
         "not_reviewed": "未照合（照合記録なし・有効な照合なし）",
         "none": "依拠した資料はありません。",
-        "permanent": "[常設]",
-        "period": "[{n}日]",
-        "review_by": "[期限 {due}]",
-        "expired": "⚠ 古い: 再確認が必要（期限 {due}）",
         "untitled": "（題名なし）",
         "no_source": "出典未登録",
         "default_label": "この主張",
@@ -79,10 +75,6 @@ WORDS: dict[str, dict[str, str]] = {
         "editorial": "Editorial",
         "not_reviewed": "Not reviewed (no valid review recorded)",
         "none": "No sources were relied on.",
-        "permanent": "[permanent]",
-        "period": "[{n} days]",
-        "review_by": "[review by {due}]",
-        "expired": "⚠ outdated: needs re-checking (due {due})",
         "untitled": "(untitled)",
         "no_source": "no source recorded",
         "default_label": "This claim",

@@ -16,7 +16,7 @@ from typing import Any
 
 from .._record.freshness import Freshness, Marker, at_build
 from .cited import KINDS, NOT_REVIEWED, WORDS, CitedLine, CitedSources, SourceRef, Use, cited_sources
-from .evidence import MARKER_SYMBOLS
+from .markers import MARKER_SYMBOLS, marker_words, policy_tag
 
 FORMATS = ("markdown", "html", "json")
 
@@ -45,18 +45,13 @@ def format_cited_sources(
 
 
 def tag(marker: Marker, lang: str) -> str:
-    """The policy tag: ``[常設]`` without a due date, ``[N日]`` for a basis's period, else the review_by date."""
-    words = WORDS[lang]
-    if marker.due is None:
-        return words["permanent"]
-    if marker.period_days is not None:
-        return words["period"].format(n=marker.period_days)
-    return words["review_by"].format(due=marker.due)
+    """The policy tag, as the page's marker shows it (:func:`.markers.policy_tag`)."""
+    return policy_tag(marker, lang)
 
 
 def suffix(marker: Marker, lang: str) -> str:
-    """The ⚠ suffix of an expired review ("" otherwise)."""
-    return WORDS[lang]["expired"].format(due=marker.due) if marker.state == "expired" else ""
+    """The ⚠ suffix of an expired review, as the page's marker shows it ("" otherwise)."""
+    return marker_words(marker, lang).state if marker.state == "expired" else ""
 
 
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]()!#<>&|~]")
