@@ -10,7 +10,6 @@ check finds nothing new but what the removal explains.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from .._core.errors import AuthoringError, InternalError
@@ -18,7 +17,8 @@ from .._core.splice import Edit, outside_identical, splice
 from .._html.locate import CLAIM_ATTR, SLOT_ATTR, Element, locate
 from .._html.text import visible_text
 from .._html.tokenizer import ATTR, START_TAG, lower
-from .page import PageOptions, check_text
+from .newfindings import added_errors
+from .page import PageOptions
 
 # A summary slot lists the page's claims: once one is gone it is stale until `static-helper --write`.
 _EXPECTED = {"SH140"}
@@ -80,20 +80,12 @@ def remove_markup(text: str, name: str, claim_id: str) -> Unmarked:
 def refuse_new_findings(before: str, after: str, name: str) -> None:
     """The page after a removal must not fail its check in a way it did not before (a summary slot's
     staleness aside): that would be markup the removal broke, and is refused."""
-    old = Counter(_kinds(before, name))
-    new = _kinds(after, name)
-    seen = Counter(new)
-    added = [kind for kind in new if kind[0] not in _EXPECTED and seen[kind] > old[kind]]
+    added, _ = added_errors(before, after, name, PageOptions(), _EXPECTED)
     if added:
-        code, subject, message = added[0]
         raise AuthoringError(
-            f"removing the markup would make {name} fail the check ({code} {message}); nothing was written. "
-            "Remove the data-claim-id attribute and the evidence slot by hand"
+            f"removing the markup would make {name} fail the check ({added[0].code} {added[0].message}); nothing "
+            "was written. Remove the data-claim-id attribute and the evidence slot by hand"
         )
-
-
-def _kinds(text: str, name: str) -> list[tuple[str, str, str]]:
-    return [(d.code, d.subject, d.message) for d in check_text(text, name, PageOptions()).diagnostics if d.is_error]
 
 
 def _attribute_edits(text: str, element: Element) -> list[Edit]:

@@ -13,7 +13,6 @@ hand instead.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from .._core.diagnostics import Diagnostic, InputError
@@ -24,7 +23,8 @@ from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
 from .facts import page_lang
 from .headlink import stylesheet_link
 from .labels import choose_labels, shared_labels
-from .page import PageOptions, check_text, read_page_bundle, replace_bundle
+from .newfindings import added_errors
+from .page import PageOptions, read_page_bundle, replace_bundle
 
 # Findings a new, unreviewed claim is expected to have: its slot is empty until
 # `static-helper --write`, it may lack a basis, and other marked elements may
@@ -199,10 +199,7 @@ def _refuse_new_findings(
     options = PageOptions(
         options.stylesheet, options.lang, options.stylesheet_configured, site=options.site, page=options.page
     )
-    old = Counter(_kinds(check_text(before, name, options).diagnostics))
-    new = check_text(after, name, options).diagnostics
-    seen = Counter(_kinds(new))
-    added = [d for d in new if d.is_error and d.code not in _EXPECTED and seen[_kind(d)] > old[_kind(d)]]
+    added, new = added_errors(before, after, name, options, _EXPECTED)
     if added:
         first = added[0]
         hint = f'<div {SLOT_ATTR}="{claim_ids[0]}"></div>' if len(claim_ids) == 1 else "the slots"
@@ -212,11 +209,3 @@ def _refuse_new_findings(
             "then run claim add again"
         )
     return new
-
-
-def _kinds(found: list[Diagnostic]) -> list[tuple[str, str]]:
-    return [_kind(d) for d in found if d.is_error]
-
-
-def _kind(d: Diagnostic) -> tuple[str, str]:
-    return d.code, d.subject
