@@ -72,6 +72,7 @@ class Site:
     config: str  # claim-evidence.toml as shown (relative to the working folder), else the generator's config
     pages: tuple[str, ...] = ()  # globs of the pages that count as registered (SH007); none: every page
     require: tuple[str, ...] = ()  # globs of the pages that must carry evidence markup (SH160)
+    exclude: tuple[str, ...] = ()  # globs of the files (or folders) that are no page of the site: never checked
 
 
 def load_site(
@@ -95,7 +96,7 @@ def load_site(
     if "base_url" not in config.keys and options.site is not None:
         options = dataclasses.replace(options, site=dataclasses.replace(options.site, base_url=served))
     shown = display_path(config.path or path, os.getcwd())
-    return Site(options, config.root, shown, config.pages, config.require)
+    return Site(options, config.root, shown, config.pages, config.require, config.exclude)
 
 
 def served_path(url: str | None) -> str:
@@ -111,10 +112,12 @@ def served_path(url: str | None) -> str:
 class Gate:
     """One build's pages, checked as the build writes them, and what only the whole build can tell.
 
-    :meth:`check` checks a page, required when a ``require`` glob matches its built file or its source;
+    :meth:`check` checks a page, required when a ``require`` glob matches its built file or its source,
+    and leaves alone a page an ``exclude`` glob matches (exclude wins, as in a configured run);
     :meth:`findings` is what a run over a config's pages adds at its end: each glob that matched no page
-    of the build (SH004) and, when no registered page carried evidence markup, SH007. :attr:`left_stale`
-    names the pages a write left with slots that do not show their records."""
+    of the build, or only excluded ones (SH004), each required page that ``pages`` does not register
+    (SH008) and, when no registered page carried evidence markup, SH007. :attr:`left_stale` names the
+    pages a write left with slots that do not show their records."""
 
     def __init__(self, site: Site, write: bool) -> None:
         self.site = site
@@ -124,16 +127,22 @@ class Gate:
         self.stripped = 0  # of them, pages without it that show a generator's trace of dropped raw HTML
         self.left_stale: list[str] = []
         self._patterns = {key: [(p, _parts(p)) for p in getattr(site, key)] for key in ("pages", "require")}
+        self._exclude = [_parts(p) for p in site.exclude]
         self._matched: set[tuple[str, str]] = set()
+        self._loose: list[tuple[str, str]] = []  # (page, require glob) of required pages pages does not register
 
     def check(self, text: str, name: str, served: str, files: Iterable[str | os.PathLike[str]]) -> Built:
         """Check the page ``text`` (``name``: as findings name it; ``served``: its path under the output
         folder, POSIX, from which relative stylesheet hrefs resolve), built from ``files`` (its built file
         and its sources: any of them may be what a glob names)."""
-        patterns = self._patterns["pages"] or self._patterns["require"]
+        patterns = self._patterns["pages"] or self._patterns["require"] or self._exclude
         names = [n for n in (site_path(self.site.root, Path(f)) for f in files) if n is not None] if patterns else []
+        if any(_excluded(parts, tuple(n.split("/"))) for parts in self._exclude for n in names):
+            return Built(check_built(text, name, self.site.options, False).page, text)  # no page of the site
         required = self._matches("require", names)
         registered = self._matches("pages", names) if self.site.pages else True
+        if required and not registered:
+            self._loose.append((name, next(p for p, parts in self._patterns["require"] if _any_match(parts, names))))
         built = check_built(
             text, name, dataclasses.replace(self.site.options, page=served, required=required), self.write
         )
@@ -150,20 +159,20 @@ class Gate:
     def _matches(self, key: str, names: list[str]) -> bool:
         found = False
         for pattern, parts in self._patterns[key]:
-            if any(_glob_matches(parts, tuple(n.split("/"))) for n in names):
+            if _any_match(parts, names):
                 self._matched.add((key, pattern))
                 found = True
         return found
 
     def findings(self) -> list[Diagnostic]:
         """The build's own findings, on the config: a ``pages`` or ``require`` glob that matched no page
-        (a mistyped glob must not turn the check off), and SH007 when the registered pages carry no
-        evidence markup at all."""
+        (a mistyped glob must not turn the check off), a required page that ``pages`` leaves out (it would
+        escape SH007's count), and SH007 when the registered pages carry no evidence markup at all."""
         found = [
             Diagnostic(
                 "SH004",
-                f"{key} glob {pattern!r} matches no page of this build (neither its built file nor its source, "
-                f"relative to {self.site.root}): correct the glob, or take it out of {CONFIG_NAME}",
+                f"{key} glob {pattern!r} matches no page of this build that exclude keeps (neither its built file "
+                f"nor its source, relative to {self.site.root}): correct the glob, or take it out of {CONFIG_NAME}",
                 subject="config",
                 file=self.site.config,
             )
@@ -171,6 +180,18 @@ class Gate:
             for pattern, _ in patterns
             if (key, pattern) not in self._matched
         ]
+        if self._loose:
+            page, pattern = self._loose[0]
+            more = f" (and {len(self._loose) - 1} more)" if len(self._loose) > 1 else ""
+            found.append(
+                Diagnostic(
+                    "SH008",
+                    f"require glob {pattern!r} matches {page}{more}, which pages does not register: a page that must "
+                    "carry evidence must be checked as a registered page; add it to pages",
+                    subject="config",
+                    file=self.site.config,
+                )
+            )
         if self.checked and not self.marked:
             found.append(no_evidence(self.site.config, self.checked, self.stripped))
         return found
@@ -191,6 +212,16 @@ class Gate:
 
 def _parts(pattern: str) -> tuple[str, ...]:
     return tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
+
+
+def _any_match(pattern: tuple[str, ...], names: list[str]) -> bool:
+    return any(_glob_matches(pattern, tuple(n.split("/"))) for n in names)
+
+
+def _excluded(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """An ``exclude`` glob matches the path or a folder it lies in (``layouts`` and ``layouts/**`` alike),
+    as :class:`claim_evidence._site.config.GlobMatch` reads it for a configured run."""
+    return any(_glob_matches(pattern, path[:i]) for i in range(1, len(path) + 1))
 
 
 def _glob_matches(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:

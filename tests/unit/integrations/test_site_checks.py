@@ -375,3 +375,58 @@ def test_gate_globs_match_a_page_by_its_built_file_or_its_source(tmp_path: Path)
     assert gate.checked == 5
     assert [d.code for d in gate.findings()] == ["SH007"]
     assert "(5 pages checked;" in gate.findings()[0].message
+
+
+def test_gate_exclude_wins_and_a_required_page_pages_leaves_out_is_SH008(tmp_path: Path) -> None:
+    """As a configured run reads them: a page an ``exclude`` glob matches (by a file, or a folder it lies
+    in) is never checked nor counted, and a required page ``pages`` does not register is SH008."""
+    _toml(tmp_path, pages=["site/posts/**/*.html"], require=["docs/**/*.md"], exclude=["docs/drafts", "site/tmp/**"])
+    gate = Gate(load_site(tmp_path / "claim-evidence.toml", tmp_path, None, "mkdocs.yml"), True)
+    broken = '<!doctype html><html lang=ja><title>t</title><p data-claim-id="x">x</p></html>'
+
+    def codes(*files: str) -> list[str]:
+        return [d.code for d in gate.check(broken, "page", "index.html", [tmp_path / f for f in files]).findings]
+
+    assert codes("site/drafts/a/index.html", "docs/drafts/a.md") == []  # its source lies in an excluded folder
+    assert codes("site/tmp/b/index.html") == []
+    assert gate.check(broken, "page", "index.html", [tmp_path / "site/tmp/b/index.html"]).text == broken
+    assert gate.checked == 0
+    assert "SH160" not in codes("site/posts/c/index.html", "docs/c.md")
+    assert gate.checked == 1
+    codes("site/about/index.html", "docs/about.md")  # required, not registered
+    codes("site/faq/index.html", "docs/faq.md")
+    found = {d.code: d for d in gate.findings()}
+    assert found["SH008"].message == (
+        "require glob 'docs/**/*.md' matches page (and 1 more), which pages does "
+        "not register: a page that must carry evidence must be checked as a registered page; add it to pages"
+    )
+
+
+def test_gate_a_glob_whose_every_page_is_excluded_is_SH004(tmp_path: Path) -> None:
+    _toml(tmp_path, require=["docs/drafts/*.md"], exclude=["docs/drafts/**"])
+    gate = Gate(load_site(tmp_path / "claim-evidence.toml", tmp_path, None, "mkdocs.yml"), True)
+    gate.check("<p>x</p>", "page", "index.html", [tmp_path / "docs/drafts/a.md"])
+    assert [d.message for d in gate.findings()] == [
+        f"require glob 'docs/drafts/*.md' matches no page of this build that exclude keeps (neither its built file nor "
+        f"its source, relative to {tmp_path}): correct the glob, or take it out of claim-evidence.toml"
+    ]
+
+
+def test_mkdocs_excluded_draft_is_not_checked_and_SH008_fails_the_strict_build(tmp_path: Path) -> None:
+    _needs("mkdocs", "mkdocs")
+    site, _ = _site(tmp_path, "mkdocs")
+    (site / "docs" / "drafts").mkdir()
+    (site / "docs" / "drafts" / "wip.md").write_text(
+        '# WIP\n\n<p data-claim-id="nope">未記録。</p>\n', encoding="utf-8"
+    )
+    _toml(site)
+    assert _mkdocs(site, strict=True).returncode == 1  # checked, the draft's unrecorded claim fails
+    _toml(site, exclude=["docs/drafts"])
+    assert _mkdocs(site, strict=True).returncode == 0  # excluded, it is no page of the site
+    _toml(site, exclude=["docs/drafts"], pages=["site/index.html"], require=["docs/kumo.md"])
+    done = _mkdocs(site, strict=True)
+    assert done.returncode == 1
+    assert (
+        "WARNING -  claim-evidence: claim-evidence.toml: SH008 require glob 'docs/kumo.md' matches docs/kumo.md, which pages does not "
+        "register: a page that must carry evidence must be checked as a registered page; add it to pages" in done.stderr
+    )
