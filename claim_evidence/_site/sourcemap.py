@@ -60,9 +60,15 @@ def claim_of(d: Diagnostic) -> str | None:
 
 def source_line(source: str, d: Diagnostic) -> int | None:
     """The line of ``source`` (the Markdown or reST file a page was built from) where ``d``'s markup is
-    written: a claim's ``data-claim-id="ID"`` (else its slot), for every other finding the bundle script's
-    ``claim-evidence-data`` (else the first claim or slot). ``None`` when the source does not hold it
-    (markup that a template or an include put there)."""
+    written: a record's finding (``CE…`` with a JSON path) at that path's line in the bundle script the
+    source holds, as :func:`place_findings` places it in a data file; a claim's ``data-claim-id="ID"``
+    (else its slot); for every other finding the bundle script's ``claim-evidence-data`` (else the first
+    claim or slot). ``None`` when the source does not hold it (markup that a template or an include put
+    there)."""
+    if d.code.startswith("CE") and d.path:
+        start = _script_json(source)
+        if start is not None:
+            return _line_at(source, start, d.path)
     rid = claim_of(d)
     patterns = [_attribute(CLAIM_ATTR, rid), _attribute(SLOT_ATTR, rid)] if rid else []
     patterns += [re.compile(re.escape(BUNDLE_ID)), re.compile(f"(?i){CLAIM_ATTR}|{SLOT_ATTR}")]
@@ -71,6 +77,18 @@ def source_line(source: str, d: Diagnostic) -> int | None:
         if found:
             return line_column(line_starts(source), found.start())[0]
     return None
+
+
+_SCRIPT_OPEN = re.compile(rf"""<script\b[^>]*\bid\s*=\s*["']?{re.escape(BUNDLE_ID)}\b[^>]*>\s*""", re.IGNORECASE)
+
+
+def _script_json(source: str) -> int | None:
+    """Where the JSON of the one bundle script written in ``source`` starts; None without exactly one, or
+    when what follows its start tag is no JSON object (then the finding goes to the claim's line)."""
+    found = list(_SCRIPT_OPEN.finditer(source))
+    if len(found) != 1 or not source.startswith("{", found[0].end()):
+        return None
+    return found[0].end() if _json_end(source, found[0].end()) < len(source) else None
 
 
 def _attribute(attr: str, value: str) -> re.Pattern[str]:

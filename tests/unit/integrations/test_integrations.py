@@ -131,7 +131,7 @@ def test_mkdocs_broken_seal_fails_the_strict_build_naming_the_markdown_line(tmp_
     site, _ = _site(tmp_path, "mkdocs", edited=True)
     done = _mkdocs(site, "claim-evidence", strict=True)
     assert done.returncode == 1
-    line = _line_of(site / "docs" / "kumo.md", f'data-claim-id="{CLAIM}"')
+    line = _line_of(site / "docs" / "kumo.md", '"fingerprint"')  # the record's finding at its JSON line
     assert (
         f"WARNING -  claim-evidence: docs/kumo.md:{line}: CE403 [{CLAIM}] review fingerprint does not match"
         in done.stderr
@@ -205,7 +205,7 @@ def test_sphinx_broken_seal_fails_the_W_build_at_the_rest_line(tmp_path: Path) -
     done = _sphinx(site, True, strict=True)
     assert done.returncode == 1
     source = site / "kumo.rst"
-    line = _line_of(source, f'data-claim-id="{CLAIM}"')
+    line = _line_of(source, '"fingerprint"')  # the record's finding at its JSON line
     expected = f"{source}:{line}: WARNING: claim-evidence: CE403 [{CLAIM}] review fingerprint does not match current statement/conditions/sources; "
     (warning,) = [w for w in done.stderr.splitlines() if w.startswith(expected)]
     # the slot shows 未確認 and its finding is gone: the CE403 says what to type, on the file as the build names it
@@ -287,7 +287,7 @@ def test_pelican_broken_seal_fails_the_fatal_warnings_build_naming_the_source(tm
     done = _pelican(site, True, fatal=True)
     assert done.returncode == 1
     log = " ".join((done.stdout + done.stderr).split())  # Pelican's console wraps long lines
-    line = _line_of(site / "content" / "kumo.md", f'data-claim-id="{CLAIM}"')
+    line = _line_of(site / "content" / "kumo.md", '"fingerprint"')  # the record's finding at its JSON line
     assert f"claim-evidence: content/kumo.md:{line}: CE403 [{CLAIM}] review fingerprint does not match" in log
     assert "SH150" not in log and "SH140" not in log
     _assert_unverified(site / "output" / "kumo-ja.html")

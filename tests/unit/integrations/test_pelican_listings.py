@@ -214,9 +214,9 @@ def test_pelican_listings_failure_prints_each_finding_on_one_line_at_80_columns(
     lines = done.stdout.splitlines()
     *findings, summary = lines
     source = (site / "content" / "kumo.md").read_text(encoding="utf-8").splitlines()
-    claim_line = next(i for i, line in enumerate(source, 1) if 'data-claim-id="KUMO-SPEED"' in line)
+    seal_line = next(i for i, line in enumerate(source, 1) if '"fingerprint"' in line)  # the record's JSON line
     # the slot was filled with 未確認 (no SH140, no SH150): the seal's finding alone, with the command to type
-    assert [f.split(" [")[0] for f in findings] == [f"WARNING  claim-evidence: content/kumo.md:{claim_line}: CE403"]
+    assert [f.split(" [")[0] for f in findings] == [f"WARNING  claim-evidence: content/kumo.md:{seal_line}: CE403"]
     assert len(findings[0]) > 80  # whole, not wrapped at the terminal's width
     assert "review fingerprint does not match current statement/conditions/sources" in findings[0]
     assert "`claim-evidence review record content/kumo.md --claim KUMO-SPEED --method … --checked-at …`" in findings[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,25 @@ def test_sourcemap_source_line_page_finding_at_the_bundle_else_the_first_markup(
     assert source_line(MARKDOWN, page_finding()) == 7
     without_bundle = MARKDOWN.replace('{{< claim-evidence-data "about" >}}', "")
     assert source_line(without_bundle, page_finding()) == 4
+
+
+def test_sourcemap_source_line_record_finding_at_its_json_line_in_the_script() -> None:
+    """A record's finding (CE… with a JSON path) goes where ``review record`` writes: the path's line in the
+    bundle script the source holds (a Markdown script as written; a reST raw directive, indented)."""
+    script = (
+        f'<script type="application/json" id="claim-evidence-data">\n{dumps_for_script(BUNDLE, indent=2)}\n</script>\n'
+    )
+    source = f'<p data-claim-id="{CLAIM}">{STATEMENT}</p>\n\n{script}'
+    seal = Diagnostic(
+        "CE403", "review fingerprint does not match", "$.claims[0].verification.fingerprint", "error", f"claim {CLAIM}"
+    )
+    lines = source.splitlines()
+    assert source_line(source, seal) == next(i for i, line in enumerate(lines, 1) if '"fingerprint"' in line)
+    rst = ".. raw:: html\n\n" + textwrap.indent(source, "   ")
+    assert source_line(rst, seal) == next(i for i, line in enumerate(rst.splitlines(), 1) if '"fingerprint"' in line)
+    # no script written in the source (a shortcode includes it), or one that is no JSON: the claim's line
+    assert source_line(MARKDOWN, seal) == 4
+    assert source_line(source.replace(dumps_for_script(BUNDLE, indent=2), "@BUNDLE@"), seal) == 1
 
 
 def test_sourcemap_source_line_none_when_the_source_does_not_hold_it() -> None:
