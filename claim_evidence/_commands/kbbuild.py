@@ -29,6 +29,7 @@ from .._core.textio import read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import EXPIRED, Freshness, build_date, build_date_only
 from .._record.vocabulary import LABELS, STATUSES, is_valid_id, str_or_none
+from .._render.evidence import claim_errors
 from .._site.config import Config, expand, registered_pages, site_path
 
 _TITLE_CHARS = 80
@@ -141,7 +142,9 @@ def _claim_chunks(
         else {}
     )
     errors = [d for d in diagnostics if d.is_error and d.code not in (EXPIRED, STALE)]
-    bundle_invalid = any(d.code.startswith("CE") for d in errors)  # one broken record shows every claim as 未確認
+    # A record's error makes unverified the claims it concerns, exactly as the page's blocks show them
+    # (one broken claim says nothing of its neighbours; a broken source, of the claims citing it).
+    invalid = claim_errors(bundle, [d for d in errors if d.code.startswith("CE")])
     unbound = {d.subject for d in errors if d.code in UNBOUND}
     expired = {d.subject for d in diagnostics if d.code == EXPIRED}
     for i, claim in enumerate(claims if isinstance(claims, list) else []):
@@ -149,7 +152,7 @@ def _claim_chunks(
             continue
         cid = claim.get("id") if is_valid_id(claim.get("id")) else None
         subject = f"claim {cid}"
-        rule = _rule(claim, bundle_invalid or subject in unbound, subject in expired, chat)
+        rule = _rule(claim, i in invalid or subject in unbound, subject in expired, chat)
         label = str_or_none(claim.get("label")) or ""
         statement = str_or_none(claim.get("statement")) or ""
         yield Chunk(

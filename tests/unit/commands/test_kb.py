@@ -135,20 +135,31 @@ def test_kb_claim_text_has_statement_conditions_uncertainty_basis_and_sources() 
     assert claim_text({"statement": "x", "basis": "reporting"}, {}, "en") == "Claim: x\nBasis: News reporting"
 
 
-def test_kb_invalid_record_makes_every_claim_of_its_page_unverified(site: Path, tmp_path: Path, run: Any) -> None:
-    page = site / "about.html"
+def test_kb_invalid_record_makes_unverified_the_claims_it_concerns(site: Path, tmp_path: Path, run: Any) -> None:
+    """As the page's blocks show them: an edited statement (CE403) makes its own claim invalid, not its
+    neighbours; an error of the bundle itself concerns every claim of the page."""
+    page = site / "articles" / "kumo-engine-3.html"
     text = page.read_text(encoding="utf-8")
     page.write_text(
-        text.replace('"statement": "記事の下書きには生成AIを使い', '"statement": "記事の下書きには生成AIを使わず', 1),
+        text.replace(
+            '"statement": "クモエンジン 3 は前版より推論が 1.8', '"statement": "クモエンジン 3 は前版より推論が 2.8', 1
+        ),
         encoding="utf-8",
     )
+    about = site / "about.html"
+    about.write_text(about.read_text(encoding="utf-8").replace('"version": 1,', '"version": 2,', 1), encoding="utf-8")
     kb = _build(run, site / "claim-evidence.toml", tmp_path / "kb.json")[3]
-    about = [(c["id"], c["state"], c["state_rule"]) for c in kb["chunks"] if c["page"] == "about.html"]
-    assert about == [
-        ("about.html#ABOUT-AI", "UNVERIFIED", "invalid"),
-        ("about.html#ABOUT-CORRECTIONS", "UNVERIFIED", "invalid"),
-    ]
-    assert "生成AIを使わず" in kb["chunks"][0]["text"]
+    rules = {c["id"]: (c["state"], c["state_rule"]) for c in kb["chunks"] if c["kind"] == "claim"}
+    kumo = {k.split("#")[1]: v for k, v in rules.items() if k.startswith("articles/kumo-engine-3.html#")}
+    assert kumo["KUMO-SPEED"] == ("UNVERIFIED", "invalid")
+    assert {cid: rule for cid, (_, rule) in kumo.items() if cid != "KUMO-SPEED"} == {
+        "KUMO-CONTEXT": "fact",  # each neighbour keeps the rule of its own record
+        "KUMO-RELEASE": "partial",
+        "KUMO-MEASURED": "conflict",
+        "KUMO-ADVICE": "unverified",
+    }
+    assert {v for k, v in rules.items() if k.startswith("about.html#")} == {("UNVERIFIED", "invalid")}
+    assert "2.8 倍速い" in next(c["text"] for c in kb["chunks"] if c["id"].endswith("#KUMO-SPEED"))
 
 
 def test_kb_state_mapping_overrides_and_expired_reviews(site: Path, tmp_path: Path, run: Any) -> None:
