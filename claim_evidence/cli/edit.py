@@ -202,7 +202,9 @@ def _served_page(file: str) -> PageOptions:
 
 @claim.command("set")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim to change.")
+@click.option(
+    "--claim", "--id", "claim_id", required=True, metavar="ID", help="The claim to change (--id as for claim add)."
+)
 @click.option(
     "--status",
     type=click.Choice(STATUSES),

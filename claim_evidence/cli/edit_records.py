@@ -23,7 +23,7 @@ _FILE = click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 
 @click.command("remove")
 @_FILE
-@click.option("--id", "claim_id", required=True, metavar="ID", help="The claim to remove.")
+@click.option("--id", "--claim", "claim_id", required=True, metavar="ID", help="The claim to remove (or --claim ID).")
 @click.option(
     "--markup",
     is_flag=True,

@@ -282,6 +282,19 @@ def _second(bundle: dict, cites: bool = False) -> dict:
     return add_ref(two, "second", SRC, "本文", "二つ目").bundle if cites else two
 
 
+@pytest.mark.parametrize("spelling", ["--id", "--claim"])
+def test_edit_records_claim_set_and_remove_take_the_claim_by_either_name(
+    run: Any, tmp_path: Path, bundle: dict, subject: dict, spelling: str
+) -> None:
+    """claim add names its new claim --id, the other claim commands --claim: the two siblings read both."""
+    path = holder("bundle", tmp_path, _second(bundle), subject)
+    code, _, err, _, after = _run_edit(run, path, "claim", "set", spelling, "second", "--label", "二つ目")
+    assert (code, err) == (0, "")
+    assert load_document(path).value["claims"][1]["label"] == "二つ目"
+    code, _, err, before, after = _run_edit(run, path, "claim", "remove", spelling, "second")
+    assert (code, err, [c["id"] for c in load_document(path).value["claims"]]) == (0, "", [CID])
+
+
 @pytest.mark.parametrize("kind", ["bundle", "article"])
 def test_edit_records_claim_remove_on_json(run: Any, tmp_path: Path, bundle: dict, subject: dict, kind: str) -> None:
     path = holder(kind, tmp_path, _second(bundle), subject)
