@@ -12,12 +12,13 @@ the JSON path and what to write instead. One generator underneath (:func:`iter_v
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, PathParts, json_path
-from .normalize import AmbiguousNumber, is_decimal_string, normalize_decimal
+from .normalize import AmbiguousNumber, is_decimal_string, normalize_decimal, split_quantity
 
 __all__ = [
     "ACTIONS",
@@ -53,7 +54,7 @@ ISSUES = (
     "unsupported_currency",
     "insufficient_context",
 )
-# Code → what it means (SCHEMA.md "Extraction contract" lists the same).
+# Code → what it means (SCHEMA.md "Extraction contract" lists the same; a test holds the two together).
 CODES = {
     "CE800": "the output is not a JSON object",
     "CE801": "a required key is missing",
@@ -66,6 +67,10 @@ CODES = {
     "CE808": "a cancel that lists items",
     "CE809": "currency USD without the issue unsupported_currency, or the issue without USD",
     "CE810": "an issue listed twice",
+    # not the checker's, the files' (exit 2 for the first two: the set or the outputs cannot be used)
+    "CE811": "a line of the case set that is no valid case",
+    "CE812": "a line of an outputs file that is no output record, or an output for no case of the set",
+    "CE813": "a run record whose model reply was no JSON (output null)",
 }
 _SUBJECT = "extraction output"
 _WORDS = {str: "a string", bool: "true or false", list: "an array", dict: "an object"}
@@ -220,6 +225,11 @@ def _decimal(at: PathParts, value: Any) -> Iterator[tuple[PathParts, str, str]]:
         instead = f'write "{normalize_decimal(written)}"'
     except AmbiguousNumber:
         instead = 'write the number alone, such as "12" or "2.5"'
+        try:
+            number, unit = split_quantity(written)
+            instead = f'write "{number}" (and "{unit}" as the unit)' if unit else instead
+        except AmbiguousNumber:
+            pass
     kind = "a JSON number" if not isinstance(value, str) else f'"{value}"'
     yield at, "CE805", f"{name} must be a decimal string without unit, sign or separators; found {kind}: {instead}"
 
@@ -263,6 +273,8 @@ def _kind(value: Any) -> str:
         return f"the number {value}"
     if value == "":
         return "an empty string"
+    if isinstance(value, str):
+        return json.dumps(value if len(value) <= 40 else value[:40] + "…", ensure_ascii=False)
     return _WORDS.get(type(value), type(value).__name__)
 
 
