@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core.atomic import atomic_write_bytes
@@ -75,7 +75,8 @@ def check_text(text: str, name: str) -> FileResult:
                 found.append(exc.diagnostic)
                 continue
             found += placed(_findings(value), line, origin=(number, 1))
-    return FileResult(name, found)
+    # The position says where; the JSON path says which field, in the words of the contract.
+    return FileResult(name, [d if d.path == "$" else replace(d, message=f"{d.path}: {d.message}") for d in found])
 
 
 def _findings(value: Any) -> list[Diagnostic]:

@@ -64,7 +64,6 @@ def request_body(case: dict[str, Any], model: str, max_tokens: int = 1024) -> di
     return {
         "model": model,
         "max_tokens": max_tokens,
-        "temperature": 0,
         "system": SYSTEM,
         "messages": [{"role": "user", "content": message}],
     }

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core.diagnostics import Diagnostic, InputError
+from .._core.hints import terminal_safe
 from .cases import Case, OutputRecord
 from .contract import ITEM_KEYS, KEYS, iter_violations
 
@@ -257,7 +258,9 @@ def _lines(score: Score) -> list[str]:
     lines.append("issues extra: " + (", ".join(f"{k} {n}" for k, n in data["issues_extra"].items()) or "none"))
     cv = data["contract_violations"]
     codes = ", ".join(f"{k} {n}" for k, n in cv["codes"].items())
-    lines.append(f"contract violations: {cv['outputs']} outputs" + (f" ({codes})" if codes else ""))
+    lines.append(
+        f"contract violations: {cv['outputs']} of {len(score.cases)} outputs" + (f" ({codes})" if codes else "")
+    )
     lines.append(f"malformed outputs: {data['malformed']}; no output: {data['missing']}")
     for s in score.cases:
         if s.exact:
@@ -290,7 +293,8 @@ def render(score: Score, fmt: str = "text") -> str:
         table = [
             "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [header, *rows]
         ]
-        return "\n".join([title, *table, *lines]) + "\n"
+        # ids and paths come from the files: nothing in them may act on a terminal
+        return "\n".join(terminal_safe(line) for line in [title, *table, *lines]) + "\n"
     if fmt == "markdown":
         table = ["| " + " | ".join(_md(c) for c in row) + " |" for row in [header, ["---"] * len(header), *rows]]
         return "\n".join([f"# {_md(title)}", "", *table, "", *(f"- {_md(line)}" for line in lines)]) + "\n"
@@ -308,4 +312,4 @@ def render(score: Score, fmt: str = "text") -> str:
 
 def _md(text: str) -> str:
     """Markdown-inert: a pipe or a markup character in an id or a path stays text."""
-    return "".join("\\" + c if c in "\\|*_`[]<>#" else c for c in text)
+    return "".join("\\" + c if c in "\\|*_`[]<#" else c for c in text)

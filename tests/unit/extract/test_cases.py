@@ -50,6 +50,12 @@ def test_shipped_set_expected_outputs_keep_the_contract_and_the_schema() -> None
         assert list(validator.iter_errors(case.expected)) == [], case.id
 
 
+def test_heldout_set_keeps_the_contract_one_case_per_category() -> None:
+    heldout = load_cases(ROOT / "examples" / "extraction" / "heldout.jsonl")
+    assert all(violations(case.expected) == [] for case in heldout)
+    assert sorted(c.category for c in heldout) == sorted({c.category for c in load_cases(CASES)})
+
+
 def test_shipped_set_covers_every_issue() -> None:
     from claim_evidence._extract.contract import ISSUES
 

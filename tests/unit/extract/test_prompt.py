@@ -29,7 +29,7 @@ def test_request_body_separates_instructions_from_data() -> None:
     case = {"input": "紙を1箱", "reference_date": "2026-04-01", "timezone": "Asia/Tokyo"}
     body = request_body(case, "m-1")
     assert body["system"] == SYSTEM
-    assert body["model"] == "m-1" and body["temperature"] == 0
+    assert (body["model"], body["max_tokens"]) == ("m-1", 1024)
     assert body["messages"] == [{"role": "user", "content": user_message("紙を1箱", "2026-04-01", "Asia/Tokyo")}]
 
 
