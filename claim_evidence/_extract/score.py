@@ -119,7 +119,8 @@ def _score_case(case: Case, record: OutputRecord | None) -> CaseScore:
     issues = got.get("issues")
     found = {i for i in issues if isinstance(i, str)} if isinstance(issues, list) else set()
     fields = {key: _same(key, expected[key], got.get(key, _ABSENT)) for key in KEYS}
-    items = got.get("items") if isinstance(got.get("items"), list) else []
+    listed = got.get("items")
+    items: list[Any] = listed if isinstance(listed, list) else []
     right = sum(
         isinstance(g, dict) and key in g and _same(key, e[key], g[key])
         for e, g in zip(expected["items"], items, strict=False)
