@@ -56,16 +56,18 @@ def check_text(text: str, name: str) -> FileResult:
     """
     found: list[Diagnostic] = []
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    whole = None
+    if not lines:
+        message = "empty file: no extraction output (an output is one JSON object; JSON Lines hold one per line)"
+        return FileResult(name, [Diagnostic("CE003", message, subject="file")])
+    whole: Any = None
+    parsed = False
     if not name.endswith(".jsonl"):
         try:
-            whole = loads(text, name).value
+            whole, parsed = loads(text, name).value, True
         except MalformedInput as exc:
-            if len(lines) <= 1:
+            if len(lines) == 1:
                 return FileResult(name, [exc.diagnostic])
-    if whole is not None or len(lines) == 0:
-        if len(lines) == 0:
-            return FileResult(name, [Diagnostic("CE003", "empty file: no extraction output", subject="file")])
+    if parsed:
         found = placed(_findings(whole), text)
     else:
         for number, line in lines:

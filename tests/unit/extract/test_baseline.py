@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claim_evidence._extract.baseline import extract
 from claim_evidence._extract.cases import load_cases
@@ -53,3 +55,14 @@ def test_extract_reports_what_it_cannot_decide(text: str, issues: list[str]) -> 
     output = extract(_request(text))
     assert output["issues"] == issues
     assert output["status"] == "needs_review"
+
+
+_ALPHABET = list("0123456789０１２,，.．一二三十百千万億〇箱本個つ円$税込抜明日後月年-QO【今回】前をがはと、。（）()×入") + [
+    "ダース", "キャンセル", "変更", "注文", "見積", "減ら", "から", "→", "くらい", "数", "USD", "\n", " ",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ALPHABET), max_size=40).map("".join), st.dates().map(str))
+def test_extract_never_raises_and_keeps_the_contract(text: str, reference_date: str) -> None:
+    assert violations(extract(_request(text, reference_date))) == []

@@ -558,3 +558,17 @@ def test_read_amount_refuses(text: str, message: str) -> None:
     with pytest.raises(AmbiguousNumber) as raised:
         read_amount(text)
     assert str(raised.value) == message
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("0123456789０１２,，.．一二三十百千万億兆〇数何箱本つ円ドル$¥- ")), max_size=12
+    )
+)
+def test_read_amount_gives_a_canonical_value_or_refuses(text: str) -> None:
+    try:
+        amount = read_amount(text)
+    except AmbiguousNumber:
+        return
+    assert CANONICAL.fullmatch(amount.value) and not amount.value.startswith("-")
