@@ -144,8 +144,12 @@ def _model(model: str, max_tokens: int, timeout: float) -> Extractor:
     def ask(case: Case) -> OutputRecord:
         try:
             reply = client.messages.create(**request_body(case.as_request(), model, max_tokens))
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as exc:
+            # the same answer for every case: stop, write nothing
+            raise ExtractionRunError(f"the API refused the key ({exc.status_code}: {_api_message(exc)})") from None
         except anthropic.APIStatusError as exc:
-            return OutputRecord(case.line, case.id, None, f"the API answered {exc.status_code}: {exc.message}", None)
+            error = f"the API answered {exc.status_code}: {_api_message(exc)}"
+            return OutputRecord(case.line, case.id, None, error, None)
         except anthropic.AnthropicError as exc:  # connection, timeout: the case has no reply
             return OutputRecord(case.line, case.id, None, f"the API call failed: {type(exc).__name__}: {exc}", None)
         raw = "".join(block.text for block in reply.content if getattr(block, "type", "") == "text")
@@ -155,6 +159,14 @@ def _model(model: str, max_tokens: int, timeout: float) -> Extractor:
         return OutputRecord(case.line, case.id, output)
 
     return ask
+
+
+def _api_message(exc: Any) -> str:
+    """The API's own words for an error (``error.message`` of its JSON body), else the SDK's."""
+    body = exc.body
+    if isinstance(body, dict) and isinstance(body.get("error"), dict) and isinstance(body["error"].get("message"), str):
+        return f"{body['error'].get('type', 'error')}: {body['error']['message']}"
+    return str(exc.message)
 
 
 # --- score ---------------------------------------------------------------------------------------

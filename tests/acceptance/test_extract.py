@@ -237,3 +237,30 @@ def test_extract_codes_are_documented() -> None:
     schema_md = (ROOT / "SCHEMA.md").read_text(encoding="utf-8").split("## Extraction contract\n", 1)[1]
     documented = re.findall(r"^\| (CE8\d\d) \|", schema_md, re.M)
     assert documented == sorted(CODES)
+
+
+def test_extract_run_records_an_api_error_and_stops_on_a_refused_key(
+    run: Any, here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("anthropic", reason="the chat extra is not installed")
+    from claim_evidence.chat.fakemodel import FakeModel, error
+
+    with FakeModel(lambda request: error(400, "prompt is too long"), api_key="test-key", lifetime=60.0) as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        code, out, err = run("extract", "run", "--cases", "cases.jsonl", "--out", "model.jsonl", "--model", "m-1")
+        assert (code, out, err) == (1, "model.jsonl: 3 outputs from m-1 (3 malformed, 0 breaking the contract)\n", "")
+        first = json.loads((here / "model.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        assert first == {
+            "id": "q1",
+            "output": None,
+            "error": "the API answered 400: invalid_request_error: prompt is too long",
+            "raw": None,
+        }
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "wrong-key")
+        assert run("extract", "run", "--cases", "cases.jsonl", "--out", "other.jsonl", "--model", "m-1") == (
+            2,
+            "",
+            "claim-evidence: error: the API refused the key (401: authentication_error: invalid x-api-key)\n",
+        )
+    assert not (here / "other.jsonl").exists()
