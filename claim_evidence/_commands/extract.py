@@ -148,8 +148,8 @@ def _model(model: str, max_tokens: int, timeout: float) -> Extractor:
             # the same answer for every case: stop, write nothing
             raise ExtractionRunError(f"the API refused the key ({exc.status_code}: {_api_message(exc)})") from None
         except anthropic.APIStatusError as exc:
-            error = f"the API answered {exc.status_code}: {_api_message(exc)}"
-            return OutputRecord(case.line, case.id, None, error, None)
+            failure = f"the API answered {exc.status_code}: {_api_message(exc)}"
+            return OutputRecord(case.line, case.id, None, failure, None)
         except anthropic.AnthropicError as exc:  # connection, timeout: the case has no reply
             return OutputRecord(case.line, case.id, None, f"the API call failed: {type(exc).__name__}: {exc}", None)
         raw = "".join(block.text for block in reply.content if getattr(block, "type", "") == "text")
