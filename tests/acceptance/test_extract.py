@@ -138,6 +138,7 @@ def test_extract_run_baseline_is_deterministic_and_scores_as_the_readme_says(run
     first = out.read_bytes()
     run("extract", "run", "--cases", str(CASES), "--out", str(out), "--model", "baseline")
     assert out.read_bytes() == first
+    assert first == (ROOT / "examples" / "extraction" / "baseline.jsonl").read_bytes()  # the shipped run is current
     code, report, _ = run("extract", "score", "--cases", str(CASES), "--outputs", str(out), "--format", "markdown")
     assert code == 0
     table = [line for line in report.splitlines() if line.startswith("| ")]
@@ -211,10 +212,11 @@ def test_extract_readme_commands_run_as_written(run: Any, tmp_path: Path, monkey
     block = re.search(r"```sh\n(.*?)```", _readme_section(), re.S)
     assert block is not None
     commands = [shlex.split(line.split("#", 1)[0]) for line in block.group(1).splitlines()]
-    assert [c[:2] for c in commands] == [["claim-evidence", "extract"]] * 3
+    assert [c[:3] for c in commands] == [["claim-evidence", "extract", "score"], ["claim-evidence", "extract", "check"]]
     results = [run(*command[1:]) for command in commands]
-    assert [code for code, _, _ in results] == [0, 0, 0]
-    assert "exact match: 47/48 (97.9%)" in results[1][1].splitlines()
+    assert [code for code, _, _ in results] == [0, 0]
+    assert "exact match: 47/48 (97.9%)" in results[0][1].splitlines()
+    assert results[1][1] == "PASS examples/extraction/baseline.jsonl\n1 file: 1 passed, 0 failed\n"
 
 
 def test_extract_readme_states_the_heldout_score(run: Any, tmp_path: Path) -> None:
