@@ -26,10 +26,11 @@ from .contract import ITEM_KEYS, KEYS, iter_violations
 __all__ = ["FORMATS", "LIMITS", "CaseScore", "Regression", "Score", "render", "score_outputs"]
 
 FORMATS = ("text", "json", "markdown", "html")
+# True of any set scored, a site's own too: the shipped one is also synthetic, and says so.
 LIMITS = (
-    "Limits: {n} synthetic cases written for the contract, not real requests; a regression start, "
-    "not an accuracy claim for unseen data. Tuning an extractor or a prompt on this set says nothing "
-    "about other data."
+    "Limits: {n} cases chosen by hand (the shipped set is synthetic, written for the contract, not real "
+    "requests): a regression start, not an accuracy claim for unseen data. Tuning an extractor or a prompt "
+    "on this set says nothing about other data."
 )
 
 
