@@ -1,4 +1,4 @@
-"""Whole-job commands over the packages below: ``prepublish``, ``init``, ``report``, ``review queue``, ``kb build`` and
-``answer eval``. Each takes its options as arguments and returns results or an exit code; none imports
+"""Whole-job commands over the packages below: ``prepublish``, ``init``, ``report``, ``review queue``, ``kb build``,
+``answer eval`` and ``extract`` (check, run, score). Each takes its options as arguments and returns results or an exit code; none imports
 click or prints (the CLI does).
 """

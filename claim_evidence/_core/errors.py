@@ -103,3 +103,7 @@ class CorrectionRegistryError(EvidenceValidationError):
 
 class ChatConfigError(ClaimEvidenceError):
     """The endpoint cannot start as configured (a setting out of range, the API key not set): exit 2."""
+
+
+class ExtractionRunError(ClaimEvidenceError):
+    """``extract run`` cannot ask the model (the SDK not installed, the API key not set): exit 2."""

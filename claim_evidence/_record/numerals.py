@@ -7,7 +7,13 @@ gets its value as one exact decimal string (for comparison).
 
 The reader is deliberately conservative about kanji: a lone ``一`` or ``千`` is
 far more often part of a word (一部, 千葉) than a number, and vague amounts
-(数十億, 十数社, 何百) have no value to compare, so neither is reported.
+(数十億, 十数社, 何百) have no value to compare, so neither is reported. A single
+kanji before a counter (二箱, 十個, 一つ) is a count all the same.
+
+:func:`read_amount` reads a field that should hold exactly one amount (a quantity or a
+price in an extraction): the whole text is one number, a counter or currency at most
+around it, and what could be read two ways (``12,5``: 12.5 or the list 12 and 5) is
+refused with :class:`AmbiguousNumber` rather than guessed.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import re
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, localcontext
 
-__all__ = ["Number", "canonical", "find_numbers"]
+__all__ = ["AmbiguousNumber", "Amount", "Number", "canonical", "find_numbers", "read_amount"]
 
 _WIDE_DIGITS = "０１２３４５６７８９"
 _TO_ASCII = str.maketrans(_WIDE_DIGITS + "，．", "0123456789,.")
@@ -47,6 +53,13 @@ _SCALE = re.compile(rf"{_SPACE}(thousand|million|billion|trillion)(?![A-Za-z])",
 _SUFFIX = re.compile(
     rf"{_SPACE}(?:[%％倍円元]|米?ドル|ユーロ|ポンド|ウォン|パーセント|(?i:usd|jpy|eur|gbp|cny|percent)(?![A-Za-z]))"
 )
+# Counters after which a lone kanji is a count (二箱, 十個, 一つ), longest first. Not 部 (一部 is
+# "a part"), 件 (一件落着) or 分 (十分 is "enough").
+COUNTERS = (
+    "セット", "ケース", "ダース", "パック", "ロール", "カートン",
+    "個", "箱", "本", "枚", "台", "冊", "巻", "袋", "缶", "瓶", "束", "組", "脚", "着", "足", "匹", "杯", "点", "つ",
+)  # fmt: skip
+_COUNTER = re.compile(rf"{_SPACE}(?:{'|'.join(COUNTERS)})")
 _PREFIX = re.compile(rf"(?:[$＄¥￥€£]|(?<![A-Za-z])(?i:usd|jpy|eur)){_SPACE}$")
 # Long enough for "USD" plus a space; the look-behind still sees the character before.
 _PREFIX_WINDOW = 4
@@ -153,12 +166,14 @@ def _is_vague(text: str, body: int, end: int) -> bool:
 def _is_lone_kanji(text: str, body: int, end: int) -> bool:
     """A single kanji (一部, 統一, 九州, 千葉, 十分) is a word, not a number.
 
-    It still counts before a currency, percent or 倍 marker (三倍, 百円) and after
-    第 (第三条), but not before 元, which is a word there too (一元化, 二元論).
+    It still counts before a currency, percent or 倍 marker (三倍, 百円), before a
+    counter (二箱, 一つ) and after 第 (第三条), but not before 元, which is a word there too (一元化, 二元論).
     """
     if end - body != 1 or text[body] in _DIGITS:
         return False
     if body > 0 and text[body - 1] == "第":
+        return False
+    if _COUNTER.match(text, end):
         return False
     marker = _SUFFIX.match(text, end)
     return marker is None or marker.group().endswith("元")
@@ -287,3 +302,59 @@ def _arabic(text: str, position: int) -> tuple[Decimal, int] | None:
         written += fraction.group()
         end = fraction.end()
     return Decimal(written.translate(_TO_ASCII).replace(",", "")), end
+
+
+class AmbiguousNumber(ValueError):
+    """A field's text is no single amount, or reads two ways; the message says why and what to write."""
+
+
+@dataclass(frozen=True)
+class Amount:
+    """One amount read from a whole field: its canonical ``value``, the ``unit`` written after it
+    (a counter such as 箱, or ``""``) and its ``currency`` (``"JPY"``, ``"USD"`` or ``None``)."""
+
+    value: str
+    unit: str
+    currency: str | None
+
+
+_CURRENCY_BEFORE = {"¥": "JPY", "￥": "JPY", "$": "USD", "＄": "USD"}
+_CURRENCY_AFTER = (("円", "JPY"), ("米ドル", "USD"), ("ドル", "USD"))
+_SEPARATOR_THEN_DIGIT = re.compile(rf"[,，]{_D}")
+
+
+def read_amount(text: str) -> Amount:
+    """The one amount that ``text`` is as a whole: ``"１，２００"`` → 1200, ``"三百億"``, ``"1.2万"``,
+    ``"二箱"`` → 2 with unit 箱, ``"¥3,000"`` → 3000 JPY, ``"〇"`` → 0.
+
+    Raises :class:`AmbiguousNumber` for text that is not exactly one non-negative amount (empty,
+    words, two numbers, a vague 数十), and for a separator that groups no three digits
+    (``12,5``, ``1,23``): a decimal comma or a list, which cannot be told apart.
+    """
+    written = text.strip()
+    currency = None
+    if written[:1] in _CURRENCY_BEFORE:
+        currency = _CURRENCY_BEFORE[written[0]]
+        written = written[1:].lstrip()
+    if not written or written[0] not in _DIGITS and written[0] not in _KANJI_NUMERALS:
+        raise AmbiguousNumber(f"{text!r} is not a number; write digits such as 12 or 2.5")
+    with localcontext(_EXACT):
+        magnitude = _magnitude(written, 0)
+    if magnitude is None:
+        raise AmbiguousNumber(f"{text!r} is not a number; write digits such as 12 or 2.5")
+    value, end, _large = magnitude
+    rest = written[end:]
+    if _SEPARATOR_THEN_DIGIT.match(rest):
+        raise AmbiguousNumber(
+            f"{text!r} reads two ways (a decimal comma or a list of numbers); write 12.5, or 1,250 with groups of three"
+        )
+    if rest.startswith("数") or _is_vague(written, 0, end):
+        raise AmbiguousNumber(f"{text!r} is a vague amount; it has no value")
+    for suffix, code in _CURRENCY_AFTER:
+        if rest.startswith(suffix) and currency is None:
+            currency, rest = code, rest[len(suffix) :]
+            break
+    unit = rest.strip()
+    if unit and (any(char in _DIGITS or char in _KANJI_DIGITS for char in unit) or not unit.isalpha()):
+        raise AmbiguousNumber(f"{text!r} holds more than one number or sign; write one amount such as 12")
+    return Amount(canonical(value), unit, currency)

@@ -37,6 +37,7 @@ from .cite import cite
 from .edit import claim, ref, source
 from .edit_records import SUBCOMMANDS
 from .errors import run
+from .extract import extract
 from .options import FORMAT, REQUIRE_QUOTES, SITE_CONFIG, refuse_unknown
 from .report import report as site_report
 from .review import fingerprint, review
@@ -317,7 +318,7 @@ def init(folder: str, generator: str | None) -> int:
     return 0
 
 
-for _group in (fingerprint, review, claim, source, ref, sources, site_report, cite, kb, answer):
+for _group in (fingerprint, review, claim, source, ref, sources, site_report, cite, kb, answer, extract):
     cli.add_command(_group)
 for _parent, _command in SUBCOMMANDS:
     _parent.add_command(_command)

@@ -25,7 +25,8 @@ LIBRARY: dict[str, set[str]] = {
     "_check": _BELOW_CHECK,
     "_site": _BELOW_CHECK | {"_check"},
     "_sources": {"_core", "_record", "_snapshots"},
-    "_commands": _BELOW_CHECK | {"_check", "_site", "_sources"},  # anything above; no click (OWNERS)
+    "_extract": {"_core", "_record"},
+    "_commands": _BELOW_CHECK | {"_check", "_site", "_sources", "_extract"},  # anything above; no click (OWNERS)
 }
 # ``claim_evidence`` itself (its ``__init__``, the public API) names the library's public names lazily;
 # the front ends build on the library and on that public API. ``cli`` (with ``__main__``) may import

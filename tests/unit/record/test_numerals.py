@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._record.numerals import Number, canonical, find_numbers
+from claim_evidence._record.numerals import AmbiguousNumber, Amount, Number, canonical, find_numbers, read_amount
 
 CANONICAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?")
 
@@ -486,3 +486,89 @@ NUMERIC_ALPHABET = st.sampled_from(
 @given(st.lists(NUMERIC_ALPHABET, max_size=25).map("".join))
 def test_numerals_spans_consistent_on_numeral_soup(text: str) -> None:
     _check_consistent(text)
+
+
+# --- single kanji before a counter, and read_amount (one amount per field) ---------------------
+
+COUNTED = [
+    ("二箱", [("2", False)]),
+    ("十個", [("10", False)]),
+    ("一つ", [("1", False)]),
+    ("三本と五枚", [("3", False), ("5", False)]),
+    ("六パック", [("6", False)]),
+    # still words, not counts: 一部, 十分, 一件落着 take no counter of the list
+    ("一部の商品", []),
+    ("十分です", []),
+    ("一件落着", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COUNTED)
+def test_find_numbers_lone_kanji_before_counter(text: str, expected: list[tuple[str, bool]]) -> None:
+    assert values(text) == expected
+
+
+AMOUNTS = [
+    ("１，２００", Amount("1200", "", None)),
+    ("三百億", Amount("30000000000", "", None)),
+    ("1.2万", Amount("12000", "", None)),
+    ("2.50", Amount("2.5", "", None)),
+    ("二箱", Amount("2", "箱", None)),
+    ("十個", Amount("10", "個", None)),
+    ("一つ", Amount("1", "つ", None)),
+    ("〇", Amount("0", "", None)),
+    ("0.50", Amount("0.5", "", None)),
+    ("12,500", Amount("12500", "", None)),
+    ("二十四巻", Amount("24", "巻", None)),
+    ("5ダース", Amount("5", "ダース", None)),
+    (" ３本 ", Amount("3", "本", None)),
+    ("¥3,000", Amount("3000", "", "JPY")),
+    ("1200円", Amount("1200", "", "JPY")),
+    ("$12.50", Amount("12.5", "", "USD")),
+    ("＄５", Amount("5", "", "USD")),
+    ("12ドル", Amount("12", "", "USD")),
+    ("1億2000万", Amount("120000000", "", None)),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), AMOUNTS)
+def test_read_amount_table(text: str, expected: Amount) -> None:
+    assert read_amount(text) == expected
+
+
+REFUSED = [
+    ("12,5", "'12,5' reads two ways (a decimal comma or a list of numbers); write 12.5, or 1,250 with groups of three"),
+    ("1,23", "'1,23' reads two ways (a decimal comma or a list of numbers); write 12.5, or 1,250 with groups of three"),
+    (
+        "１２，５",
+        "'１２，５' reads two ways (a decimal comma or a list of numbers); write 12.5, or 1,250 with groups of three",
+    ),
+    ("", "'' is not a number; write digits such as 12 or 2.5"),
+    ("たくさん", "'たくさん' is not a number; write digits such as 12 or 2.5"),
+    ("-3", "'-3' is not a number; write digits such as 12 or 2.5"),
+    ("数十", "'数十' is not a number; write digits such as 12 or 2.5"),
+    ("十数個", "'十数個' is a vague amount; it has no value"),
+    ("12本と3本", "'12本と3本' holds more than one number or sign; write one amount such as 12"),
+    ("10-20", "'10-20' holds more than one number or sign; write one amount such as 12"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), REFUSED)
+def test_read_amount_refuses(text: str, message: str) -> None:
+    with pytest.raises(AmbiguousNumber) as raised:
+        read_amount(text)
+    assert str(raised.value) == message
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("0123456789０１２,，.．一二三十百千万億兆〇数何箱本つ円ドル$¥- ")), max_size=12
+    )
+)
+def test_read_amount_gives_a_canonical_value_or_refuses(text: str) -> None:
+    try:
+        amount = read_amount(text)
+    except AmbiguousNumber:
+        return
+    assert CANONICAL.fullmatch(amount.value) and not amount.value.startswith("-")
