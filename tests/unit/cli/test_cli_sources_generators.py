@@ -54,7 +54,7 @@ def test_cli_sources_mkdocs_review_record_on_the_markdown_file_the_build_names(t
     site, _ = _site(tmp_path, "mkdocs")
     before = _claim_set(site, "docs/kumo.md")
     failed = _mkdocs(site, "claim-evidence", strict=True)
-    line = _line_of(site / "docs" / "kumo.md", f'data-claim-id="{CLAIM}"')
+    line = _line_of(site / "docs" / "kumo.md", '"fingerprint"')  # the record's finding at its JSON line
     assert f"claim-evidence: docs/kumo.md:{line}: CE403 [{CLAIM}]" in failed.stderr
     _edit_then_review(site, "docs/kumo.md", failed)
     _only_json_changed(before, (site / "docs" / "kumo.md").read_text(encoding="utf-8"))
@@ -69,7 +69,7 @@ def test_cli_sources_sphinx_review_record_on_the_rest_file_the_build_names(tmp_p
     site, _ = _site(tmp_path, "sphinx")
     before = _claim_set(site, "kumo.rst")
     failed = _sphinx(site, True, strict=True)
-    line = _line_of(site / "kumo.rst", f'data-claim-id="{CLAIM}"')
+    line = _line_of(site / "kumo.rst", '"fingerprint"')  # the record's finding at its JSON line
     assert f"{site / 'kumo.rst'}:{line}: WARNING: claim-evidence: CE403 [{CLAIM}]" in failed.stderr
     # Sphinx names the document by its path, and the hint by the name the plugin checks it as
     hints = HINT.findall(failed.stderr)
