@@ -173,8 +173,9 @@ def _is_lone_kanji(text: str, body: int, end: int) -> bool:
         return False
     if body > 0 and text[body - 1] == "第":
         return False
-    if _COUNTER.match(text, end):
-        return False
+    counter = _COUNTER.match(text, end)
+    if counter is not None:
+        return text[body] == "一" and _idiom(text, body, counter.end())
     marker = _SUFFIX.match(text, end)
     return marker is None or marker.group().endswith("元")
 
@@ -302,6 +303,21 @@ def _arabic(text: str, position: int) -> tuple[Decimal, int] | None:
         written += fraction.group()
         end = fraction.end()
     return Decimal(written.translate(_TO_ASCII).replace(",", "")), end
+
+
+# 一 before a counter inside a word: 精一杯, 手一杯 (a kanji before it), 一本化, 一点張り, 一足先 (a kanji
+# after the counter that makes a compound). Not 二, 三…: those idioms are built on 一.
+_IDIOM_AFTER = frozenset("化張先")
+
+
+def _idiom(text: str, body: int, after: int) -> bool:
+    """The lone ``一`` at ``body`` and its counter (ending at ``after``) are part of a word, not a count."""
+    before = text[body - 1] if body > 0 else ""
+    return bool(before) and _is_han(before) or text[after : after + 1] in _IDIOM_AFTER
+
+
+def _is_han(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or "\uf900" <= char <= "\ufaff"
 
 
 class AmbiguousNumber(ValueError):
