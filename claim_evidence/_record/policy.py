@@ -36,6 +36,11 @@ class Policy:
     # signature then gets a note that it was not verified, and no review needs one).
     reviews: Reviews | None = None
 
+    @property
+    def show_signer(self) -> bool:
+        """The blocks name the signer of a signed review (``[reviews] show_signer``)."""
+        return self.reviews is not None and self.reviews.show_signer
+
     def escalated(self) -> frozenset[str]:
         """Codes that are errors under this policy and warnings under the contract."""
         return frozenset(code for name, codes in _ESCALATES.items() if getattr(self, name) for code in codes)
