@@ -59,6 +59,10 @@ def cli() -> None:
     Validation proves that each recorded review still covers the current
     wording, conditions and sources. It does not judge truth, fetch sources,
     or authenticate who reviewed: it is not a signature.
+
+    A review can also be signed with an SSH key (review record --sign,
+    review sign); a site's [reviews] allowed_signers then verifies who
+    approved it and that its status, date and method are those signed.
     """
 
 
