@@ -169,12 +169,12 @@ def review() -> None:
     "the clock's UTC date, each with a day's grace for time zones ahead of UTC.",
 )
 @click.option(
-    "--sign",
+    "--sign/--no-sign",
     "do_sign",
-    is_flag=True,
+    default=None,
     help="Also sign the review with your SSH key (ssh-keygen -Y sign, namespace claim-evidence): the claim id, "
-    "fingerprint, status, checked_at, method, review_by and signer. Without it a re-recorded review loses its "
-    "signature.",
+    "fingerprint, status, checked_at, method, review_by and signer. Default: sign when the review it replaces "
+    "was signed (--no-sign records it unsigned).",
 )
 @KEY
 @SIGNER
@@ -189,7 +189,7 @@ def review_record(
     require_quotes: bool,
     strict: bool,
     today: str | None,
-    do_sign: bool,
+    do_sign: bool | None,
     key: str | None,
     signer: str | None,
 ) -> int:
@@ -220,7 +220,8 @@ def review_record(
     --key, else the key git signs with (user.signingkey under gpg.format
     ssh), else ~/.ssh/id_ed25519, as the principal the site's
     allowed_signers ([reviews]) lists for that key (or --signer); a key
-    that file does not allow is refused, FILE unchanged.
+    that file does not allow is refused, FILE unchanged. A signed review
+    is signed again when recorded again, unless --no-sign.
     """
     from .._record.freshness import build_date
     from .._site.config import find_config
@@ -237,6 +238,8 @@ def review_record(
         sealed = seal_review(
             document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
         )
+        if do_sign is None:  # a signed review is signed again when it is recorded again
+            do_sign = any(signature_of(c) is not None for c in _claims_with_id(document.bundle, claim_id))
         if do_sign:
             bundle = _signed(sealed.bundle, sealed.index, file, key, signer, reviews)
             sealed = replace(sealed, bundle=bundle)
@@ -268,6 +271,11 @@ def _signed(
 
     key = os.path.expanduser(key) if key else default_key(str(Path(file).resolve().parent))
     return sign_claim(bundle, index, key, signer or principal_for(key, reviews), reviews, file)
+
+
+def _claims_with_id(bundle: Any, claim_id: str) -> list[Any]:
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    return [c for c in claims if isinstance(c, dict) and c.get("id") == claim_id] if isinstance(claims, list) else []
 
 
 def _signer_of(claim: dict[str, Any]) -> str | None:

@@ -51,9 +51,14 @@ def test_review_record_sign_writes_and_names_the_signer(run: Any, signed_site: P
     )
 
 
-def test_review_record_without_sign_drops_the_signature(run: Any, signed_site: Path) -> None:
+def test_review_record_signs_again_unless_no_sign(run: Any, signed_site: Path) -> None:
     run("review", "record", "b.json", *REVIEW, *TODAY, "--sign", "--key", str(signed_site))
-    code, out, _ = run("review", "record", "b.json", *REVIEW[:-1], "2026-10-02", *TODAY)
+    first = _signature()["sig"]
+    code, out, _ = run("review", "record", "b.json", *REVIEW[:-1], "2026-10-02", *TODAY, "--key", str(signed_site))
+    assert code == 0 and "b.json: review of fictional-rate recorded, signed by 編集部\n" in out
+    assert _signature()["sig"] != first
+    assert run("validate", "--config", "claim-evidence.toml", *TODAY, "b.json")[0] == 0
+    code, out, _ = run("review", "record", "b.json", *REVIEW[:-1], "2026-10-03", *TODAY, "--no-sign")
     assert code == 0 and "b.json: review of fictional-rate recorded\n" in out
     assert _signature() == {}
     code, out, _ = run("validate", "--config", "claim-evidence.toml", *TODAY, "b.json")
