@@ -63,3 +63,16 @@ def test_signed_page_an_allowed_signers_edit_is_seen_through_the_cache(run_stati
     code, out, _ = run_static()
     assert code == 1
     assert "CE412 [fictional-rate] signer 編集部 is not allowed by allowed_signers" in out
+
+
+def test_signed_page_prepublish_gate(run: Any, run_static: Any, signed_page: Path) -> None:
+    assert run_static("--write")[0] == 0
+    gate = ("prepublish", "--config", "claim-evidence.toml", "--today", "2026-12-01")
+    assert run(*gate)[0] == 0
+    text = signed_page.read_text(encoding="utf-8")
+    signed_page.write_text(
+        text.replace('"checked_at": "2026-09-05"', '"checked_at": "2026-09-04"', 1), encoding="utf-8"
+    )
+    code, out, _ = run(*gate)
+    assert code == 1
+    assert "CE411 [fictional-rate] the signature of 編集部 does not match this review" in out
