@@ -155,3 +155,24 @@ def test_review_sign_default_key_is_id_ed25519(run: Any, signed_site: Path) -> N
     assert code == 2
     assert err.startswith("claim-evidence: error: cannot read the public key of ")
     assert err.endswith("/home/.ssh/id_ed25519: give the key file with --key PATH (KEY.pub beside it)\n")
+
+
+def test_without_ssh_keygen_signing_and_verifying_say_so(
+    run: Any, signed_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run("review", "sign", "b.json", "--claim", "fictional-rate", "--key", str(signed_site))[0] == 0
+    before = Path("b.json").read_text(encoding="utf-8")
+    monkeypatch.setenv("CLAIM_EVIDENCE_SSH_KEYGEN", str(tmp_path / "no-ssh-keygen"))
+    assert run("review", "sign", "b.json", "--claim", "fictional-rate", "--key", str(signed_site)) == (
+        2,
+        "",
+        f"claim-evidence: error: cannot sign with {signed_site}: ssh-keygen not found on PATH (it comes with OpenSSH, "
+        "as git's SSH signing needs)\n",
+    )
+    assert Path("b.json").read_text(encoding="utf-8") == before
+    code, out, _ = run("validate", "--config", "claim-evidence.toml", *TODAY, "b.json")
+    assert code == 1
+    assert (
+        "b.json:38:9: CE415 [fictional-rate] the signature of 編集部 cannot be verified: ssh-keygen not found on PATH; "
+        "install OpenSSH's ssh-keygen (git's SSH signing uses the same), or set CLAIM_EVIDENCE_SSH_KEYGEN to its path\n"
+    ) in out
