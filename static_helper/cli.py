@@ -137,7 +137,7 @@ def _command() -> click.Command:
         the page goes to stdout (rewritten, or unchanged) and the findings to
         stderr. The check never touches the network. The site's settings
         (stylesheet, lang, require_quotes, [freshness] with its markers,
-        template_dir, sources) come from that file, also when PATHS are given.
+        [reviews] with its allowed_signers, template_dir, sources) come from that file, also when PATHS are given.
         Passing pages and checked records are cached (see --cache-dir); a run
         over the whole site drops entries it no longer needs.
 

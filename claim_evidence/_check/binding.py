@@ -96,6 +96,7 @@ def _binding(page: Page) -> Iterator[Finding]:
                     search_ignore=options.search_ignore,
                     freshness=options.freshness,
                     template_dir=options.template_dir,
+                    show_signer=options.policy.show_signer,
                 )
                 facts.rendered_with = settings
             if unbound:

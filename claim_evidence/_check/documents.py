@@ -90,7 +90,7 @@ class BundleDocument:
             replace(d, path=self.prefixed(d.path), file=self.path)
             for d in (
                 *iter_diagnostics(self.bundle, self.subject, duplicate_keys=inner, policy=policy),
-                *site_diagnostics(self.bundle, snapshot_store(snapshots), freshness),
+                *site_diagnostics(self.bundle, snapshot_store(snapshots), freshness, policy, self.path),
             )
         ]
         return found if self.text is None else placed(found, self.text, self.origin)

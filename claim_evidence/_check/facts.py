@@ -84,7 +84,8 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
         page.invalid = claim_errors(page.bundle, errors)
     for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
-    for d in site_diagnostics(page.bundle, snapshot_store(page.options.snapshots), page.options.freshness):
+    store = snapshot_store(page.options.snapshots)
+    for d in site_diagnostics(page.bundle, store, page.options.freshness, site, page.name):
         yield script.open_end + offset_of(content, d.path), d
 
 

@@ -59,4 +59,10 @@ def render_settings(options: PageOptions, bundle: Any) -> tuple[Any, ...]:
     the search setting, the marker policy with each claim's marker state (a review entering its due-soon
     window turns its marker 🟡; another build date in the same states renders the same bytes) and the
     site's templates."""
-    return options.search_ignore, marker_key(options.freshness, bundle), options.template_dir, options.templates_digest
+    return (
+        options.search_ignore,
+        marker_key(options.freshness, bundle),
+        options.template_dir,
+        options.templates_digest,
+        options.policy.show_signer,
+    )

@@ -23,6 +23,7 @@ from .._core.diagnostics import ClaimEvidenceError, Diagnostic
 from .._core.textio import read_text
 from .._core.urls import safe_http_url
 from .._record.freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
+from .._record.signature import signature_of
 from .._record.vocabulary import BASES, LABELS, METHODS, STATUSES, VERIFIED_STATUSES, str_or_none
 from .._render.evidence import template_environment
 from .._site.config import Config, registered_pages, site_path
@@ -61,6 +62,7 @@ class ClaimRow:
     # sources summary): the page needs work, the record does not.
     page_findings: tuple[str, ...]
     sources: int
+    signer: str | None = None  # the principal of the review's signature (verified, unless the row is invalid)
 
 
 ROW_FIELDS = tuple(f.name for f in fields(ClaimRow))
@@ -108,6 +110,7 @@ class SiteReport:
             "expired": [_ref(r) for r in rows if r.freshness == "expired"],
             "due_soon": [_ref(r) for r in rows if r.freshness == "due soon"],
             "unreviewed": [_ref(r) for r in rows if r.freshness == NOT_REVIEWED],
+            "unsigned": [_ref(r) for r in rows if r.freshness != NOT_REVIEWED and r.signer is None],
             "invalid": [_ref(r) for r in rows if r.invalid],
             "page_findings": [{**_ref(r), "codes": list(r.page_findings)} for r in rows if r.page_findings],
             "most_cited": [_plain(s) for s in self.sources[:MOST_CITED]],
@@ -274,7 +277,14 @@ def _row(
         invalid,
         page_findings,
         sources,
+        _signer(claim),
     )
+
+
+def _signer(claim: dict[str, Any]) -> str | None:
+    found = signature_of(claim)
+    signer = found.get("signer") if found is not None else None
+    return signer if isinstance(signer, str) else None
 
 
 def _due(
@@ -389,6 +399,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "expired": "期限切れ",
         "due_soon": "期限間近",
         "unreviewed": "未照合",
+        "unsigned": "署名のない照合",
         "invalid": "記録に不整合",
         "page_findings": "ページ上の指摘",
         "status_title": "照合状態の内訳",
@@ -412,6 +423,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "col_basis": "根拠の種類",
         "col_kind": "情報区分",
         "col_method": "確認方法",
+        "col_signer": "署名者",
         "col_checked": "照合日",
         "col_age": "経過日数",
         "col_due": "期限",
@@ -441,6 +453,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "expired": "expired",
         "due_soon": "due soon",
         "unreviewed": "not reviewed",
+        "unsigned": "unsigned reviews",
         "invalid": "invalid records",
         "page_findings": "with page findings",
         "status_title": "Claims by review status",
@@ -464,6 +477,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "col_basis": "Basis",
         "col_kind": "Information kind",
         "col_method": "Method",
+        "col_signer": "Signed by",
         "col_checked": "Checked",
         "col_age": "Age (days)",
         "col_due": "Due",

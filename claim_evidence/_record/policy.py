@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from .._core.diagnostics import Diagnostic
+from .signature import Reviews
 
 # The warnings each setting turns into errors.
 _ESCALATES = {"require_quotes": frozenset({"CE905"})}
@@ -25,9 +26,20 @@ class Policy:
     and whose statement has numbers must carry a quoted passage to check them
     against (CE905 becomes an error). Off by default, so sites that recorded
     their reviews before quotes existed keep passing until they opt in.
+
+    ``reviews``: the site's ``[reviews]`` table: its signatures are verified
+    (CE411-CE415, a site check run after validation, in :mod:`_check.signing`).
     """
 
     require_quotes: bool = False
+    # [reviews]: whose signatures the site trusts and where it requires one (None: no such table; a
+    # signature then gets a note that it was not verified, and no review needs one).
+    reviews: Reviews | None = None
+
+    @property
+    def show_signer(self) -> bool:
+        """The blocks name the signer of a signed review (``[reviews] show_signer``)."""
+        return self.reviews is not None and self.reviews.show_signer
 
     def escalated(self) -> frozenset[str]:
         """Codes that are errors under this policy and warnings under the contract."""

@@ -91,6 +91,8 @@ PATTERN_WORDS: dict[str, str] = {
     "^[Hh][Tt][Tt][Pp][Ss]?://": URL_WORDS,
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "an existing date as YYYY-MM-DD",
     "\\S": "a non-blank string",
+    "^[^\\s,]+$": "a principal of allowed_signers (no spaces or commas)",
+    "^-----BEGIN SSH SIGNATURE-----\\n[A-Za-z0-9+/=\\n]+-----END SSH SIGNATURE-----\\n?$": "an armored SSH signature",
 }
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_]+")
 _JSON_TYPES = {"integer": "number"}  # the JSON type a schema type name accepts values of

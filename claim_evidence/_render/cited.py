@@ -30,6 +30,7 @@ from typing import Any
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, Marker, review_marker, reviews_after_build
 from .._record.policy import DEFAULT_POLICY, Policy
+from .._record.signature import signature_of
 from .._record.validation import iter_diagnostics
 from .._record.vocabulary import LOCALES, str_or_none
 from .evidence import _cited, _source_map, claim_errors
@@ -65,6 +66,7 @@ WORDS: dict[str, dict[str, str]] = {
         "supports_open": "（",
         "supports_close": "）",
         "sources": "、",
+        "signed": "（署名: {}）",
     },
     "en": {
         "title": "📚 Cited Sources",
@@ -82,6 +84,7 @@ WORDS: dict[str, dict[str, str]] = {
         "supports_open": " (",
         "supports_close": ")",
         "sources": "; ",
+        "signed": " (signed by {})",
     },
 }
 
@@ -93,6 +96,7 @@ class Use:
     claim_id: str
     label: str
     supports: tuple[str, ...] = ()
+    signer: str = ""  # the review's signer, with [reviews] show_signer on ("": not shown)
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ def cited_sources(
                 entry = merged.setdefault(key, {"kind": kind, "sources": [], "markers": [], "uses": []})
                 entry["sources"].append(source)
                 entry["markers"].append(marker)
-                use = _use(claim, mine, lang)
+                use = _use(claim, mine, lang, policy.show_signer)
                 if use not in entry["uses"]:
                     entry["uses"].append(use)
     lines = [
@@ -211,10 +215,12 @@ def _dedup(sources: Iterable[SourceRef]) -> list[SourceRef]:
     return list(dict.fromkeys(sources))
 
 
-def _use(claim: Mapping[str, Any], refs: list[dict[str, Any]], lang: str) -> Use:
+def _use(claim: Mapping[str, Any], refs: list[dict[str, Any]], lang: str, show_signer: bool = False) -> Use:
     supports = tuple(dict.fromkeys(s for r in refs if (s := _one_line(r.get("supports")))))
     label = _one_line(claim.get("label")) or _one_line(claim.get("id")) or WORDS[lang]["default_label"]
-    return Use(str_or_none(claim.get("id")) or "", label, supports)
+    signature = signature_of(claim) if show_signer else None
+    signer = _one_line(signature.get("signer")) if signature is not None else ""
+    return Use(str_or_none(claim.get("id")) or "", label, supports, signer)
 
 
 def _latest(markers: list[Marker]) -> Marker:

@@ -82,6 +82,7 @@ def _uses(uses: Iterable[Use], lang: str, escape: Any) -> str:
             if u.supports
             else ""
         )
+        + (words["signed"].format(escape(u.signer)) if u.signer else "")
         for u in uses
     )
 
@@ -206,7 +207,8 @@ def _source_json(source: SourceRef) -> dict[str, Any]:
 
 
 def _use_json(use: Use) -> dict[str, Any]:
-    return {"claim_id": use.claim_id, "label": use.label, "supports": list(use.supports)}
+    signer = {"signer": use.signer} if use.signer else {}  # only with [reviews] show_signer on
+    return {"claim_id": use.claim_id, "label": use.label, "supports": list(use.supports), **signer}
 
 
 def render(block: CitedSources, fmt: str) -> str:

@@ -29,6 +29,7 @@ from .._core.jsonpos import parse_path
 from .._core.memo import Memo, content_key
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, Marker, marker_key, review_marker
+from .._record.signature import signature_of
 from .._record.validation import iter_diagnostics
 from .._record.vocabulary import LABELS, TEXT, is_valid_id, str_or_none
 from .markers import MARKER_SYMBOLS, marker_text, policy_tag
@@ -118,6 +119,7 @@ def render_evidence(
     template_dir: str | os.PathLike[str] | None = None,
     search_ignore: bool = False,
     freshness: Freshness | None = None,
+    show_signer: bool = False,
 ) -> str:
     """HTML for the claims of ``bundle`` (all, or those in ``claim_ids``), joined by newlines.
 
@@ -125,7 +127,9 @@ def render_evidence(
     search to skip (``data-pagefind-ignore``, ``data-search-exclude``): the blocks repeat the same
     labels on every page and would otherwise dominate a page's index entry. ``freshness`` with
     ``markers`` on and a resolved build date adds each review's freshness marker to its block's
-    first line; otherwise blocks are exactly as without it.
+    first line; otherwise blocks are exactly as without it. ``show_signer`` (``[reviews] show_signer``)
+    names the signer of a signed review after its method (rendering never verifies it: the site
+    check does, and fails the page on a signature it does not accept).
     """
     if bundle is None or (isinstance(bundle, dict) and not bundle):
         return ""
@@ -137,7 +141,9 @@ def render_evidence(
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
     key = (
-        _memo_key(bundle, subject, lang, search_ignore, marker_key(freshness, bundle)) if template_dir is None else None
+        _memo_key(bundle, subject, lang, search_ignore, (marker_key(freshness, bundle), show_signer))
+        if template_dir is None
+        else None
     )
     cached = _MEMO.get(key) if key is not None else None
     if cached is None:
@@ -153,7 +159,9 @@ def render_evidence(
             block = cached.blocks.get(index) if key is not None else None
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
-                view = _claim_view(claim, sources, index in cached.invalid, lang, freshness=freshness)
+                view = _claim_view(
+                    claim, sources, index in cached.invalid, lang, freshness=freshness, show_signer=show_signer
+                )
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
                     block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
@@ -179,6 +187,7 @@ def render_blocks(
     search_ignore: bool = False,
     freshness: Freshness | None = None,
     template_dir: str | None = None,
+    show_signer: bool = False,
 ) -> dict[str, str]:
     """Every claim id's block with the packaged templates, as ``render_evidence(bundle, [id])`` gives it
     (claims sharing an id joined by newlines), for a caller that has validated ``bundle`` already and
@@ -192,7 +201,7 @@ def render_blocks(
     with site_template(template_dir, TEMPLATE):
         for index, claim in enumerate(bundle["claims"]):
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-                view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness)
+                view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer)
                 found.setdefault(claim["id"], []).append(
                     template.render(c=view, t=phrases, search_ignore=search_ignore)
                 )
@@ -365,6 +374,12 @@ def _condition(value: Any) -> str:
     return str(value)
 
 
+def _signer(claim: Any) -> str | None:
+    found = signature_of(claim)
+    signer = found.get("signer") if found is not None else None
+    return signer if isinstance(signer, str) and signer else None
+
+
 def _claim_view(
     claim: dict[str, Any],
     sources: dict[str, dict[str, Any]],
@@ -372,6 +387,7 @@ def _claim_view(
     lang: str,
     warning: str = "invalid_warning",
     freshness: Freshness | None = None,
+    show_signer: bool = False,
 ) -> dict[str, Any]:
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
@@ -401,6 +417,7 @@ def _claim_view(
             "status_label": labels["status"].get(_text(status), labels["status"]["unverified"]),
             "checked_at": checked_at if is_valid_date(checked_at) else None,
             "method": labels["method"].get(_text(verification.get("method"))),
+            "signer": _signer(claim) if show_signer and not invalid else None,
             "invalid": invalid,
             "warning": TEXT[lang][warning] if invalid else "",
             "limits": limits,

@@ -1,6 +1,7 @@
 """``claim-evidence.toml``: registered pages (and which must carry evidence, which are left out),
 the stylesheet href and where the site is served, display language, the site's policy
-(``require_quotes``, the review age policy ``[freshness]``), the snapshot folder, and the news outputs.
+(``require_quotes``, the review age policy ``[freshness]``, the review signatures ``[reviews]``), the
+snapshot folder, and the news outputs.
 
 One file at the site root serves both paths: ``static-helper`` reads the
 top-level keys, ``claim-evidence prepublish`` also reads the ``[news]`` table.
@@ -27,6 +28,7 @@ from .._record.freshness import DEFAULT_MAX_AGE_DAYS, EXPIRED_SEVERITIES, Freshn
 from .._record.policy import Policy
 from .._record.vocabulary import LABELS
 from .._snapshots.store import SNAPSHOT_DIR_NAME
+from .reviews import reviews_table
 
 CONFIG_NAME = "claim-evidence.toml"
 # static-helper's cache of passing results, beside the config; the site walk skips it.
@@ -47,6 +49,7 @@ KNOWN_KEYS = (
     "news",
     "freshness",
     "chat",
+    "reviews",
 )
 FRESHNESS_KEYS = ("max_age_days", "expired", "markers")
 NEWS_KEYS = ("corrections", "dayfiles", "data_json", "pages", "homepage_json", "evidence_url")
@@ -182,6 +185,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
     news = _news(data["news"], name) if "news" in data else None
     freshness = _freshness(data["freshness"], name) if "freshness" in data else None
     chat = chat_config(data["chat"], name) if "chat" in data else None
+    reviews = reviews_table(data["reviews"], root, name) if "reviews" in data else None
     sources = _sources(data.get("sources", []), name)
     site = SiteLayout(
         os.fspath(root),
@@ -194,7 +198,7 @@ def _from_data(data: dict[str, Any], root: Path, path: Path) -> Config:
         stylesheet.strip() if stylesheet else None,
         lang,
         "stylesheet" in data,
-        Policy(require_quotes),
+        Policy(require_quotes, reviews),
         os.fspath(root / snapshots),
         site,
         search_ignore=search_ignore,

@@ -60,6 +60,10 @@ def cli() -> None:
     Validation proves that each recorded review still covers the current
     wording, conditions and sources. It does not judge truth, fetch sources,
     or authenticate who reviewed: it is not a signature.
+
+    A review can also be signed with an SSH key (review record --sign,
+    review sign); a site's [reviews] allowed_signers then verifies who
+    approved it and that its status, date and method are those signed.
     """
 
 
@@ -89,8 +93,9 @@ def cli() -> None:
     "config_path",
     type=click.Path(dir_okay=False, path_type=str),
     metavar="FILE",
-    help="A claim-evidence.toml whose [freshness] table ages the reviews (only that table is read; without "
-    "--config, reviews are not aged).",
+    help="A claim-evidence.toml whose [freshness] table ages the reviews and whose [reviews] table verifies "
+    "the review signatures (only those tables are read; without --config, reviews are not aged and "
+    "signatures not verified).",
 )
 @TODAY
 def validate(
@@ -124,8 +129,9 @@ def validate(
         )
     check_today(today)
     # Every validation learns the build date (a review dated after it is CE406); ages only under [freshness].
-    freshness = at_build(load_config(config_path).options.freshness if config_path is not None else None, today)
-    policy = Policy(require_quotes=require_quotes)
+    site = load_config(config_path).options if config_path is not None else None
+    freshness = at_build(site.freshness if site is not None else None, today)
+    policy = Policy(require_quotes=require_quotes, reviews=site.policy.reviews if site is not None else None)
     results = [
         _advise_max_bytes(check_file(f, max_bytes, policy=policy, snapshots=snapshot_dir, freshness=freshness))
         for f in files

@@ -39,8 +39,8 @@ def report(config_path: Path | None, today: str | None, fmt: str, out: str) -> i
     """Write the state of the whole site: every claim of the registered pages (and of the [news]
     correction registry) with its status, basis, method, review age and freshness, whether its
     record is invalid (a record error only) and the page's findings about it (a stale slot, a
-    missing stylesheet: page_findings), a summary, the most-cited sources and the pages with
-    findings.
+    missing stylesheet: page_findings), the signer of its review (signer), a summary (with the
+    reviews left unsigned), the most-cited sources and the pages with findings.
 
     Not a gate: exit 0 once written, 2 on a config or usage error, and on a
     config that registers neither pages nor [news] (SH006, as prepublish). The

@@ -7,7 +7,9 @@ stays short; registered on the same group there.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +25,25 @@ from .._core.jsonpos import placed
 from .._core.report import finding_line
 from .._record.fingerprint import ARTICLE_FIELDS, article_fingerprint, claim_fingerprint
 from .._record.policy import Policy
+from .._record.signature import Reviews, signature_of
 from .._record.vocabulary import METHODS, STATUSES
 from .._site.config import load_config
 from .options import REQUIRE_QUOTES, refuse_unknown
 
 # A value `fingerprint` reads has the wrong JSON type (SCHEMA.md, "Input errors").
 FINGERPRINT_INPUT = "CE006"
+KEY = click.option(
+    "--key",
+    metavar="PATH",
+    default=None,
+    help="The SSH key to sign with (default: git's user.signingkey when gpg.format is ssh, else ~/.ssh/id_ed25519).",
+)
+SIGNER = click.option(
+    "--signer",
+    metavar="PRINCIPAL",
+    default=None,
+    help="The principal to sign as (default: the one the site's allowed_signers lists for the key).",
+)
 
 
 @click.command()
@@ -153,6 +168,16 @@ def review() -> None:
     help="The build date --checked-at may not be later than (CE406); default: SOURCE_DATE_EPOCH (its UTC date), else "
     "the clock's UTC date, each with a day's grace for time zones ahead of UTC.",
 )
+@click.option(
+    "--sign/--no-sign",
+    "do_sign",
+    default=None,
+    help="Also sign the review with your SSH key (ssh-keygen -Y sign, namespace claim-evidence): the claim id, "
+    "fingerprint, status, checked_at, method, review_by and signer. Default: sign when the review it replaces "
+    "was signed (--no-sign records it unsigned).",
+)
+@KEY
+@SIGNER
 def review_record(
     file: str,
     claim_id: str,
@@ -164,6 +189,9 @@ def review_record(
     require_quotes: bool,
     strict: bool,
     today: str | None,
+    do_sign: bool | None,
+    key: str | None,
+    signer: str | None,
 ) -> int:
     """Seal a claim after reading its sources: store date, method and fingerprint.
 
@@ -187,6 +215,13 @@ def review_record(
     --strict refuses while a warning is pending. Keeps the sealed version in
     the seal store (seals.sqlite3 in the site's cache folder) for `review
     diff`, where git history has none.
+
+    With --sign, the review is also signed (verification.signature): by
+    --key, else the key git signs with (user.signingkey under gpg.format
+    ssh), else ~/.ssh/id_ed25519, as the principal the site's
+    allowed_signers ([reviews]) lists for that key (or --signer); a key
+    that file does not allow is refused, FILE unchanged. A signed review
+    is signed again when recorded again, unless --no-sign.
     """
     from .._record.freshness import build_date
     from .._site.config import find_config
@@ -196,11 +231,18 @@ def review_record(
     day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
     document = load_document(file)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
-    store = snapshot_store(load_config(config).options.snapshots) if config is not None else None
+    site = load_config(config).options if config is not None else None
+    store = snapshot_store(site.snapshots) if site is not None else None
+    reviews = site.policy.reviews if site is not None else None
     try:
         sealed = seal_review(
             document.bundle, request, policy=Policy(require_quotes=require_quotes), build_date=day, snapshots=store
         )
+        if do_sign is None:  # a signed review is signed again when it is recorded again
+            do_sign = any(signature_of(c) is not None for c in _claims_with_id(document.bundle, claim_id))
+        if do_sign:
+            bundle = _signed(sealed.bundle, sealed.index, file, key, signer, reviews)
+            sealed = replace(sealed, bundle=bundle)
     except EvidenceValidationError as exc:
         return _not_recorded(file, document, claim_id, exc.diagnostics, "fix the errors above first")
     pending = [(d, f"{file}:{document.prefixed(d.path)}") for d in sealed.pending]
@@ -211,10 +253,34 @@ def review_record(
     click.echo(edit.diff(), nl=False)
     changed = edit.write()
     seal_store(config).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
-    click.echo(f"{file}: review of {claim_id} recorded" + ("" if changed else " (no change)"))
+    by = _signer_of(sealed.bundle["claims"][sealed.index])
+    click.echo(
+        f"{file}: review of {claim_id} recorded"
+        + (f", signed by {by}" if by else "")
+        + ("" if changed else " (no change)")
+    )
     for d, where in pending:
         click.echo(finding_line(d, where))
     return 0
+
+
+def _signed(
+    bundle: dict[str, Any], index: int, file: str, key: str | None, signer: str | None, reviews: Reviews | None
+) -> dict[str, Any]:
+    from .._check.reviewsign import default_key, principal_for, sign_claim
+
+    key = os.path.expanduser(key) if key else default_key(str(Path(file).resolve().parent))
+    return sign_claim(bundle, index, key, signer or principal_for(key, reviews), reviews, file)
+
+
+def _claims_with_id(bundle: Any, claim_id: str) -> list[Any]:
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    return [c for c in claims if isinstance(c, dict) and c.get("id") == claim_id] if isinstance(claims, list) else []
+
+
+def _signer_of(claim: dict[str, Any]) -> str | None:
+    found = signature_of(claim)
+    return found.get("signer") if found is not None else None
 
 
 def _not_recorded(file: str, document: BundleDocument, claim_id: str, found: Sequence[Diagnostic], why: str) -> int:
@@ -335,3 +401,65 @@ def review_subject(file: str) -> int:
     changed = write_bundle_file(file, record_subject(document.bundle, document.value))
     click.echo(f"{file}: subject fingerprint recorded" + ("" if changed else " (no change)"))
     return 0
+
+
+@review.command("sign")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--claim", "claim_id", required=True, metavar="ID", help="The claim whose recorded review to sign.")
+@KEY
+@SIGNER
+def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -> int:
+    """Sign a claim's recorded review with your SSH key, changing nothing else.
+
+    The signature (verification.signature) covers the claim id, fingerprint,
+    status, checked_at, method, review_by and signer (ssh-keygen -Y sign,
+    namespace claim-evidence). Refuses (exit 1, FILE unchanged) a claim
+    without a review, or one with errors: a review that no longer covers its
+    record (CE403) is recorded again with `review record … --sign`. The key
+    and the signer are chosen as for `review record --sign`.
+    """
+    from .._check.signing import SIGNING_CODES
+    from .._site.config import find_config
+
+    document = load_document(file)
+    _fingerprinted(document, file, claim_id)
+    config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
+    site = load_config(config).options if config is not None else None
+    claims = document.bundle["claims"]
+    index = next(i for i, c in enumerate(claims) if isinstance(c, dict) and c.get("id") == claim_id)
+    verification = claims[index].get("verification")
+    if not isinstance(verification, dict) or "fingerprint" not in verification:
+        record = f"claim-evidence review record {file} --claim {claim_id} --method … --checked-at … --sign"
+        return _not_signed(file, claim_id, [], f"it has no review to sign; record one with {record}")
+    own = json_path(("claims", index))
+    errors = [
+        d
+        for d in document.diagnostics(site.policy if site is not None else Policy())
+        if d.is_error and d.code not in SIGNING_CODES and not _elsewhere(d.path, document.prefixed(own))
+    ]
+    if errors:
+        return _not_signed(file, claim_id, errors, "fix the errors above first (review record re-records a review)")
+    reviews = site.policy.reviews if site is not None else None
+    try:
+        bundle = _signed(document.bundle, index, file, key, signer, reviews)
+    except EvidenceValidationError as exc:
+        shown = [replace(d, path=document.prefixed(d.path), file=file) for d in exc.diagnostics]
+        return _not_signed(file, claim_id, shown, "this key cannot sign reviews of this site")
+    changed = rewrite(file, bundle).write()
+    click.echo(
+        f"{file}: review of {claim_id} signed by {_signer_of(bundle['claims'][index])}"
+        + ("" if changed else " (no change)")
+    )
+    return 0
+
+
+def _elsewhere(path: str, own: str) -> bool:
+    """A finding of another claim (each claim's review is its own): not one of this claim or the bundle's."""
+    return path.startswith("$.claims[") and not (path == own or path.startswith((own + ".", own + "[")))
+
+
+def _not_signed(file: str, claim_id: str, found: Sequence[Diagnostic], why: str) -> int:
+    for d in found:
+        click.echo(f"claim-evidence: {finding_line(d, f'{file}:{d.path}')}", err=True)
+    click.echo(f"claim-evidence: review of {claim_id} not signed: {why}; {file} is unchanged", err=True)
+    return 1

@@ -194,7 +194,7 @@ def _entry_diagnostics(
         return
     for d in (
         *iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy),
-        *site_diagnostics(bundle, snapshots, freshness),
+        *site_diagnostics(bundle, snapshots, freshness, policy),
     ):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)

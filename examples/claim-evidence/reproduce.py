@@ -11,8 +11,12 @@ Run:  python -B examples/claim-evidence/reproduce.py
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -174,6 +178,45 @@ def figure_not_in_quote_rejected() -> None:
     expect(any(FINGERPRINT_ERROR in e for e in errors), "a corrected statement must be reviewed again")
 
 
+def status_edit_after_signing_rejected() -> str | None:
+    """What case 09 cannot catch, a signed review catches: the reviewer signs the review with an SSH key
+    the site lists in its allowed_signers; a status edited afterwards no longer matches the signature."""
+    keygen = shutil.which("ssh-keygen")
+    if keygen is None:
+        return "skipped: ssh-keygen (OpenSSH) is not installed"
+    from claim_evidence.cli import main as command
+
+    with tempfile.TemporaryDirectory(prefix="claim-evidence-reproduce-") as folder:
+        site = Path(folder)
+        key = site / "reviewer"
+        subprocess.run([keygen, "-q", "-t", "ed25519", "-N", "", "-C", "", "-f", str(key)], check=True)
+        public = key.with_suffix(".pub").read_text(encoding="ascii").split()
+        (site / "allowed_signers").write_text(f'編集部 namespaces="claim-evidence" {public[0]} {public[1]}\n', "utf-8")
+        config = site / "claim-evidence.toml"
+        config.write_text('[reviews]\nallowed_signers = "allowed_signers"\nrequire_signature = "error"\n', "utf-8")
+        file = site / "b.json"
+        file.write_text(json.dumps(fixture("bundle"), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        claim = fixture("bundle")["claims"][0]["id"]
+
+        def run(*argv: str) -> tuple[int, str]:
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = command(list(argv))
+            return code, out.getvalue() + err.getvalue()
+
+        validate = ("validate", "--config", str(config), "--today", "2026-12-01", str(file))
+        code, said = run(*validate)
+        expect(code == 1 and "CE414" in said, f"an unsigned review passed where one is required: {said}")
+        code, said = run("review", "sign", str(file), "--claim", claim, "--key", str(key))
+        expect(code == 0 and "signed by 編集部" in said, f"the review was not signed: {said}")
+        code, said = run(*validate)
+        expect(code == 0, f"the signed review was rejected: {said}")
+        file.write_text(file.read_text(encoding="utf-8").replace('"matched"', '"partial"', 1), encoding="utf-8")
+        code, said = run(*validate)
+        expect(code == 1 and "CE411" in said, f"a status edited after signing was not caught: {said}")
+    return None
+
+
 CASES: list[tuple[str, Callable[[], str | None]]] = [
     ("01", core_under_test),
     ("02", valid_record),
@@ -188,6 +231,7 @@ CASES: list[tuple[str, Callable[[], str | None]]] = [
     ("11", implausible_claim_not_truth_checked),
     ("12", subject_and_body_changes_rejected),
     ("13", figure_not_in_quote_rejected),
+    ("14", status_edit_after_signing_rejected),
 ]
 
 

@@ -120,6 +120,7 @@ def test_sitereport_csv_header_and_rows(site: Path, tmp_path: Path, run: Any) ->
         "invalid",
         "page_findings",
         "sources",
+        "signer",
     ]
     assert len(rows) - 1 == len(_claims(site))
 
@@ -276,7 +277,7 @@ def test_sitereport_csv_bare_cr_in_a_label_is_quoted_and_forges_no_row() -> None
     text = _csv(_row(label="x\r=1+1,evil"), _row(claim_id="C-2"))
     assert (
         text.split("\n")[1]
-        == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,,1'
+        == 'a.html,C-1,"x\r=1+1,evil",matched,vendor_claim,Claim,human_document_review,2026-09-05,-3,,ok,false,,1,'
     )
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert [r[2] for r in rows] == ["label", "x\r=1+1,evil", "速度"]

@@ -53,7 +53,7 @@ def test_config_unknown_key_without_close_match(tmp_path):
     path = write(tmp_path, "zzz = 1\n")
     assert (
         message(path)
-        == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, sources, template_dir, news, freshness, chat)"
+        == f"{path}: SH002 unknown key 'zzz' (known keys: pages, require, exclude, stylesheet, base_url, web_root, lang, require_quotes, snapshots, search_ignore, sources, template_dir, news, freshness, chat, reviews)"
     )
 
 
