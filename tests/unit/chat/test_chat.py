@@ -856,3 +856,9 @@ def test_chat_every_fixed_message_is_in_docs_in_both_languages() -> None:
     for code, refusal in refusals.items():
         cells = [f"`{code}`", refusal.message_ja.replace("|", "\\|"), refusal.message.replace("|", "\\|")]
         assert "| " + " | ".join(cells) + " |" in rows, code
+
+
+def test_chat_a_site_prompt_has_only_its_lang_filled_in() -> None:
+    template = 'Site rules, in {lang}. Reply like {"answer": "…", "state": "{state}"}.'
+    assert system_prompt("en", template) == 'Site rules, in en. Reply like {"answer": "…", "state": "{state}"}.'
+    assert system_prompt("fr", template).startswith("Site rules, in ja.")

@@ -295,6 +295,10 @@ def test_kb_load_refuses_what_kb_build_did_not_write(tmp_path: Path) -> None:
             json.dumps(dict(fixture, guard={})),
             f"{path}:$.guard: CE700 guard must hold banned (a list of phrases) and copy_prefix (text); rebuild it with `claim-evidence kb build`",
         ),
+        (
+            json.dumps(dict(fixture, guard=dict(fixture["guard"], system_prompt="no variable"))),
+            f"{path}:$.guard.system_prompt: CE700 guard.system_prompt must be text holding {{lang}}; rebuild it with `claim-evidence kb build`",
+        ),
     ]
     for text, message in cases:
         path.write_text(text, encoding="utf-8")
