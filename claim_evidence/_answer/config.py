@@ -9,6 +9,7 @@ override cannot promote an unreviewed record. Checked when the config is read (`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .._core.tomltable import check_keys, config_error, table
@@ -75,7 +76,12 @@ CHAT_KEYS = (
     "advice_extra",
     "prediction_extra",
     "copy_prefix",
+    "system_prompt",
 )
+# The one variable of a site's own system prompt ([chat] system_prompt): the answer's language code,
+# ja or en. Nothing else in the file is read as a placeholder, so it may hold JSON examples with braces.
+LANG_VARIABLE = "{lang}"
+MAX_SYSTEM_PROMPT_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,10 @@ class ChatConfig:
     copy_prefix: str = DEFAULT_COPY_PREFIX
     advice: tuple[str, ...] = ()  # phrases added to the guard's fixed advice check (CE751)
     prediction: tuple[str, ...] = ()  # phrases added to its fixed prediction check (CE752)
+    system_prompt: str | None = None  # a site's own prompt file, relative to the config's folder
+
+    def prompt_path(self, config_dir: Path) -> Path | None:
+        return config_dir / self.system_prompt if self.system_prompt else None
 
     def state_for(self, rule: str) -> str:
         return dict(self.states)[rule]
@@ -143,9 +153,44 @@ def chat_config(data: Any, name: str | None) -> ChatConfig:
             f'chat.copy_prefix must be text with a {{state}} placeholder, e.g. copy_prefix = "{DEFAULT_COPY_PREFIX}" (found {prefix!r})',
             name,
         )
+    prompt = data.get("system_prompt")
+    if prompt is not None and (not isinstance(prompt, str) or not prompt.strip()):
+        raise config_error(
+            "SH003",
+            f'chat.system_prompt must be the path of a text file, relative to the config, e.g. system_prompt = "chat-prompt.txt" (found {prompt!r})',
+            name,
+        )
     return ChatConfig(
-        tuple(extra), size, extra_state, tuple(mapping.items()), tuple(labels), banned, prefix, advice, prediction
+        tuple(extra),
+        size,
+        extra_state,
+        tuple(mapping.items()),
+        tuple(labels),
+        banned,
+        prefix,
+        advice,
+        prediction,
+        prompt,
     )
+
+
+def site_prompt(text: str, name: str) -> str:
+    """A site's own system prompt as read from ``name``: it must hold :data:`LANG_VARIABLE` (so an answer
+    in English is asked for in English) and stay within :data:`MAX_SYSTEM_PROMPT_CHARS`; else SH003."""
+    if LANG_VARIABLE not in text:
+        raise config_error(
+            "SH003",
+            f"chat.system_prompt file has no {LANG_VARIABLE} variable: write it where the answer's language goes, "
+            f'e.g. "Write the answer in the language {LANG_VARIABLE}." (it becomes ja or en)',
+            name,
+        )
+    if len(text) > MAX_SYSTEM_PROMPT_CHARS:
+        raise config_error(
+            "SH003",
+            f"chat.system_prompt file is {len(text)} characters, over the limit of {MAX_SYSTEM_PROMPT_CHARS}",
+            name,
+        )
+    return text
 
 
 def _banned(data: dict[str, Any], name: str | None) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ retrieved for the question — and never by asking the model again (SCHEMA.md "A
 - an item's tag stands only over the chunk the item matches, in that state, holding its figures;
 - every URL is one of the retrieved chunks', every figure is in a retrieved chunk by value and
   counter (``figures``: 300億 is not 30億, 22 倍 is not 22 日), and no banned phrase is used;
+- an item or source that repeats an earlier one is dropped (CE725);
 - no trading advice and no prediction (``advice``): either turns the reply into a refusal that
   keeps the grounded items.
 
@@ -155,6 +156,7 @@ class _Run:
         self.advised = False
         self.answer_chunks: list[MaterialChunk] = []  # the chunks the kept answer is grounded in
         self.item_chunks: dict[str, list[list[MaterialChunk]]] = {}  # per kept item, in order
+        self.item_bodies: dict[str, str] = {}  # the body of each kept item (confirmed, then unknown) → its path
 
     def note(self, code: str, message: str, path: str = "$") -> None:
         self.findings.append(_finding(code, message, path))
@@ -281,10 +283,17 @@ class _Run:
         out: list[str] = []
         self.item_chunks[name] = []
         for i, item in enumerate(raw[:limit]):
-            checked = self._item(item, f"$.{name}[{i}]")
-            if checked is not None:
-                out.append(checked[0])
-                self.item_chunks[name].append(checked[1])
+            path = f"$.{name}[{i}]"
+            checked = self._item(item, path)
+            if checked is None:
+                continue
+            body = checked[0].split("] ", 1)[1]
+            if body in self.item_bodies:
+                self.note("CE725", f"item repeats {self.item_bodies[body]}; dropped", path)
+                continue
+            self.item_bodies[body] = path
+            out.append(checked[0])
+            self.item_chunks[name].append(checked[1])
         return out
 
     def _item(self, item: Any, path: str) -> tuple[str, list[MaterialChunk]] | None:
@@ -376,7 +385,9 @@ class _Run:
                     f"source {show(url.strip())} is not a safe URL of the retrieved chunks; dropped",
                     f"$.sources[{i}]",
                 )
-            elif all(s["url"] != url.strip() for s in out):
+            elif any(s["url"] == url.strip() for s in out):
+                self.note("CE725", f"source {show(url.strip())} is listed twice; dropped", f"$.sources[{i}]")
+            else:
                 out.append({"title": self.material.urls[url.strip()], "url": url.strip()})
         return out
 

@@ -17,7 +17,7 @@ from typing import Any
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.jsonio import loads
 from .._core.textio import read_text
-from .config import STATES, state_or_none
+from .config import LANG_VARIABLE, STATES, state_or_none
 from .retrieve import Index, chunk_text
 
 KB_FORMAT = "claim-evidence-kb"
@@ -88,6 +88,7 @@ class KnowledgeBase:
     max_age_days: tuple[tuple[str, int | None], ...] | None = None
     advice: tuple[str, ...] = ()  # phrases added to the guard's advice check ([chat] advice_extra)
     prediction: tuple[str, ...] = ()  # and to its prediction check ([chat] prediction_extra)
+    system_prompt: str | None = None  # the site's own prompt ([chat] system_prompt), {lang} not yet filled in
 
     @cached_property
     def index(self) -> Index:
@@ -132,6 +133,9 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
     for key, phrases in added.items():
         if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
             raise _bad(name, f"$.guard.{key}", f"guard.{key} must be a list of phrases")
+    prompt = guard.get("system_prompt")
+    if prompt is not None and not (isinstance(prompt, str) and LANG_VARIABLE in prompt):
+        raise _bad(name, "$.guard.system_prompt", f"guard.system_prompt must be text holding {LANG_VARIABLE}")
     states = value.get("states") if isinstance(value.get("states"), dict) else {}
     assert isinstance(states, dict)
     periods = _periods(value.get("freshness"))
@@ -149,6 +153,7 @@ def load_kb(path: str | os.PathLike[str]) -> KnowledgeBase:
         periods,
         tuple(added["advice"]),
         tuple(added["prediction"]),
+        prompt,
     )
 
 

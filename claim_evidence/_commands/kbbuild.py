@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .._answer.config import ChatConfig
+from .._answer.config import ChatConfig, site_prompt
 from .._answer.kb import KB_FORMAT, KB_VERSION, Chunk
 from .._answer.mdchunks import pieces, sections
 from .._check.documents import ARTICLE_KEY, BundleDocument, load_document
@@ -114,10 +114,19 @@ def build_kb(
             "copy_prefix": chat.copy_prefix,
             "advice": list(chat.advice),
             "prediction": list(chat.prediction),
+            **_system_prompt(config, chat),
         },
         "freshness": {"max_age_days": dict((config.options.freshness or Freshness()).max_age_days)},
         "chunks": [c.as_dict() for c in _unique(chunks)],
     }
+
+
+def _system_prompt(config: Config, chat: ChatConfig) -> dict[str, str]:
+    """``{"system_prompt": text}`` of the site's own prompt file (relative to the config), or nothing."""
+    path = chat.prompt_path(config.path.parent if config.path is not None else config.root)
+    if path is None:
+        return {}
+    return {"system_prompt": site_prompt(read_text(path), str(path))}
 
 
 def _page_url(config: Config, name: str) -> str:

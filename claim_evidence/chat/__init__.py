@@ -6,7 +6,9 @@
 ``create_app(ChatSettings(...))`` is a Starlette ASGI app: ``POST /api/chat`` retrieves the
 question's chunks from a kb.json, asks the model through the official Anthropic SDK, passes the
 reply through :func:`claim_evidence.guard_answer` and returns the guarded answer as JSON; the
-widget (``chat.js``, ``chat.css``) is served under ``/chat-widget/``. See docs/chat.md.
+widget (``chat.js``, ``chat.css``: inline in a ``[data-claim-evidence-chat]`` element, or a floating
+launcher from one ``<script … data-claim-evidence-chat-launcher>`` tag) is served under ``/chat-widget/``.
+A site's own system prompt comes from kb.json (``[chat] system_prompt``). See docs/chat.md.
 
 Importing this package loads neither Starlette nor the SDK: ``create_app`` does, so the command
 can say which extra is missing. ``import claim_evidence`` never imports this package.

@@ -36,7 +36,17 @@ from .._render.citedforms import as_json, render_markdown
 from ._cited import answer_cited, used_chunks
 from ._published import PublishedFiles
 from ._ratelimit import RateLimiter
-from ._request import NOT_JSON, NOT_JSON_TYPE, TOO_LARGE, ChatRequest, Refusal, is_unicode, parse_chat_request
+from ._request import (
+    DEFAULT_LANG,
+    NOT_JSON,
+    NOT_JSON_TYPE,
+    TOO_LARGE,
+    ChatRequest,
+    Refusal,
+    is_unicode,
+    parse_chat_request,
+    request_lang,
+)
 from ._settings import KEY_ENV, ChatConfigError, ChatSettings
 from .prompt import build_messages, system_prompt
 
@@ -58,16 +68,48 @@ RESPONSE_KEYS = (
     "cited_sources",
 )
 
-RATE_LIMITED = Refusal(429, "rate_limited", "Too many requests from this address. Try again later.")
-UPSTREAM_BUSY = Refusal(429, "upstream_rate_limited", "The model is busy. Try again later.")
-UPSTREAM_DOWN = Refusal(503, "upstream_unavailable", "The model could not be reached. Try again later.")
-SERVER_BUSY = Refusal(503, "server_busy", "The server is answering other questions. Try again later.")
-INTERNAL = Refusal(500, "internal_error", "The answer could not be produced.")
+RATE_LIMITED = Refusal(
+    429,
+    "rate_limited",
+    "Too many requests from this address. Try again later.",
+    "このアドレスからの質問が多すぎます。しばらくしてからもう一度お試しください。",
+)
+UPSTREAM_BUSY = Refusal(
+    429,
+    "upstream_rate_limited",
+    "The model is busy. Try again later.",
+    "AI モデルが混み合っています。しばらくしてからもう一度お試しください。",
+)
+UPSTREAM_DOWN = Refusal(
+    503,
+    "upstream_unavailable",
+    "The model could not be reached. Try again later.",
+    "AI モデルに接続できませんでした。しばらくしてからもう一度お試しください。",
+)
+SERVER_BUSY = Refusal(
+    503,
+    "server_busy",
+    "The server is answering other questions. Try again later.",
+    "サーバーはほかの質問に回答中です。しばらくしてからもう一度お試しください。",
+)
+INTERNAL = Refusal(500, "internal_error", "The answer could not be produced.", "回答を作成できませんでした。")
+NOT_ALLOWED = Refusal(405, "method_not_allowed", "Send the question with POST.", "質問は POST で送ってください。")
 _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+# The longest wait an upstream's Retry-After may pass on to a reader; anything else is not passed on.
+MAX_RETRY_AFTER = 3600
 
 
-def refuse(refusal: Refusal, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(refusal.to_dict(), status_code=refusal.status, headers={**_NO_STORE, **(headers or {})})
+def refuse(refusal: Refusal, lang: str = DEFAULT_LANG, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(refusal.to_dict(lang), status_code=refusal.status, headers={**_NO_STORE, **(headers or {})})
+
+
+def upstream_retry_after(exc: anthropic.APIStatusError) -> dict[str, str]:
+    """The upstream's ``Retry-After`` as a header to pass on, when it is whole seconds within an hour; else none."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    value = headers.get("retry-after", "").strip() if headers is not None else ""
+    if value.isascii() and value.isdigit() and int(value) <= MAX_RETRY_AFTER:
+        return {"Retry-After": str(int(value))}
+    return {}
 
 
 class ChatService:
@@ -88,31 +130,38 @@ class ChatService:
     async def chat(self, request: Request) -> Response:
         """``POST /api/chat``. Whatever goes wrong is answered here with a fixed message: a bug is a 500
         logged by its exception's class alone (no traceback, nothing of the request or the reply)."""
+        lang = request_lang(None, request.headers.get("accept-language", ""))
         try:
-            return await self._chat(request)
+            return await self._chat(request, lang)
         except Exception as exc:  # noqa: BLE001 - the one place a bug becomes the fixed 500
             log.error("internal error answering %s (%s)", ENDPOINT_PATH, type(exc).__name__)
-            return refuse(INTERNAL)
+            return refuse(INTERNAL, lang)
 
-    async def _chat(self, request: Request) -> Response:
+    async def not_allowed(self, request: Request) -> Response:
+        """Any method but POST on ``/api/chat``: 405 with ``Allow: POST``, with or without ``--site``."""
+        return refuse(NOT_ALLOWED, request_lang(None, request.headers.get("accept-language", "")), {"Allow": "POST"})
+
+    async def _chat(self, request: Request, lang: str) -> Response:
+        """``lang`` is the fixed texts' language until the body says its own (see ``request_lang``)."""
         wait = self.limiter.take(request.client.host if request.client else "")
         if wait:
-            return refuse(RATE_LIMITED, {"Retry-After": str(wait)})
+            return refuse(RATE_LIMITED, lang, {"Retry-After": str(wait)})
         media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if media_type != "application/json":
-            return refuse(NOT_JSON_TYPE)
+            return refuse(NOT_JSON_TYPE, lang)
         raw = await self._body(request)
         if raw is None:
-            return refuse(TOO_LARGE)
+            return refuse(TOO_LARGE, lang)
         try:
             body = json.loads(raw)
         except (UnicodeDecodeError, ValueError, RecursionError):
-            return refuse(NOT_JSON)
+            return refuse(NOT_JSON, lang)
+        lang = request_lang(body, request.headers.get("accept-language", ""))
         parsed = parse_chat_request(body)
         if isinstance(parsed, Refusal):
-            return refuse(parsed)
+            return refuse(parsed, lang)
         if self.in_flight >= self.settings.max_concurrent:
-            return refuse(SERVER_BUSY, {"Retry-After": "5"})
+            return refuse(SERVER_BUSY, lang, {"Retry-After": "5"})
         self.in_flight += 1
         try:
             return await self._answer(parsed)
@@ -134,7 +183,8 @@ class ChatService:
 
     async def _answer(self, asked: ChatRequest) -> Response:
         chunks = retrieve(self.kb, asked.question, DEFAULT_K)
-        system = system_prompt(asked.lang)
+        lang = asked.lang
+        system = system_prompt(lang, self.kb.system_prompt)
         messages = build_messages(chunks, asked.question, trim_history(asked.history))
         try:
             with anyio.fail_after(self.settings.timeout):  # the whole call: connect, headers, body, the SDK's retries
@@ -146,31 +196,31 @@ class ChatService:
                 )
         except TimeoutError:
             log.warning("model provider did not answer within %g s", self.settings.timeout)
-            return refuse(UPSTREAM_DOWN)
-        except anthropic.RateLimitError:
+            return refuse(UPSTREAM_DOWN, lang)
+        except anthropic.RateLimitError as exc:
             log.warning("model provider answered 429 (rate limited)")
-            return refuse(UPSTREAM_BUSY)
+            return refuse(UPSTREAM_BUSY, lang, upstream_retry_after(exc))
         except anthropic.APIStatusError as exc:
             log.warning("model provider answered HTTP %d (%s)", exc.status_code, type(exc).__name__)
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang, upstream_retry_after(exc))
         except anthropic.APITimeoutError:
             log.warning("model provider did not answer within %g s", self.settings.timeout)
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         except anthropic.APIConnectionError:
             log.warning("model provider could not be reached")
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         except anthropic.AnthropicError as exc:  # anything else the SDK raises
             log.warning("model call failed (%s)", type(exc).__name__)
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         except ValueError:
             # The SDK parses the body with json.loads and lets its error through: a reply cut short.
             log.warning("model provider sent a malformed message (not JSON)")
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         content, model = getattr(reply, "content", None), getattr(reply, "model", None)
         if not isinstance(content, list) or not isinstance(model, str):
             # The SDK does not validate responses strictly: a message without these is no answer.
             log.warning("model provider sent a malformed message (no content or model)")
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         text = "".join(
             t
             for block in content
@@ -178,7 +228,7 @@ class ChatService:
         )
         if not is_unicode(text) or not is_unicode(model):
             log.warning(_NOT_UNICODE)
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
         guarded = guard_answer(
             text, chunks, lang=asked.lang, banned=self.kb.banned, advice=self.kb.advice, prediction=self.kb.prediction
         )
@@ -198,7 +248,7 @@ class ChatService:
         except UnicodeEncodeError:
             # The reply's JSON may spell a lone surrogate as an escape ("\ud800") that the guard's parse turned into one.
             log.warning(_NOT_UNICODE)
-            return refuse(UPSTREAM_DOWN)
+            return refuse(UPSTREAM_DOWN, lang)
 
 
 _NOT_UNICODE = "model provider sent text that is not valid Unicode (a lone surrogate)"
@@ -207,7 +257,7 @@ _NOT_UNICODE = "model provider sent text that is not valid Unicode (a lone surro
 async def _internal_error(request: Request, exc: Exception) -> Response:
     """A bug outside the endpoint (the static files): the fixed 500. Starlette re-raises after it."""
     log.error("internal error answering %s (%s)", request.url.path, type(exc).__name__)
-    return refuse(INTERNAL)
+    return refuse(INTERNAL, request_lang(None, request.headers.get("accept-language", "")))
 
 
 def create_app(settings: ChatSettings) -> Starlette:
@@ -240,6 +290,8 @@ def create_app(settings: ChatSettings) -> Starlette:
 
     routes: list[Route | Mount] = [
         Route(ENDPOINT_PATH, service.chat, methods=["POST"]),
+        # Every other method, here rather than left to routing: with --site the mount at / would answer it 404.
+        Route(ENDPOINT_PATH, service.not_allowed, methods=["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Mount(WIDGET_PATH, app=StaticFiles(directory=str(STATIC_DIR)), name="chat-widget"),
     ]
     if settings.site_dir is not None:

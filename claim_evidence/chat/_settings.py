@@ -19,6 +19,11 @@ from .._core.urls import safe_http_url
 DEFAULT_MODEL = "claude-haiku-4-5"
 MODEL_ENV = "CLAIM_EVIDENCE_CHAT_MODEL"
 KEY_ENV = "ANTHROPIC_API_KEY"
+# The longest request the chat spec allows must fit: 8 exchanges of two 700-character messages and a
+# 500-character question, every character written the longest way JSON allows (a \\uXXXX pair for one
+# outside the BMP, 12 bytes) — 16 × 700 × 12 + 500 × 12 = 140,400 bytes, plus the keys. 256 KiB holds it
+# with room to spare; a longer history within it is trimmed (trim_history), not refused.
+MAX_BODY_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ class ChatSettings:
     timeout: float = 30.0
     max_retries: int = 0
     max_tokens: int = 1024
-    max_body_bytes: int = 32 * 1024  # 8 exchanges of 500 + 200 characters of Japanese fit with room to spare
+    max_body_bytes: int = MAX_BODY_BYTES
     max_concurrent: int = 4
     rate_burst: int = 5
     rate_per_minute: float = 10.0

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._answer.config import STATES
+from .._answer.config import LANG_VARIABLE, STATES
 from .._answer.guard import (
     ANSWER_STATES,
     MAX_ANSWER_CHARS,
@@ -85,8 +85,12 @@ Example of the form (not of the content): \
 """
 
 
-def system_prompt(lang: str = "ja") -> str:
-    """The system prompt for answers in ``lang`` (``ja`` or ``en``)."""
+def system_prompt(lang: str = "ja", site_template: str | None = None) -> str:
+    """The system prompt for answers in ``lang`` (``ja`` or ``en``): the site's own (``[chat] system_prompt``,
+    its ``{lang}`` replaced by the language code) when it has one, else ours. Either way the guard checks
+    the reply: a site's prompt can ask for anything, and advice is still refused."""
+    if site_template is not None:
+        return site_template.replace(LANG_VARIABLE, lang if lang in LANGUAGES else "ja")
     return SYSTEM_TEMPLATE.format(
         material_open=MATERIAL_OPEN,
         material_close=MATERIAL_CLOSE,

@@ -47,6 +47,14 @@ EN_PAGE = """<!DOCTYPE html>
 <body><main><h1>Ask the records</h1><div data-claim-evidence-chat data-endpoint="/api/chat"></div></main></body>
 </html>
 """
+# The floating launcher: one script tag on a page that has no widget and no stylesheet of it.
+LAUNCHER_PAGE = """<!DOCTYPE html>
+<html lang="{lang}">
+<head><meta charset="utf-8"><title>An article</title><link rel="icon" href="data:,">
+<script src="/chat-widget/chat.js" data-claim-evidence-chat-launcher defer></script></head>
+<body><main><h1>An article</h1><p>Any page of the site.</p><p><a href="/chat.html">A link</a></p></main></body>
+</html>
+"""
 COPY_STUB = (
     "window.__copied = [];"
     "Object.defineProperty(navigator, 'clipboard', {configurable: true, value: {writeText: function (text) {"
@@ -75,6 +83,8 @@ def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChatServer
     site = work / "site"
     shutil.copytree(ROOT / "examples" / "site", site)
     (site / "chat-en.html").write_text(EN_PAGE, encoding="utf-8")
+    for lang in ("ja", "en"):
+        (site / f"launcher-{lang}.html").write_text(LAUNCHER_PAGE.replace("{lang}", lang), encoding="utf-8")
     kb = work / "kb.json"
     assert (
         claim_evidence_main(
@@ -359,3 +369,110 @@ def test_browser_chat_widget_links_only_safe_urls_whatever_the_server_sends(
     ], shot
     shown = article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-sources").text
     assert all(title in shown for title in ("credentials", "script", "protocol-relative")), shot
+
+
+# --- the floating launcher: one script tag, a button at the bottom right, the widget in a panel ---------
+
+
+def _open_launcher(browser: Any, url: str) -> Any:
+    browser.get_log("performance")
+    browser.get_log("browser")
+    browser.get(url)
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".claim-evidence-chat-launcher-button"))
+    return browser.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-launcher-button")
+
+
+def _panel(browser: Any) -> Any:
+    return browser.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-panel")
+
+
+def test_browser_launcher_one_script_tag_opens_the_widget_at_the_bottom_right(
+    browser: Any, chat_server: ChatServer, tmp_path: Path
+) -> None:
+    expected = chat_server.answer(QUESTION)
+    button = _open_launcher(browser, f"{chat_server.url}/launcher-ja.html")
+    shot = _screenshot(browser, tmp_path / "launcher-closed.png")
+    assert (button.text, button.get_attribute("aria-expanded")) == ("記事の資料にAIで質問", "false"), shot
+    assert not _panel(browser).is_displayed() and _answers(browser) == [], shot
+    place = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); const s = getComputedStyle(arguments[0].parentElement);"
+        "return [innerWidth - r.right, innerHeight - r.bottom, s.position];",
+        button,
+    )
+    assert place[2] == "fixed" and 0 < place[0] <= 24 and 0 < place[1] <= 24, (place, shot)
+    stylesheets = browser.execute_script(
+        "return [...document.querySelectorAll('link[rel=stylesheet]')].map(l => new URL(l.href).pathname)"
+    )
+    assert stylesheets == ["/chat-widget/chat.css"], shot  # linked by the script from its own folder
+    button.click()
+    assert _panel(browser).is_displayed() and button.get_attribute("aria-expanded") == "true"
+    assert browser.switch_to.active_element.get_attribute("id") == _field(browser).get_attribute("id")
+    _ask(browser, QUESTION)
+    article = _wait_for_answers(browser, 1)
+    _wait_idle(browser)
+    shot = _screenshot(browser, tmp_path / "launcher-open.png")
+    assert article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-text").text == expected["answer"], shot
+    assert article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-note").text == NOTE_JA, shot
+    assert article.get_attribute("data-copy-text") == expected["copy_text"], shot
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert not _panel(browser).is_displayed() and button.get_attribute("aria-expanded") == "false", shot
+    assert browser.switch_to.active_element.get_attribute("class") == "claim-evidence-chat-launcher-button", shot
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors} {shot}"
+
+
+def test_browser_launcher_keyboard_only_in_english(browser: Any, chat_server: ChatServer, tmp_path: Path) -> None:
+    _open_launcher(browser, f"{chat_server.url}/launcher-en.html")
+    browser.find_element(By.TAG_NAME, "h1").click()
+    for _ in range(10):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if browser.switch_to.active_element.get_attribute("class") == "claim-evidence-chat-launcher-button":
+            break
+    else:
+        pytest.fail(f"Tab never reached the launcher {_screenshot(browser, tmp_path / 'tab.png')}")
+    assert browser.switch_to.active_element.text == "Ask AI about these records"
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    browser.switch_to.active_element.send_keys(QUESTION, Keys.ENTER)
+    article = _wait_for_answers(browser, 1)
+    shot = _screenshot(browser, tmp_path / "launcher-en.png")
+    assert article.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-note").text == NOTE_EN, shot
+    assert chat_server.fake.requests[-1].body["system"].count("in English.") == 1, shot
+    close = browser.find_element(By.CSS_SELECTOR, ".claim-evidence-chat-close")
+    assert close.get_attribute("aria-label") == "Close", shot
+    close.click()
+    assert not _panel(browser).is_displayed(), shot
+
+
+def test_browser_launcher_error_message_in_the_page_language(
+    browser: Any, chat_server: ChatServer, tmp_path: Path
+) -> None:
+    _open_launcher(browser, f"{chat_server.url}/launcher-en.html").click()
+    chat_server.fake.script(error(529))
+    _ask(browser, QUESTION)
+    WebDriverWait(browser, 20).until(
+        lambda d: _status(d).text == "The AI model could not be reached. Please try again later."
+    )
+    assert chat_server.fake.requests[-1].body["messages"][-1]["role"] == "user"
+
+
+@pytest.mark.parametrize("theme", ["default", *sorted(THEMES)])
+def test_browser_launcher_axe_reports_no_serious_violations(
+    browser: Any, chat_server: ChatServer, tmp_path: Path, theme: str
+) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core not installed (npm ci --prefix tests/browser; .ci/run does this)")
+    button = _open_launcher(browser, f"{chat_server.url}/launcher-ja.html")
+    if theme != "default":
+        browser.execute_script(THEMES[theme])
+    closed = _axe(browser, "document", "{resultTypes: ['violations']}")
+    button.click()
+    _ask(browser, QUESTION)
+    article = _wait_for_answers(browser, 1)
+    _wait_idle(browser)
+    shot = _screenshot(browser, tmp_path / f"launcher-axe-{theme}.png")
+    if theme != "default":
+        body_color = browser.execute_script("return getComputedStyle(document.body).color")
+        assert browser.execute_script("return getComputedStyle(arguments[0]).color", article) == body_color, shot
+    opened = _axe(browser, "document", "{resultTypes: ['violations']}")
+    serious = [v for v in closed + opened if v["impact"] in ("serious", "critical")]
+    assert serious == [], f"axe ({theme}): {serious} (all: {closed + opened}) {shot}"

@@ -5,6 +5,11 @@
      <div data-claim-evidence-chat data-endpoint="/api/chat" lang="ja"></div>
      <script src="/chat-widget/chat.js" defer></script>
 
+   Or the floating launcher, one script tag on any page: a button at the bottom right that opens
+   the same widget in a panel (the stylesheet is linked from the script's own folder when the page
+   has none; data-endpoint and data-lang are optional, the page's lang is the default):
+     <script src="/chat-widget/chat.js" data-claim-evidence-chat-launcher defer></script>
+
    Every text that comes from the server is written with textContent, never as HTML; a source
    becomes a link only when its URL is http(s) (or a path on this site). Labels follow the container's lang (ja or en). */
 (function () {
@@ -13,7 +18,8 @@
   var MAX_QUESTION = 500;
   var MAX_EXCHANGES = 8;
   var MAX_HISTORY_CHARS = 700; // what the server keeps of each earlier message
-  var MAX_BODY_BYTES = 30000; // under the endpoint's default limit of 32 KiB
+  var MAX_BODY_BYTES = 262144; // the endpoint's default limit (256 KiB): 8 exchanges of 700 characters always fit
+  var SCRIPT = document.currentScript; // read now: it is null once this first run is over
 
   var LABELS = {
     ja: {
@@ -46,7 +52,10 @@
         other: "回答を取得できませんでした。",
         network: "サーバーに接続できませんでした。"
       },
-      retryAfter: "（約{s}秒後に再試行できます）"
+      retryAfter: "（約{s}秒後に再試行できます）",
+      launcher: "記事の資料にAIで質問",
+      panel: "記事の資料に基づくAI回答",
+      close: "閉じる"
     },
     en: {
       region: "AI answers from this site's evidence records",
@@ -78,7 +87,10 @@
         other: "The answer could not be retrieved.",
         network: "The server could not be reached."
       },
-      retryAfter: " (try again in about {s} s)"
+      retryAfter: " (try again in about {s} s)",
+      launcher: "Ask AI about these records",
+      panel: "AI answers from this site's evidence records",
+      close: "Close"
     }
   };
 
@@ -375,7 +387,8 @@
       say(t.waiting, false);
       fetch(endpoint, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "Accept": "application/json" },
+        // Accept-Language: the endpoint's fixed error messages in this widget's language, even before it reads the body.
+        headers: { "Content-Type": "application/json", "Accept": "application/json", "Accept-Language": lang },
         credentials: "same-origin",
         body: requestBody(question)
       }).then(function (response) {
@@ -408,9 +421,92 @@
     });
   }
 
+  function pageLang(value) {
+    var raw = value || document.documentElement.getAttribute("lang") || "ja";
+    return raw.toLowerCase().indexOf("en") === 0 ? "en" : "ja";
+  }
+
+  function opaque(color) {
+    return color && color !== "transparent" && !/^rgba\(.*,\s*0\)$/.test(color);
+  }
+
+  function pageColors() {
+    // The panel floats over the page, so it needs a background: the page's own (body, else html), so it
+    // follows the site's theme and its dark toggle; Canvas (the browser's) when neither sets one.
+    var body = getComputedStyle(document.body);
+    var html = getComputedStyle(document.documentElement);
+    var background = opaque(body.backgroundColor) ? body.backgroundColor : opaque(html.backgroundColor) ? html.backgroundColor : "Canvas";
+    return { background: background, color: background === "Canvas" ? "CanvasText" : body.color };
+  }
+
+  function launcher(script) {
+    if (document.querySelector(".claim-evidence-chat-launcher")) return;
+    var lang = pageLang(script.getAttribute("data-lang"));
+    var t = LABELS[lang];
+    var id = "claim-evidence-chat-launcher-" + (++counter);
+    if (!document.querySelector('link[rel~="stylesheet"][href$="chat.css"]') && script.src) {
+      var link = el("link");
+      link.rel = "stylesheet";
+      link.href = script.src.replace(/chat\.js([?#].*)?$/, "chat.css");
+      document.head.appendChild(link);
+    }
+    var root = el("div", "claim-evidence-chat-launcher");
+    root.setAttribute("lang", lang);
+    var open = el("button", "claim-evidence-chat-launcher-button", t.launcher);
+    open.type = "button";
+    open.setAttribute("aria-expanded", "false");
+    open.setAttribute("aria-controls", id + "-panel");
+    var panel = el("div", "claim-evidence-chat-panel");
+    panel.id = id + "-panel";
+    panel.setAttribute("role", "dialog");
+    panel.setAttribute("aria-labelledby", id + "-title");
+    panel.hidden = true;
+    var head = el("div", "claim-evidence-chat-panel-head");
+    var title = el("p", "claim-evidence-chat-panel-title", t.panel);
+    title.id = id + "-title";
+    var close = el("button", "claim-evidence-chat-close", "×");
+    close.type = "button";
+    close.setAttribute("aria-label", t.close);
+    head.appendChild(title);
+    head.appendChild(close);
+    var widget = el("div");
+    widget.setAttribute("data-claim-evidence-chat", "");
+    widget.setAttribute("data-endpoint", script.getAttribute("data-endpoint") || "/api/chat");
+    panel.appendChild(head);
+    panel.appendChild(widget);
+    root.appendChild(panel);
+    root.appendChild(open);
+    document.body.appendChild(root);
+    enhance(widget);
+
+    function show(visible) {
+      if (visible) {
+        var colors = pageColors();
+        panel.style.backgroundColor = colors.background;
+        panel.style.color = colors.color;
+      }
+      panel.hidden = !visible;
+      open.setAttribute("aria-expanded", visible ? "true" : "false");
+      if (visible) widget.querySelector("textarea").focus();
+      else open.focus();
+    }
+    open.addEventListener("click", function () { show(panel.hidden); });
+    close.addEventListener("click", function () { show(false); });
+    document.addEventListener("keydown", function (event) {
+      // Escape closes the open panel while focus is in it, or nowhere (a button disabled while it waits drops focus).
+      var here = document.activeElement;
+      var inside = !here || here === document.body || root.contains(here);
+      if (event.key === "Escape" && !event.isComposing && !panel.hidden && inside) {
+        event.preventDefault();
+        show(false);
+      }
+    });
+  }
+
   function start() {
     var containers = document.querySelectorAll("[data-claim-evidence-chat]");
     for (var i = 0; i < containers.length; i++) enhance(containers[i]);
+    if (SCRIPT && SCRIPT.hasAttribute("data-claim-evidence-chat-launcher")) launcher(SCRIPT);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

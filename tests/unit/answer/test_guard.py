@@ -218,16 +218,28 @@ def test_guard_never_cuts_through_a_number_or_a_url() -> None:
 
 def test_guard_limits_items_and_sources_at_their_boundaries() -> None:
     items = [f"[UNVERIFIED] 未確認の点その{n}。" for n in "一二三四五六"]
+    others = [f"[UNVERIFIED] 不明な点その{n}。" for n in "一二三四五六"]
     sources = ["/slides/a.html#evidence-PRICE"] * 5 + ["https://example.com/tsuki/2031/model-2"]
-    guarded = guard_answer(reply(confirmed=items, unknown=items, sources=sources), ALL)
-    assert guarded.confirmed == tuple(items[:MAX_CONFIRMED]) and guarded.unknown == tuple(items[:MAX_UNKNOWN])
+    guarded = guard_answer(reply(confirmed=items, unknown=others, sources=sources), ALL)
+    assert guarded.confirmed == tuple(items[:MAX_CONFIRMED]) and guarded.unknown == tuple(others[:MAX_UNKNOWN])
     assert guarded.sources == ({"title": "価格", "url": "/slides/a.html#evidence-PRICE"},)  # repeats folded into one
     assert [f[:2] for f in findings(guarded)] == [
         ("CE721", "$.confirmed"),
         ("CE721", "$.unknown"),
         ("CE723", "$.sources"),
+        *[("CE725", f"$.sources[{i}]") for i in range(1, 4)],
     ]
     assert findings(guarded)[0][2] == "confirmed has 6 items, over the limit of 4: the items after the first 4 dropped"
+
+
+def test_guard_drops_an_item_that_repeats_an_earlier_one() -> None:
+    item = "[UNVERIFIED] 個人向けの料金は資料にない。"
+    guarded = guard_answer(reply(confirmed=[item, " " + item], unknown=[item.replace("UNVERIFIED", "ESTIMATE")]), ALL)
+    assert guarded.confirmed == (item,) and guarded.unknown == ()
+    assert [f for f in findings(guarded) if f[0] == "CE725"] == [
+        ("CE725", "$.confirmed[1]", "item repeats $.confirmed[0]; dropped"),
+        ("CE725", "$.unknown[0]", "item repeats $.confirmed[0]; dropped"),
+    ]
 
 
 def test_guard_cuts_a_long_item_after_its_tag() -> None:
@@ -285,8 +297,8 @@ def test_guard_state_never_exceeds_the_material() -> None:
 
 
 def test_guard_adds_a_missing_tag_and_replaces_an_unknown_one() -> None:
-    guarded = guard_answer(reply(unknown=["個人向けの料金は資料にない。", "[SURE] 個人向けの料金は資料にない。"]), ALL)
-    assert guarded.unknown == ("[UNVERIFIED] 個人向けの料金は資料にない。",) * 2
+    guarded = guard_answer(reply(unknown=["個人向けの料金は資料にない。", "[SURE] 法人向けの料金は資料にない。"]), ALL)
+    assert guarded.unknown == ("[UNVERIFIED] 個人向けの料金は資料にない。", "[UNVERIFIED] 法人向けの料金は資料にない。")
     assert findings(guarded) == [
         ("CE731", "$.unknown[0]", "no [STATE] tag: [UNVERIFIED] added"),
         ("CE731", "$.unknown[1]", 'unknown tag "[SURE]": replaced by [UNVERIFIED]'),
@@ -837,3 +849,20 @@ def test_guard_total_is_measured_on_the_returned_json() -> None:
         "https://example.com/tsuki/2031/model-2",
         RAISE["url"],
     ]
+
+
+def test_guard_every_code_it_emits_is_a_rule_of_docs_chat_and_schema() -> None:
+    import re
+
+    from ...conftest import ROOT
+
+    source = "".join(
+        (ROOT / "claim_evidence" / "_answer" / name).read_text(encoding="utf-8") for name in ("guard.py", "advice.py")
+    )
+    emitted = set(re.findall(r'"(CE7[1-9]\d)"', source))
+    docs = (ROOT / "docs" / "chat.md").read_text(encoding="utf-8")
+    rules = {code for line in docs.splitlines() if line.startswith("| ") for code in re.findall(r"CE7\d\d", line)}
+    schema = (ROOT / "SCHEMA.md").read_text(encoding="utf-8")
+    table = {m for m in re.findall(r"^\| (CE7\d\d) \|", schema, re.M)}
+    assert "CE725" in emitted and len(emitted) >= 20
+    assert emitted - rules == set() and emitted - table == set()

@@ -46,6 +46,8 @@ KEY = "sk-ant-test-0123456789-DO-NOT-LEAK"
 MODEL = "claude-test-model"
 REPORTED = "claude-test-model-20991231"
 QUESTION = "クモエンジン 3 の公称処理速度は？"
+# The fixed error texts these tests compare are the English ones: a body without lang takes them from Accept-Language.
+ENGLISH = {"Accept-Language": "en"}
 SPEED_ID = "articles/kumo-engine-3.html#KUMO-SPEED"
 SPEED_STATEMENT = "クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。"
 PREFIX = "【AI生成・未検証】証拠状態: "
@@ -92,7 +94,9 @@ def _settings(kb_path: Path, fake: FakeModel, **overrides: Any) -> ChatSettings:
 def client(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", TODAY_EPOCH)  # the day answers are given: cited reviews age to it
-    with TestClient(create_app(_settings(kb_path, fake)), raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(_settings(kb_path, fake)), raise_server_exceptions=False, headers=ENGLISH
+    ) as test_client:
         yield test_client
 
 
@@ -294,9 +298,12 @@ def test_chat_upstream_429_is_a_fixed_429(client: TestClient, fake: FakeModel) -
     response = _ask(client)
     assert (response.status_code, response.json()) == (
         429,
-        {"error": "upstream_rate_limited", "message": "The model is busy. Try again later."},
+        {
+            "error": "upstream_rate_limited",
+            "message": "AI モデルが混み合っています。しばらくしてからもう一度お試しください。",
+        },
     )
-    assert "UPSTREAM-DETAIL" not in response.text and "retry-after" not in response.headers
+    assert "UPSTREAM-DETAIL" not in response.text and response.headers["retry-after"] == "7"  # passed on
     assert len(fake.requests) == 1  # max_retries=0: the SDK did not retry
 
 
@@ -306,7 +313,10 @@ def test_chat_upstream_error_is_a_fixed_503(client: TestClient, fake: FakeModel,
     response = _ask(client)
     assert (response.status_code, response.json()) == (
         503,
-        {"error": "upstream_unavailable", "message": "The model could not be reached. Try again later."},
+        {
+            "error": "upstream_unavailable",
+            "message": "AI モデルに接続できませんでした。しばらくしてからもう一度お試しください。",
+        },
     )
     assert "UPSTREAM-DETAIL" not in response.text and "Traceback" not in response.text
 
@@ -314,7 +324,7 @@ def test_chat_upstream_error_is_a_fixed_503(client: TestClient, fake: FakeModel,
 def test_chat_upstream_timeout_is_a_fixed_503(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     fake.script(FakeReply(text=_reply(), delay=30.0))  # woken when the fixture stops the fake
-    with TestClient(create_app(_settings(kb_path, fake, timeout=0.3))) as test_client:
+    with TestClient(create_app(_settings(kb_path, fake, timeout=0.3)), headers=ENGLISH) as test_client:
         response = _ask(test_client)
     assert (response.status_code, response.json()["error"]) == (503, "upstream_unavailable")
 
@@ -326,7 +336,9 @@ def test_chat_upstream_unreachable_is_a_fixed_503(
     with socket.socket() as spare:  # a port nothing listens on once closed
         spare.bind(("127.0.0.1", 0))
         port = spare.getsockname()[1]
-    with TestClient(create_app(_settings(kb_path, fake, base_url=f"http://127.0.0.1:{port}"))) as test_client:
+    with TestClient(
+        create_app(_settings(kb_path, fake, base_url=f"http://127.0.0.1:{port}")), headers=ENGLISH
+    ) as test_client:
         response = _ask(test_client)
     assert (response.status_code, response.json()["error"]) == (503, "upstream_unavailable")
 
@@ -339,7 +351,7 @@ INVALID_QUESTION = {"error": "invalid_question", "message": "question must be a 
 @pytest.mark.parametrize(
     "payload, expected",
     [
-        ({"history": [], "lang": "ja"}, INVALID_QUESTION),
+        ({"history": [], "lang": "en"}, INVALID_QUESTION),
         ({"question": 42}, INVALID_QUESTION),
         ({"question": ["クモ"]}, INVALID_QUESTION),
         ({"question": "   "}, INVALID_QUESTION),
@@ -392,7 +404,7 @@ def test_chat_wrong_content_type_is_415(client: TestClient) -> None:
 
 
 def test_chat_request_too_large_is_413(client: TestClient, fake: FakeModel) -> None:
-    payload = {"question": QUESTION, "history": [{"role": "user", "content": "あ" * 11_000}]}  # 33 000 bytes of UTF-8
+    payload = {"question": QUESTION, "history": [{"role": "user", "content": "あ" * 90_000}]}  # 270 000 bytes of UTF-8
     response = client.post("/api/chat", json=payload)
     assert (response.status_code, response.json()) == (
         413,
@@ -400,7 +412,7 @@ def test_chat_request_too_large_is_413(client: TestClient, fake: FakeModel) -> N
     )
     streamed = client.post(
         "/api/chat",
-        content=iter([b'{"question": "', b"a" * 40_000, b'"}']),
+        content=iter([b'{"question": "', b"a" * 300_000, b'"}']),
         headers={"Content-Type": "application/json"},
     )
     assert (streamed.status_code, streamed.json()["error"]) == (413, "request_too_large")
@@ -420,10 +432,10 @@ def test_chat_rate_limit_per_client_is_429_with_retry_after(
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     fake.script(_reply(), _reply())
     settings = _settings(kb_path, fake, rate_burst=2, rate_per_minute=1.0, clock=lambda: 1000.0)  # time stands still
-    with TestClient(create_app(settings)) as test_client:
+    with TestClient(create_app(settings), headers=ENGLISH) as test_client:
         statuses = [_ask(test_client).status_code for _ in range(2)]
         limited = _ask(test_client)
-        other = TestClient(test_client.app, client=("192.0.2.9", 50000))
+        other = TestClient(test_client.app, client=("192.0.2.9", 50000), headers=ENGLISH)
         assert _ask(other).status_code != 429  # another address has its own bucket
     assert statuses == [200, 200]
     assert (limited.status_code, limited.headers["retry-after"], limited.json()) == (
@@ -452,7 +464,7 @@ def test_chat_more_questions_than_upstream_slots_is_503_busy(
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     released = threading.Event()
     fake.answer = lambda request: _reply() if released.wait(30) else "never released"
-    with TestClient(create_app(_settings(kb_path, fake, max_concurrent=1))) as test_client:
+    with TestClient(create_app(_settings(kb_path, fake, max_concurrent=1)), headers=ENGLISH) as test_client:
         first: list[Any] = []
         worker = threading.Thread(target=lambda: first.append(_ask(test_client)))
         worker.start()
@@ -478,7 +490,9 @@ def test_chat_api_key_never_in_a_response_or_a_log(
     caplog.set_level(logging.DEBUG)  # the SDK's and the HTTP client's debug logs included
     fake.script(_reply(), error(500, "boom"), error(429), "not json", FakeReply(body={"type": "message"}))
     seen = []
-    with TestClient(create_app(_settings(kb_path, fake)), raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(_settings(kb_path, fake)), raise_server_exceptions=False, headers=ENGLISH
+    ) as test_client:
         for _ in range(5):
             response = _ask(test_client)
             seen.append(response.status_code)
@@ -662,7 +676,7 @@ def strict_client(kb_path: Path, fake: FakeModel, monkeypatch: pytest.MonkeyPatc
     """A client that re-raises whatever the app lets escape: Starlette's error middleware re-raises every
     exception it turns into a 500, and that re-raise is the traceback a server logs."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    with TestClient(create_app(_settings(kb_path, fake))) as test_client:
+    with TestClient(create_app(_settings(kb_path, fake)), headers=ENGLISH) as test_client:
         yield test_client
 
 
@@ -695,7 +709,10 @@ def test_chat_lone_surrogate_in_the_request_is_400_without_a_traceback(
     _no_traceback(caplog)
 
 
-UPSTREAM_DOWN = {"error": "upstream_unavailable", "message": "The model could not be reached. Try again later."}
+UPSTREAM_DOWN = {
+    "error": "upstream_unavailable",
+    "message": "AI モデルに接続できませんでした。しばらくしてからもう一度お試しください。",
+}
 
 
 @pytest.mark.parametrize(
@@ -750,7 +767,7 @@ def test_chat_a_dripping_upstream_is_cut_at_the_timeout(
     caplog.set_level(logging.INFO)
     fake.script(FakeReply(text=_reply(), drip=0.05))  # some 500 bytes: 25 s
     started = time.monotonic()
-    with TestClient(create_app(_settings(kb_path, fake, timeout=1.0))) as test_client:
+    with TestClient(create_app(_settings(kb_path, fake, timeout=1.0)), headers=ENGLISH) as test_client:
         response = _ask(test_client)
     elapsed = time.monotonic() - started
     assert (response.status_code, response.json()) == (503, UPSTREAM_DOWN)
@@ -794,7 +811,7 @@ def test_chat_site_serves_only_what_a_web_server_publishes(
     (site / "notes" / "draft.py").write_text("print('x')\n", encoding="utf-8")
     (site / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     snapshot = next((site / "evidence-snapshots").rglob("*.bin"))
-    with TestClient(create_app(_settings(kb_path, fake, site_dir=site))) as test_client:
+    with TestClient(create_app(_settings(kb_path, fake, site_dir=site)), headers=ENGLISH) as test_client:
         served = {
             path: test_client.get(path).status_code
             for path in (
@@ -827,3 +844,21 @@ def test_chat_site_serves_only_what_a_web_server_publishes(
         }
     assert served == {"/": 404, **{p: 200 for p in served if p != "/"}}  # the example site has no index.html
     assert hidden == dict.fromkeys(hidden, 404)
+
+
+def test_chat_every_fixed_message_is_in_docs_in_both_languages() -> None:
+    from claim_evidence.chat import _app, _request
+
+    refusals = {v.code: v for m in (_request, _app) for v in vars(m).values() if isinstance(v, _request.Refusal)}
+    docs = (ROOT / "docs" / "chat.md").read_text(encoding="utf-8")
+    rows = [line for line in docs.splitlines() if line.startswith("| `") and line.count(" | ") >= 2]
+    assert len(refusals) == 12
+    for code, refusal in refusals.items():
+        cells = [f"`{code}`", refusal.message_ja.replace("|", "\\|"), refusal.message.replace("|", "\\|")]
+        assert "| " + " | ".join(cells) + " |" in rows, code
+
+
+def test_chat_a_site_prompt_has_only_its_lang_filled_in() -> None:
+    template = 'Site rules, in {lang}. Reply like {"answer": "…", "state": "{state}"}.'
+    assert system_prompt("en", template) == 'Site rules, in en. Reply like {"answer": "…", "state": "{state}"}.'
+    assert system_prompt("fr", template).startswith("Site rules, in ja.")

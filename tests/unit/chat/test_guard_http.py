@@ -2,10 +2,12 @@
 127.0.0.1, the real Anthropic SDK, and the fake Messages API on 127.0.0.1 scripted with the reply.
 
 The site is a copy of examples/site with a ``[chat]`` table of its own — an injected Markdown file
-in ``extra`` and a site's own banned and advice phrases — built into kb.json by ``kb build``."""
+in ``extra``, a site's own banned and advice phrases, and its own system prompt, one that asks the
+model for advice (the guard refuses it all the same) — built into kb.json by ``kb build``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
@@ -28,7 +30,7 @@ httpx = pytest.importorskip("httpx", reason="httpx not installed")
 
 from claim_evidence.chat import ChatSettings, create_app  # noqa: E402
 from claim_evidence.chat._app import RESPONSE_KEYS  # noqa: E402
-from claim_evidence.chat.fakemodel import FakeModel  # noqa: E402
+from claim_evidence.chat.fakemodel import FakeModel, error  # noqa: E402
 
 KEY = "sk-ant-test-guard-http"
 SPEED_STATEMENT = "クモエンジン 3 は前版より推論が 1.8 倍速いと架空クモ社は公表した。"
@@ -40,7 +42,13 @@ CHAT_TABLE = """
 extra = ["docs/*.md"]
 banned_extra = ["おすすめ"]
 advice_extra = ["要チェック銘柄"]
+system_prompt = "chat/prompt.txt"
 """
+# A site's own prompt that tells the model to give advice: the guard's rules are the server's, not the prompt's.
+SITE_PROMPT = (
+    "あなたはクモ投資クラブの案内役です。読者には遠慮なく売買の助言をしてください。\n"
+    'Answer in the language {lang}; reply with one JSON object {"answer": ..., "refused": false}.\n'
+)
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +57,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "examples" / "site", root)
     (root / "docs").mkdir()
     (root / "docs" / "memo.md").write_text(MEMO, encoding="utf-8")
+    (root / "chat").mkdir()
+    (root / "chat" / "prompt.txt").write_text(SITE_PROMPT, encoding="utf-8")
     with (root / "claim-evidence.toml").open("a", encoding="utf-8") as config:
         config.write(CHAT_TABLE)
     return root
@@ -71,10 +81,25 @@ def fake() -> Iterator[FakeModel]:
 @pytest.fixture(scope="module")
 def endpoint(kb_path: Path, fake: FakeModel) -> Iterator[str]:
     """``http://127.0.0.1:PORT``: the app under uvicorn in a thread, stopped after the module."""
+    with _serving(kb_path, fake) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def site_endpoint(kb_path: Path, fake: FakeModel, site: Path) -> Iterator[str]:
+    """The same with ``--site``: the site's folder served at ``/`` too."""
+    with _serving(kb_path, fake, site_dir=site) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _serving(kb_path: Path, fake: FakeModel, **settings: Any) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ANTHROPIC_API_KEY", KEY)
         app = create_app(
-            ChatSettings(kb_path=kb_path, base_url=fake.url, timeout=10.0, rate_burst=1000, rate_per_minute=6000.0)
+            ChatSettings(
+                kb_path=kb_path, base_url=fake.url, timeout=10.0, rate_burst=1000, rate_per_minute=6000.0, **settings
+            )
         )
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -301,3 +326,159 @@ def test_http_a_1224_character_reply_is_cut_to_1200_as_returned(endpoint: str, f
         value["unknown"],
     )
     assert [s["url"] for s in body["sources"]] == links[:3]
+
+
+# --- 7: a full Japanese history fits, a longer one is trimmed ------------------------------------
+
+
+def _history(exchanges: int, chars: int) -> list[dict[str, str]]:
+    return [
+        {"role": role, "content": (f"{n}番目の{'質問' if role == 'user' else '回答'}。" + "長" * chars)[:chars]}
+        for n in range(1, exchanges + 1)
+        for role in ("user", "assistant")
+    ]
+
+
+def test_http_the_longest_history_the_spec_allows_fits_written_the_longest_way(endpoint: str, fake: FakeModel) -> None:
+    """8 exchanges of 700-character messages, every character a \\uXXXX pair (an emoji): 140 KB, answered."""
+    history = [{"role": t["role"], "content": "🐙" * 700} for t in _history(8, 700)]
+    payload = {"question": "🐙" * 500, "history": history, "lang": "ja"}
+    raw = json.dumps(payload).encode("ascii")  # ensure_ascii: the longest spelling JSON has
+    assert len(raw) > 135_000
+    fake.script(_reply(answer="この資料からは確認できません。", state="UNVERIFIED"))
+    response = httpx.post(
+        f"{endpoint}/api/chat", content=raw, headers={"Content-Type": "application/json"}, timeout=20.0
+    )
+    assert response.status_code == 200, response.text
+    sent = fake.requests[-1].body["messages"]
+    assert [m["content"] for m in sent[:-1]] == ["🐙" * 700] * 16
+
+
+def test_http_a_longer_history_is_trimmed_not_refused(endpoint: str, fake: FakeModel) -> None:
+    """40 exchanges (80 messages, past the 64 kept) of 900 characters: the model sees the last 8, each cut to 700."""
+    history = _history(40, 900)
+    fake.script(_reply(answer="この資料からは確認できません。", state="UNVERIFIED"))
+    response = httpx.post(
+        f"{endpoint}/api/chat",
+        json={"question": "クモエンジン 3 の公称処理速度は？", "history": history, "lang": "ja"},
+        timeout=20.0,
+    )
+    assert response.status_code == 200, response.text
+    sent = fake.requests[-1].body["messages"]
+    assert [m["content"] for m in sent[:-1]] == [t["content"][:700] for t in history[-16:]]
+
+
+def test_http_a_body_over_256_kib_is_413_in_the_request_language(endpoint: str, fake: FakeModel) -> None:
+    before = len(fake.requests)
+    response = httpx.post(
+        f"{endpoint}/api/chat",
+        json={"question": "質問", "history": [{"role": "user", "content": "あ" * 90_000}], "lang": "en"},
+        headers={"Accept-Language": "en"},
+        timeout=20.0,
+    )
+    assert (response.status_code, response.json()) == (
+        413,
+        {"error": "request_too_large", "message": "The request body is too large."},
+    )
+    assert len(fake.requests) == before
+
+
+# --- 8: messages in the request's language, Retry-After passed on, repeats dropped, 405 -----------
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("ja", "question は 1〜500 文字の文字列にしてください。"),
+        ("en", "question must be a string of 1 to 500 characters."),
+    ],
+)
+def test_http_an_error_message_is_in_the_request_lang(endpoint: str, lang: str, message: str) -> None:
+    response = httpx.post(f"{endpoint}/api/chat", json={"question": "", "lang": lang}, timeout=20.0)
+    assert (response.status_code, response.json()) == (400, {"error": "invalid_question", "message": message})
+
+
+def test_http_before_the_body_is_read_the_message_follows_accept_language(endpoint: str) -> None:
+    headers = {"Content-Type": "text/plain"}
+    ja = httpx.post(f"{endpoint}/api/chat", content=b"x", headers=headers, timeout=20.0)
+    en = httpx.post(
+        f"{endpoint}/api/chat", content=b"x", headers=headers | {"Accept-Language": "en-GB,en;q=0.8"}, timeout=20.0
+    )
+    assert (ja.status_code, ja.json()["message"]) == (415, "リクエストは application/json で送ってください。")
+    assert (en.status_code, en.json()["message"]) == (415, "Send the request as application/json.")
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "code", "passed"),
+    [
+        (429, 30, "upstream_rate_limited", "30"),
+        (529, 12, "upstream_unavailable", "12"),
+        (503, 99_999, "upstream_unavailable", None),
+    ],
+)
+def test_http_the_upstream_retry_after_is_passed_on(
+    endpoint: str, fake: FakeModel, status: int, retry_after: int, code: str, passed: str | None
+) -> None:
+    fake.script(error(status, "UPSTREAM-DETAIL", retry_after=retry_after))
+    response = httpx.post(
+        f"{endpoint}/api/chat", json={"question": "クモエンジン 3 の公称処理速度は？", "lang": "en"}, timeout=20.0
+    )
+    assert (response.status_code, response.json()["error"]) == (429 if status == 429 else 503, code)
+    assert response.headers.get("retry-after") == passed  # over an hour: not passed on
+    assert "UPSTREAM-DETAIL" not in response.text
+
+
+def test_http_identical_items_and_sources_are_dropped(endpoint: str, fake: FakeModel, kb_path: Path) -> None:
+    question = "クモエンジン 3 の公称処理速度は？"
+    speed = _chunk(kb_path, question, "#KUMO-SPEED")
+    body = _ask(
+        endpoint,
+        fake,
+        question,
+        _reply(
+            answer="公称値があります。",
+            confirmed=[SPEED_ITEM, SPEED_ITEM],
+            unknown=["[UNVERIFIED] 再測定は未確認。", "[UNVERIFIED] 再測定は未確認。"],
+            sources=[speed["url"], speed["url"]],
+        ),
+    )
+    assert (body["confirmed"], body["unknown"], body["sources"], body["findings"]) == (
+        [SPEED_ITEM],
+        ["[UNVERIFIED] 再測定は未確認。"],
+        [{"title": speed["title"], "url": speed["url"]}],
+        ["CE725", "CE725", "CE725"],
+    )
+
+
+@pytest.mark.parametrize("mode", ["endpoint", "site_endpoint"])
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_http_any_method_but_post_is_405_with_or_without_site(mode: str, method: str, request: Any) -> None:
+    url = request.getfixturevalue(mode)
+    response = httpx.request(method, f"{url}/api/chat", headers={"Accept-Language": "en"}, timeout=20.0)
+    assert (response.status_code, response.headers["allow"], response.json()) == (
+        405,
+        "POST",
+        {"error": "method_not_allowed", "message": "Send the question with POST."},
+    )
+
+
+def test_http_the_site_is_still_served_beside_the_405(site_endpoint: str) -> None:
+    assert httpx.get(f"{site_endpoint}/chat.html", timeout=20.0).status_code == 200
+
+
+# --- 9: the site's own system prompt, the guard's rules all the same ------------------------------
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_http_the_site_prompt_is_sent_with_its_lang_and_advice_is_still_refused(
+    endpoint: str, fake: FakeModel, lang: str
+) -> None:
+    body = _ask(
+        endpoint,
+        fake,
+        "クモ社の株は買いですか？",
+        _reply(answer="クモ社の株は今が買い時です。" if lang == "ja" else "You should buy now.", state="UNVERIFIED"),
+        lang,
+    )
+    assert fake.requests[-1].body["system"] == SITE_PROMPT.replace("{lang}", lang)
+    assert (body["refused"], body["state"], body["findings"]) == (True, "UNVERIFIED", ["CE751"])

@@ -45,6 +45,7 @@ def test_answer_eval_covers_every_rule() -> None:
         "CE722",
         "CE723",
         "CE724",
+        "CE725",
         "CE730",
         "CE731",
         "CE732",

@@ -306,6 +306,10 @@ def test_kb_load_refuses_what_kb_build_did_not_write(tmp_path: Path) -> None:
             json.dumps(dict(fixture, guard={})),
             f"{path}:$.guard: CE700 guard must hold banned (a list of phrases) and copy_prefix (text); rebuild it with `claim-evidence kb build`",
         ),
+        (
+            json.dumps(dict(fixture, guard=dict(fixture["guard"], system_prompt="no variable"))),
+            f"{path}:$.guard.system_prompt: CE700 guard.system_prompt must be text holding {{lang}}; rebuild it with `claim-evidence kb build`",
+        ),
     ]
     for text, message in cases:
         path.write_text(text, encoding="utf-8")
@@ -332,3 +336,37 @@ def test_kb_page_whose_records_cannot_be_read_is_named_not_dropped_quietly(
     assert code == 0 and not [c for c in kb["chunks"] if c["page"] == "about.html"]
     assert stderr.startswith("claim-evidence: kb build: no chunks from about.html: CE003 invalid JSON: ")
     assert stderr.rstrip().endswith("(its records cannot be read; fix the page)")
+
+
+def test_kb_stores_the_site_system_prompt_read_relative_to_the_config(site: Path, tmp_path: Path, run: Any) -> None:
+    prompt = 'Site rules. Answer in {lang}. JSON like {"answer": "…"} stays as written.\n'
+    (site / "chat").mkdir()
+    (site / "chat" / "prompt.txt").write_text(prompt, encoding="utf-8")
+    config = _append(site, '\n[chat]\nsystem_prompt = "chat/prompt.txt"\n')
+    code, _, stderr, kb = _build(run, config, tmp_path / "kb.json")
+    assert (code, stderr, kb["guard"]["system_prompt"]) == (0, "", prompt)
+    assert load_kb(tmp_path / "kb.json").system_prompt == prompt
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "No variable here.",
+            "{file}: SH003 chat.system_prompt file has no {lang} variable: write it where the answer's language goes, "
+            'e.g. "Write the answer in the language {lang}." (it becomes ja or en)',
+        ),
+        ("{lang}" + "x" * 20_000, "{file}: SH003 chat.system_prompt file is 20006 characters, over the limit of 20000"),
+        (None, "{file}: CE001 file not found"),
+    ],
+)
+def test_kb_bad_system_prompt_exits_2_naming_the_file(
+    site: Path, tmp_path: Path, run: Any, text: str | None, message: str
+) -> None:
+    if text is not None:
+        (site / "prompt.txt").write_text(text, encoding="utf-8")
+    config = _append(site, '\n[chat]\nsystem_prompt = "prompt.txt"\n')
+    code, stdout, stderr = run("kb", "build", "--config", str(config), "--out", str(tmp_path / "kb.json"))
+    assert (code, stdout) == (2, "")
+    assert stderr == f"claim-evidence: error: {message.replace('{file}', str(site / 'prompt.txt'))}\n"
+    assert not (tmp_path / "kb.json").exists()
