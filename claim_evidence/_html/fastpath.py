@@ -66,7 +66,7 @@ from .locate import (
 )
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
-__all__ = ["FastLocated", "available", "fast_locate", "slot_ends_after"]
+__all__ = ["NO_MARKUP", "UNAVAILABLE", "FastLocated", "attempt", "available", "fast_locate", "slot_ends_after"]
 
 try:  # (imported by name: mypy must pass where the optional dependency is not installed)
     _lexbor: Any = importlib.import_module("selectolax.lexbor")
@@ -119,6 +119,12 @@ _WS = "[\t\n\f\r ]"
 # every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
 _STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
 _TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
+# A tag of the strict shape, a comment that ends at its first "-->" for every reader (no "--" in it, not
+# "<!-->" nor "<!--->"), or any other '<' (which the walk gives up on).
+_CONTENT_TOKEN = re.compile(
+    rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<!--(?!-?>)(?>(?:[^-]++|-(?!-))*)-->|<"
+)
+_SCRIPT_CLOSE = re.compile(rf"</script{_WS}*+>")
 _STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
 _VOIDS = frozenset({"br", "img", "wbr"})
 _PHRASING = INLINE | {"a", "ruby"}
@@ -166,6 +172,8 @@ def _neutral(names: tuple[str, ...], block: bool) -> bool:
             ok = top in _LISTS  # (its search for an open li stops at the list)
         elif name in _RUBY_TEXT:
             ok = top == "ruby"
+        elif name == "script":
+            ok = True  # (in body, a script's start tag ends nothing; its content is raw text, its end tag pops it)
         else:
             ok = False
         if not ok:
@@ -190,56 +198,70 @@ class FastLocated(Located):
 def fast_locate(text: str) -> Located | None:
     """What :func:`.locate.locate` finds in ``text``, or None when the fast path cannot be sure (or the
     page has no evidence markup, or selectolax is not installed): then call ``locate``."""
+    return attempt(text)[0]
+
+
+# Why the fast path left a page to the reference (the second item of :func:`attempt`; ``static-helper
+# --stats`` counts them). NO_MARKUP is no fallback: the reference's keyword filter answers such pages.
+NO_MARKUP = "no evidence markup"
+UNAVAILABLE = "selectolax not installed"
+
+
+def attempt(text: str) -> tuple[Located | None, str]:
+    """``(fast_locate(text), "")``, or ``(None, why)`` when the fast path gives up: a short stable phrase
+    naming the shape it could not prove (``"claim content: comment"``, ``"svg not a simple island"`` …)."""
     if _lexbor is None:
-        return None
+        return None, UNAVAILABLE
     marks = _marks(text)
     if marks is None:
-        return None
+        return None, NO_MARKUP if not keyword_offsets(text) else "keyword spelling, mark or frameset"
     islands = _islands(text)
-    if islands is None or any(start <= at < end for at, _ in marks for start, end in islands):
-        return None
+    if islands is None:
+        return None, "svg or math not a simple island"
+    if any(start <= at < end for at, _ in marks for start, end in islands):
+        return None, "evidence keyword inside svg"
     marked = _marked(text, marks)
     if too_hostile(marked):
-        return None
+        return None, "too many attributes or too deep"
     parser = _lexbor.LexborHTMLParser(marked)
     nodes = parser.css(_SELECTOR)
     if not nodes:
-        return None
+        return None, NO_MARKUP
     located = FastLocated(text)
     used: set[int] = set()
     pending: list[tuple[str, Element, Any]] = []  # (role, element, node) in tree order
     lexbor_links: list[dict[str, str]] = []
     for node in nodes:
         if node.tag in _APPROXIMATE:
-            return None
+            return None, f"{node.tag} element"
         unmarked = _unmark(node.attributes)
         if unmarked is None:
-            return None
+            return None, "attribute values"
         attrs, indexes = unmarked
         if used.intersection(indexes):
-            return None  # a clone (the adoption agency copies formatting elements with their attributes)
+            return None, "cloned formatting element"  # (the adoption agency copies them with their attributes)
         used.update(indexes)
         role = _role(node.tag, attrs)
         if role is None:
             continue
         if role == "?":
-            return None
+            return None, "element with two roles"
         if role == "link":
             if indexes:
-                return None
+                return None, "evidence keyword on a link"
             lexbor_links.append(attrs)
             continue
         if not indexes:
-            return None  # an element whose keyword the text spells otherwise (a character reference)
+            return None, "keyword written with a character reference"
         element = _element(text, node.tag, attrs, [marks[i][0] for i in indexes])
         if element is None:
-            return None
+            return None, "start tag read otherwise"
         pending.append((role, element, node))
     if any(_droppable(text, marks[i]) for i in range(len(marks)) if i not in used):
-        return None
+        return None, "keyword in a start tag the standard may drop"
     links = _links(text, lexbor_links)
     if links is None:
-        return None
+        return None, "link elements"
     located.links = links
     pending.sort(key=lambda item: item[1].start)
     ends = _Ends(text)
@@ -252,7 +274,8 @@ def fast_locate(text: str) -> Located | None:
             else ends.slot(element, node)
         )
         if done is None:
-            return None
+            kind = {"script": "bundle script", CLAIM_ATTR: "claim", SLOT_ATTR: "slot"}.get(role, "summary slot")
+            return None, f"{kind} <{element.name}>: {ends.why}"
         if role == "script":
             located.scripts.append(done)
         elif role == CLAIM_ATTR:
@@ -266,7 +289,7 @@ def fast_locate(text: str) -> Located | None:
         # a comment, raw text, an attribute value): what the reference reports then is whether markup
         # is written as a tag where no element comes of it (SH104), by the same search.
         located.hidden = hidden_markup(text)
-    return located
+    return located, ""
 
 
 def _islands(text: str) -> list[tuple[int, int]] | None:
@@ -477,14 +500,20 @@ def _in_link(node: Any) -> bool:
 
 
 class _Ends:
-    """Where the reference builder ends each kind of element, when the content allows no doubt."""
+    """Where the reference builder ends each kind of element, when the content allows no doubt; ``why``
+    says what it doubted when it gives up."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.why = ""
+
+    def _fail(self, why: str) -> None:
+        self.why = why
 
     def _closed(self, element: Element, content_end: int) -> Element | None:
         end = END_TAG.match(self.text, content_end)
         if end is None or lower(end.group(1)) != element.name:
+            self._fail("end tag not of its name")
             return None
         e = element
         return Element(e.name, e.attrs, e.start, e.open_end, content_end, end.end(), e.self_closing)
@@ -493,54 +522,103 @@ class _Ends:
         """The element ended by the end tag of its name that closes it, if what lies before is neutral."""
         text, start = self.text, element.open_end
         close = text.find(f"</{element.name}", start)
-        if close < 0 or _STRICT.fullmatch(text, start, close) is None:
-            return None
-        names = tuple(_TAG_NAMES.findall(text, start, close))
-        if f"{element.name}" in names:  # the same name nested inside: that end tag was its
+        if close >= 0 and _STRICT.fullmatch(text, start, close) is not None:
+            names = tuple(_TAG_NAMES.findall(text, start, close))
+            if element.name in names:  # the same name nested inside: that end tag was its
+                found = self._walk(element)
+                if found is None:
+                    return None
+                close, names = found
+        else:  # (comments and scripts in it, or no strict shape: read tag by tag)
             found = self._walk(element)
             if found is None:
                 return None
             close, names = found
         if not neutral(names, block):
+            self._fail(f"content not neutral ({_shown(names)})")
             return None
         return self._closed(element, close)
 
     def _walk(self, element: Element) -> tuple[int, tuple[str, ...]] | None:
-        """Where the tags after ``element``'s start first close more than they opened, and those tags."""
+        """Where the tags after ``element``'s start first close more than they opened, and those tags
+        (a comment in the strict shape left out, an inline script as ``script``, ``/script``)."""
+        text = self.text
         names: list[str] = []
         depth = 0
-        for tag in _STRICT_TAG.finditer(self.text, element.open_end):
+        pos = element.open_end
+        while True:
+            lt = text.find("<", pos)
+            if lt < 0:
+                self._fail("no end tag")
+                return None
+            tag = _CONTENT_TOKEN.match(text, lt)
+            assert tag is not None  # (the pattern's last branch is "<")
             end, start = tag.group(1), tag.group(2)
+            pos = tag.end()
             if end is not None:
                 if depth == 0:
-                    return (tag.start(), tuple(names)) if end == element.name else None
+                    if end == element.name:
+                        return lt, tuple(names)
+                    self._fail(f"</{end}> closes what it did not open")
+                    return None
                 depth -= 1
                 names.append("/" + end)
+            elif start == "script":
+                script = self._script(tag)
+                if script is None:
+                    return None
+                names += ["script", "/script"]
+                pos = script
             elif start is not None:
                 depth += start not in _VOIDS
                 names.append(start)
-            else:
-                return None  # a '<' that starts no tag of the strict shape
-        return None
+            elif pos - lt == 1:
+                self._fail(f"markup not in the strict shape ({text[lt : lt + 12]!r})")
+                return None
+
+    def _script(self, tag: re.Match[str]) -> int | None:
+        """Where an inline ``<script>`` started by ``tag`` (strict) ends, after its strict end tag."""
+        if tag.group(0).endswith("/>"):
+            self._fail("self-closing <script/>")
+            return None
+        close = _script_end(self.text, tag.end(), len(self.text))
+        end = _SCRIPT_CLOSE.match(self.text, close) if close is not None else None
+        if end is None:
+            self._fail("inline script not ended in the strict shape")
+            return None
+        return end.end()
 
     def claim(self, element: Element, node: Any) -> Element | None:
         if element.name not in BLOCK_OWNERS and element.name not in PHRASING_OWNERS:
+            self._fail("element that may not own a claim")
             return None
         done = self._neutral_content(element, element.name in BLOCK_OWNERS)
         if done is not None and self.text.find("<a", done.open_end, done.close_start) >= 0 and _in_link(node):
+            self._fail("link inside a link")
             return None  # (a link in it would end that one: the adoption agency)
         return done
 
     def slot(self, element: Element, node: Any) -> Element | None:
         if element.name not in BLOCK_OWNERS:
+            self._fail("element that may not own a slot")
             return None
         first = node.first_child
         if first is None or not first.is_text_node or not (first.text_content or "").startswith(PROBE):
+            self._fail("formatting re-opened or content moved")
             return None  # lexbor re-opened a formatting element here, or put the slot's content elsewhere
         if _in_link(node):
+            self._fail("inside a link")
             return None  # (its own links would end that one: the adoption agency)
         return self._neutral_content(element, True)
 
     def script(self, element: Element) -> Element | None:
         close = _script_end(self.text, element.open_end, len(self.text))
-        return None if close is None else self._closed(element, close)
+        if close is None:
+            self._fail("not ended")
+            return None
+        return self._closed(element, close)
+
+
+def _shown(names: tuple[str, ...]) -> str:
+    """The distinct tag names of some content, for a reason (bounded: reasons are counted by text)."""
+    return " ".join(sorted({name.lstrip("/") for name in names})[:6])
