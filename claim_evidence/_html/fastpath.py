@@ -19,24 +19,32 @@ How it stays exact:
   That tag is read with the reference tokenizer's own pattern and must carry exactly lexbor's
   attributes (values decoded alike: a legacy entity or a CR in them gives up). Start tags the
   standard drops but the reference keeps (a nested ``<form>``, a ``<col>`` outside a table) must not
-  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with ``<math>`` or ``<select>``
-  elements or a ``<frameset>`` tag, where the reference models the standard only approximately, are
-  left to it, and so are pages with an ``<svg>`` other than a *simple island* (:func:`_islands`).
+  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with a ``<frameset>`` tag are left
+  to the reference, and so are pages with an ``<svg>``, ``<math>`` or ``<select>`` (any case, anywhere)
+  other than a *simple island* (:func:`_islands`), where the reference models the standard only
+  approximately.
 - **Icons.** Themes (Material for MkDocs, furo) put inline SVG icons on every page. An island is an
   ``<svg>`` written in the strict tag shape, holding only SVG shape elements (``path``, ``g``,
   ``use`` …) and ``title``/``desc`` with text only, balanced up to its ``</svg>``, with no evidence
   keyword in it: no tag in it breaks out of foreign content or opens HTML content, so both parsers
-  push what it opens, pop it at its end tags and leave the HTML around it as they found it.
+  push what it opens, pop it at its end tags and leave the HTML around it as they found it. The same
+  holds for a formula (``<math>`` with MathML layout elements, its token elements ``mi``, ``mo`` …
+  holding text only) and a ``<select>`` whose options (text only, each with its end tag) sit in it or
+  in an ``<optgroup>`` directly in it: in select both parsers pop what each end tag names.
 - **Where each element ends.** An element's content up to the first end tag of its name must be in
   the strict tag shape of :mod:`.fastscan` and neutral (:func:`neutral`): phrasing for a claim
   element like ``<p>``; for a slot or a block claim element (``div``, ``li``, ``td`` …) also
-  paragraphs, headings, lists and containers. Such content pushes and pops only what it opens, so
+  paragraphs, headings, lists and containers; comments that end at their first ``-->`` for every
+  reader (no ``--`` in them) and inline scripts (which end where the reference's script-data rules end
+  them, at a strict ``</script>``) anywhere in it. Such content pushes and pops only what it opens, so
   the reference builder closes the element exactly at that end tag. A bundle script ends where the
   reference's script-data rules end it.
 - **Links.** A character ``\ue000`` is written right after each slot's start tag: lexbor re-opens any
   formatting element left on its list there (a link closed only implicitly: SH116), so the probe
   must be the slot's first child; and no slot, nor a claim element with a link in it, may sit inside
   an ``<a>``.
+
+:func:`attempt` also says why it gave up (``static-helper --stats`` counts the reasons).
 
 ``tests/unit/html/test_fastpath.py`` compares :func:`fast_locate` with the reference on every HTML input the
 tests know, the html5lib tree-construction corpus and random and mutated pages.
@@ -89,14 +97,28 @@ _DROPPABLE = frozenset("col frame form noscript caption colgroup tbody td tfoot 
 _LINK = re.compile(r"<(?ai:link)(?=[\t\n\f\r />])")
 # What the page is located by, and the elements whose content the reference models only approximately
 # (foreign content, a select's): one traversal of lexbor's tree.
-_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link,math,select"
-_APPROXIMATE = frozenset({"math", "select"})
+_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link"
 # Where lexbor may open an SVG or MathML element: every such start tag must begin a simple island.
-_FOREIGN_START = re.compile(r"(?i)<(?:svg|math)(?=[\t\n\f\r />])")
+_FOREIGN_START = re.compile(r"(?i)<(?:svg|math|select)(?=[\t\n\f\r />])")
 # What a simple island may hold: SVG elements that neither break out of foreign content (as <b>, <p> or
 # <font color> do) nor are HTML integration points, and whose content is parsed as elements, not text.
 _ISLAND = frozenset("svg g path circle ellipse line polyline polygon rect use symbol defs".split())
 _TEXT_ONLY = frozenset({"title", "desc"})  # integration points: text only, no tag, in an island
+# A formula: MathML layout elements (no semantics/annotation-xml, no mglyph/malignmark), its token
+# elements (text integration points) with text only.
+_MATH_ISLAND = frozenset(
+    "math mrow mfrac msqrt mroot msup msub msubsup munder mover munderover mtable mtr mtd mstyle mpadded "
+    "mphantom menclose mspace".split()
+)
+_MATH_TEXT_ONLY = frozenset("mi mo mn ms mtext".split())
+# A select: options (text only) in it or in an optgroup directly in it, every end tag written.
+_SELECT_ISLAND = frozenset({"optgroup"})  # (a select in a select ends it)
+_SELECT_TEXT_ONLY = frozenset({"option"})
+_ISLANDS = {
+    "svg": (_ISLAND, _TEXT_ONLY),
+    "math": (_MATH_ISLAND, _MATH_TEXT_ONLY),
+    "select": (_SELECT_ISLAND, _SELECT_TEXT_ONLY),
+}
 # Elements whose end tag closes them when they are the current node, whose start tag ends nothing their
 # content could reopen, and whose content may be blocks (a <p> in button scope is closed by their start tag,
 # or out of reach behind a cell) or only phrasing (not: a, whose links the adoption agency re-parents;
@@ -217,7 +239,7 @@ def attempt(text: str) -> tuple[Located | None, str]:
         return None, NO_MARKUP if not keyword_offsets(text) else "keyword spelling, mark or frameset"
     islands = _islands(text)
     if islands is None:
-        return None, "svg or math not a simple island"
+        return None, "svg, math or select not a simple island"
     if any(start <= at < end for at, _ in marks for start, end in islands):
         return None, "evidence keyword inside svg"
     marked = _marked(text, marks)
@@ -232,8 +254,6 @@ def attempt(text: str) -> tuple[Located | None, str]:
     pending: list[tuple[str, Element, Any]] = []  # (role, element, node) in tree order
     lexbor_links: list[dict[str, str]] = []
     for node in nodes:
-        if node.tag in _APPROXIMATE:
-            return None, f"{node.tag} element"
         unmarked = _unmark(node.attributes)
         if unmarked is None:
             return None, "attribute values"
@@ -310,9 +330,13 @@ def _islands(text: str) -> list[tuple[int, int]] | None:
 
 
 def _island_end(text: str, start: int) -> int | None:
-    """Where the simple island that starts at ``start`` ends (after its ``</svg>``), or None."""
+    """Where the simple island that starts at ``start`` ends (after its ``</svg>``, ``</math>`` or
+    ``</select>``), or None."""
     stack: list[str] = []
-    text_only = False  # in a title or desc: only its own end tag may follow
+    text_only = False  # in a title or desc (mi, mo …; option): only its own end tag may follow
+    holds: frozenset[str] = frozenset()
+    only: frozenset[str] = frozenset()
+    root = ""
     for tag in _STRICT_TAG.finditer(text, start):
         end_name, start_name = tag.group(1), tag.group(2)
         if end_name is not None:
@@ -323,16 +347,24 @@ def _island_end(text: str, start: int) -> int | None:
             if not stack:
                 return tag.end()
             continue
-        if start_name is None or text_only or (start_name not in _ISLAND and start_name not in _TEXT_ONLY):
-            return None  # a '<' of no strict tag (a comment, CDATA), or an element the island may not hold
-        if not stack and start_name != "svg":
-            return None
-        if tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
+        if start_name is None or text_only:
+            return None  # a '<' of no strict tag (a comment, CDATA), or a tag in text-only content
+        if not stack:
+            if start_name not in _ISLANDS:
+                return None
+            holds, only = _ISLANDS[start_name]
+            root = start_name
+        elif start_name not in holds and start_name not in only:
+            return None  # an element the island may not hold
+        if root == "select":
+            if tag.group(0).endswith("/>") or (start_name == "optgroup" and stack != ["select"]):
+                return None  # (HTML: the flag is ignored; an optgroup in an optgroup ends it)
+        elif tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
             if not stack:
                 return tag.end()  # <svg …/>: foreign content acknowledges the self-closing flag
             continue
         stack.append(start_name)
-        text_only = start_name in _TEXT_ONLY
+        text_only = start_name in only
     return None
 
 
@@ -524,7 +556,7 @@ class _Ends:
         close = text.find(f"</{element.name}", start)
         if close >= 0 and _STRICT.fullmatch(text, start, close) is not None:
             names = tuple(_TAG_NAMES.findall(text, start, close))
-            if element.name in names:  # the same name nested inside: that end tag was its
+            if element.name in names or "script" in names:  # (that end tag was the nested one's, or raw text)
                 found = self._walk(element)
                 if found is None:
                     return None
