@@ -104,7 +104,10 @@ def _command() -> click.Command:
         ),
     )
     @click.option(
-        "--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr)."
+        "--stats",
+        is_flag=True,
+        help="Print how many pages were checked and how many came from the cache, and why the fast path "
+        "left pages to the reference tokenizer, if it did (stderr).",
     )
     @click.option(
         "--today",
@@ -262,6 +265,8 @@ def execute(
         click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
         click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
+        for line in stats.fallback_lines():
+            click.echo(f"{PROG} fallback: {line}", err=True)
     if page_out is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(page_out)
@@ -289,8 +294,8 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
         results = run([Task(STDIN_NAME, STDIN_NAME, options, True, True)], 1, None, None, stats, page.rewrite)
     else:
         stats.pages += 1
-        stats.checked += 1
         result = check_task(Task(STDIN_NAME, STDIN_NAME, options, True, False), data)
+        stats.count(result)
         results = [result] if result is not None else []
     return results, page.output if write else None
 

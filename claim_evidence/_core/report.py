@@ -24,6 +24,9 @@ class FileResult:
     status: str = ""  # "pass", "fail", "unregistered", "unreadable", "error" (a bug); derived when empty
     detail: str = ""
     rewritten: int = 0  # evidence slots this run re-rendered in the file (static-helper --write)
+    # A page with evidence markup: "" when the fast path located it, else why it was left to the reference
+    # tokenizer (``static-helper --stats`` counts them); None for anything else (no markup, unreadable).
+    fallback: str | None = None
 
     def failed(self, strict: bool = False) -> bool:
         return any(d.fails(strict) for d in self.diagnostics)

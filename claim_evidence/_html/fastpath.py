@@ -166,19 +166,21 @@ def neutral(names: tuple[str, ...], block: bool) -> bool:
     key = (block, names)
     known = _NEUTRAL.get(key)
     if known is None:
-        known = _neutral(names, block)
+        known = _stop(names, block) < 0
         if len(_NEUTRAL) >= _NEUTRAL_MAX:
             _NEUTRAL.clear()
         _NEUTRAL[key] = known
     return known
 
 
-def _neutral(names: tuple[str, ...], block: bool) -> bool:
+def _stop(names: tuple[str, ...], block: bool) -> int:
+    """-1 when the content is neutral, else the index of the first tag that is not (``len(names)``: some
+    element left open)."""
     stack = [""] if block else ["span"]  # the current node: a container slot, or phrasing
-    for name in names:
+    for at, name in enumerate(names):
         if name[0] == "/":
             if len(stack) == 1 or stack[-1] != name[1:]:
-                return False
+                return at
             stack.pop()
             continue
         top = stack[-1]
@@ -199,9 +201,9 @@ def _neutral(names: tuple[str, ...], block: bool) -> bool:
         else:
             ok = False
         if not ok:
-            return False
+            return at
         stack.append(name)
-    return len(stack) == 1
+    return -1 if len(stack) == 1 else len(names)
 
 
 class FastLocated(Located):
@@ -567,7 +569,7 @@ class _Ends:
                 return None
             close, names = found
         if not neutral(names, block):
-            self._fail(f"content not neutral ({_shown(names)})")
+            self._fail(f"content not neutral ({_shown(names, block)})")
             return None
         return self._closed(element, close)
 
@@ -651,6 +653,8 @@ class _Ends:
         return self._closed(element, close)
 
 
-def _shown(names: tuple[str, ...]) -> str:
-    """The distinct tag names of some content, for a reason (bounded: reasons are counted by text)."""
-    return " ".join(sorted({name.lstrip("/") for name in names})[:6])
+def _shown(names: tuple[str, ...], block: bool) -> str:
+    """The first tag of some content that is not neutral, for a reason (``<x>``, ``</x>``, or an element
+    left open)."""
+    at = _stop(names, block)
+    return "an element left open" if at >= len(names) else f"<{names[at]}>"

@@ -530,7 +530,7 @@ def test_fastpath_answers_claims_holding_comments_scripts_and_formatting() -> No
     for content, why in (
         ("The sky<!-- a -- b --> is blue.", "claim <p>: markup not in the strict shape ('<!-- a -- b ')"),
         ("The sky is blue.<script/>", "claim <p>: self-closing <script/>"),
-        ("The <div>sky</div> is blue.", "claim <p>: content not neutral (div)"),
+        ("The <div>sky</div> is blue.", "claim <p>: content not neutral (<div>)"),
     ):
         text = CLEAN.replace(claim, f'<p data-claim-id="C-1">{content}</p>')
         assert _fastpath.attempt(text) == (None, why)
