@@ -1,7 +1,7 @@
 """The varied benchmark site (issue 32): the shapes pages people write, in ja and en.
 
 ``bench.py --site varied`` generates its pages with :func:`page` instead of ``bench._page``. Each page
-has a *shape* (``SHAPES[index % len(SHAPES)]``) that half of its claims take, the other half plain or
+has a *shape* (:func:`shape_of`) that half of its claims take, the other half plain or
 formatted sentences; every page is 30–80 KB (a ``long`` page about twice the others), every other page
 is English. What each shape puts on the page:
 
@@ -228,8 +228,7 @@ def _claim_markup(shape: str, kind: str, slot_of: int, cid: str, content: str) -
 def page(index: int, claims: int, seed: int, markup: bool, share: int = 1) -> tuple[str, str]:
     """``(fresh page, the same page with every slot stale)`` of the varied site (``bench._page``'s
     signature: ``share`` consecutive pages carry the same record)."""
-    shape = SHAPES[index % len(SHAPES)]
-    lang = "en" if (index // len(SHAPES)) % 2 else "ja"
+    shape, lang = shape_of(index).split("/")
     rng = random.Random(seed * 1_000_003 + index)
     w = _Words(rng, lang)
     record = index // share
@@ -297,6 +296,8 @@ def page(index: int, claims: int, seed: int, markup: bool, share: int = 1) -> tu
 
 
 def shape_of(index: int) -> str:
-    """The shape of page ``index``, with its language (``"table/en"``)."""
+    """The shape of page ``index``, with its language (``"table/en"``): every shape in turn, shifted by
+    one in each run of ``len(SHAPES)`` pages (so that no shape falls only on bench.py's pages without
+    markup, every tenth), the language alternating by run."""
     lang = "en" if (index // len(SHAPES)) % 2 else "ja"
-    return f"{SHAPES[index % len(SHAPES)]}/{lang}"
+    return f"{SHAPES[(index + index // len(SHAPES)) % len(SHAPES)]}/{lang}"
