@@ -338,7 +338,7 @@ def stamp_pages(root: Path, build: int) -> None:
         path.write_bytes(_BUILD.sub(stamp, data, count=1))
 
 
-def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
+def measure(site: Path, stale_site: Path, pages: int, runs: int, kind: str = "classic") -> Rows:
     scratch = Path(tempfile.mkdtemp(prefix="bench-write-", dir=site.parent))
     cache = site / ".claim-evidence-cache"
     edited = next(site.glob(PAGES_GLOB))
@@ -409,7 +409,12 @@ def measure(site: Path, stale_site: Path, pages: int, runs: int) -> Rows:
         return elapsed, rss
 
     def baseline() -> tuple[float, int]:
-        elapsed, rss, _ = _child([sys.executable, str(HERE / "baseline_checker.py"), str(site), PAGES_GLOB], site, {0})
+        # (The existing site's checker reads a claim's text with its inline scripts' text in it: on the
+        # varied site it reports such claims as changed, exit 1. It is timed all the same.)
+        expect = {0} if kind == "classic" else {0, 1}
+        elapsed, rss, _ = _child(
+            [sys.executable, str(HERE / "baseline_checker.py"), str(site), PAGES_GLOB], site, expect
+        )
         return elapsed, rss
 
     # Memory flat in the number of pages: the same check over half the pages (more than the page module's
@@ -838,7 +843,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         per_page = shapes(site, args.site) if fastpath_available() else None
         if per_page is not None:
             print(shapes_table(per_page) + "\n")
-        rows = measure(site, stale_site, args.pages, args.runs)
+        rows = measure(site, stale_site, args.pages, args.runs, args.site)
         print(table(rows, args.pages, args.runs))
         found = in_process(site, args.runs) if fastpath_available() else None
         if found is not None:
