@@ -18,6 +18,12 @@ check with the C-parser location of ``claim_evidence._html.fastpath`` (when
 selectolax is installed) against the current one. Ends with every target of
 issue 17, its measured ratio and PASS/MISS. Not collected by pytest
 (``testpaths = ["tests"]``).
+
+``--site varied`` generates the varied site of issue 32 instead (``varied.py``: the shapes real pages
+have, in ja and en). Either site first prints, in-process, each shape's page check against its lxml
+parse and the share of pages the fast path left to the reference tokenizer, with the reasons; the
+targets then include ``--write`` (every slot stale, at most 5x the floor) and the fast path's share
+(at least 95 %), and a share over 5 % ends the run with FAIL on stderr and exit 1.
 """
 
 from __future__ import annotations
