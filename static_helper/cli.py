@@ -104,7 +104,17 @@ def _command() -> click.Command:
         ),
     )
     @click.option(
-        "--stats", is_flag=True, help="Print how many pages were checked and how many came from the cache (stderr)."
+        "--stats",
+        is_flag=True,
+        help="Print how many pages were checked and how many came from the cache, and why the fast path "
+        "left pages to the reference tokenizer, if it did (stderr).",
+    )
+    @click.option(
+        "--all-warnings",
+        "all_warnings",
+        is_flag=True,
+        help="List every CE905 warning (numbers without a quoted passage); by default a page's two or more "
+        "are one line in the text report, naming how many claims and the first five.",
     )
     @click.option(
         "--today",
@@ -126,6 +136,7 @@ def _command() -> click.Command:
         no_cache: bool,
         cache_dir: Path | None,
         stats: bool,
+        all_warnings: bool,
         today: str | None,
     ) -> None:
         """Check pages against their embedded evidence records; --write re-renders stale evidence slots
@@ -165,6 +176,7 @@ def _command() -> click.Command:
                 exit_on_write=exit_on_write,
                 stdin=paths == (STDIN,),
                 today=today,
+                all_warnings=all_warnings,
             )
         except ClaimEvidenceError as exc:  # told here, not in main: CliRunner runs the command alone
             code = show_error(exc, PROG)
@@ -193,6 +205,7 @@ def execute(
     exit_on_write: bool = False,
     stdin: bool = False,
     today: str | None = None,
+    all_warnings: bool = False,
 ) -> int:
     """Check (with ``write``: and rewrite) the pages and print the report; the exit code.
 
@@ -248,7 +261,9 @@ def execute(
                 records.store.close()
         page_out = None
     # With a page on stdout, stdout carries the page alone: the report goes to stderr.
-    click.echo(report(results, output_format, noun="page"), nl=False, err=page_out is not None)
+    click.echo(
+        report(results, output_format, noun="page", all_warnings=all_warnings), nl=False, err=page_out is not None
+    )
     code = _exit_code(results, exit_on_write)
     changed = sum(1 for r in results if r.rewritten)
     if changed:
@@ -262,6 +277,8 @@ def execute(
         click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
         click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
+        for line in stats.fallback_lines():
+            click.echo(f"{PROG} fallback: {line}", err=True)
     if page_out is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(page_out)
@@ -289,8 +306,8 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
         results = run([Task(STDIN_NAME, STDIN_NAME, options, True, True)], 1, None, None, stats, page.rewrite)
     else:
         stats.pages += 1
-        stats.checked += 1
         result = check_task(Task(STDIN_NAME, STDIN_NAME, options, True, False), data)
+        stats.count(result)
         results = [result] if result is not None else []
     return results, page.output if write else None
 

@@ -29,7 +29,7 @@ from .._core.diagnostics import Diagnostic, Severity
 from .._core.jsonio import dumps_for_script, loads
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._core.textio import read_text
-from .._html.fastpath import FastLocated, fast_locate, slot_ends_after
+from .._html.fastpath import FastLocated, attempt, fast_locate, slot_ends_after
 from .._html.locate import SLOT_ATTR, Element, Located, locate
 from . import recordcache as _recordcache
 from .binding import STALE, UNBOUND, _binding  # noqa: F401 - UNBOUND re-exported (the page API)
@@ -129,6 +129,9 @@ class Page:
     unbound: set[str] = field(default_factory=set)  # claim ids whose page and record disagree (SH110, SH120)
     # The run's record cache, handed in by check_text's caller (the runner); None: not cached.
     records: _recordcache.RecordCache | None = field(default=None, repr=False, compare=False)
+    # Why the fast path left the page to the reference tokenizer (:func:`.._html.fastpath.attempt`); "" when
+    # it located it, or when the page was located otherwise (``check_located``).
+    fallback: str = field(default="", compare=False)
 
     @property
     def has_markup(self) -> bool:
@@ -347,8 +350,10 @@ def check_text(
     The markup is located by the C parser when selectolax is installed and it is sure to find exactly
     what the reference tokenizer finds (:mod:`.._html.fastpath`), else by the reference tokenizer; either
     way the checks below are the same code on the same :class:`Located`."""
-    located = fast_locate(text)
-    return check_located(text, name, located if located is not None else locate(text), options, records=records)
+    located, why = attempt(text)
+    page = check_located(text, name, located if located is not None else locate(text), options, records=records)
+    page.fallback = why if located is None else ""
+    return page
 
 
 def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:

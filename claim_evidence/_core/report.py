@@ -24,6 +24,9 @@ class FileResult:
     status: str = ""  # "pass", "fail", "unregistered", "unreadable", "error" (a bug); derived when empty
     detail: str = ""
     rewritten: int = 0  # evidence slots this run re-rendered in the file (static-helper --write)
+    # A page with evidence markup: "" when the fast path located it, else why it was left to the reference
+    # tokenizer (``static-helper --stats`` counts them); None for anything else (no markup, unreadable).
+    fallback: str | None = None
 
     def failed(self, strict: bool = False) -> bool:
         return any(d.fails(strict) for d in self.diagnostics)
@@ -62,10 +65,52 @@ def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     return text
 
 
-def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, headers: bool = False) -> str:
+# Warnings a site's pages may hold by the thousand (numbers without a quoted passage: one per claim):
+# the text report gives one line per file for them unless every warning is asked for.
+SUMMARIZED = frozenset({"CE905"})
+_SUMMARY_IDS = 5
+
+
+def summarized(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` with two or more warnings of a code in :data:`SUMMARIZED` replaced by one summary
+    warning of that code, at the first one's place, naming how many claims and the first few of them.
+    One such warning stays as it is; errors (``require_quotes`` makes CE905 one) are never summarized."""
+    groups: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.code in SUMMARIZED and not d.is_error:
+            groups.setdefault(d.code, []).append(d)
+    groups = {code: found for code, found in groups.items() if len(found) > 1}
+    if not groups:
+        return list(diagnostics)
+    out = []
+    for d in diagnostics:
+        found = groups.get(d.code)
+        if found is None or d.is_error:
+            out.append(d)
+        elif d is found[0]:
+            out.append(_summary_of(found))
+    return out
+
+
+def _summary_of(found: list[Diagnostic]) -> Diagnostic:
+    from dataclasses import replace
+
+    ids = [record_tag(d)[1:-2] for d in found]
+    named = ", ".join(i for i in ids[:_SUMMARY_IDS] if i) + (", …" if len(ids) > _SUMMARY_IDS else "")
+    message = (
+        f"{len(found)} claims' statements have numbers but no quoted passage to check them against ({named}): "
+        "add quote.exact to a source_ref of each (--all-warnings lists each claim)"
+    )
+    return replace(found[0], message=message, subject="claims", written=())
+
+
+def text_report(
+    results: Sequence[FileResult], strict: bool, noun: str, *, headers: bool = False, all_warnings: bool = True
+) -> str:
     """One line per finding, in position order (:func:`in_position_order`), with characters a
     terminal would act on escaped; ``headers`` adds an ``ERROR target`` line before a
-    failing target's findings (targets such as article URLs are not files)."""
+    failing target's findings (targets such as article URLs are not files). Without ``all_warnings``,
+    a file's many warnings of a :data:`SUMMARIZED` code are one line (:func:`summarized`)."""
     lines = []
     for result in results:
         outcome = result.outcome(strict)
@@ -75,7 +120,8 @@ def text_report(results: Sequence[FileResult], strict: bool, noun: str, *, heade
             lines.append(f"UNREGISTERED {result.path}: {result.detail}")
         elif headers:
             lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
-        for d in in_position_order(result.diagnostics, result.path):
+        shown = result.diagnostics if all_warnings else summarized(result.diagnostics)
+        for d in in_position_order(shown, result.path):
             lines.append(finding_line(d, format_location(d if d.file else _with_file(d, result.path)), safe=True))
             if d.written:
                 lines.append(f"    {written_text(d.written)}")
@@ -330,19 +376,26 @@ REPORT_FORMATS = tuple(REPORTERS)
 
 
 def report(
-    results: Sequence[FileResult], fmt: str = "text", *, strict: bool = False, noun: str = "file", headers: bool = False
+    results: Sequence[FileResult],
+    fmt: str = "text",
+    *,
+    strict: bool = False,
+    noun: str = "file",
+    headers: bool = False,
+    all_warnings: bool = True,
 ) -> str:
     """The results as one of :data:`REPORT_FORMATS`, exactly as the command lines print them.
 
     ``noun`` names what was checked in the summary line (``3 pages: …``); ``strict`` counts warnings
     as failures; ``headers`` (text only) puts an ``ERROR target`` line before a failing target's
-    findings, as ``prepublish`` does for targets that are not files. Raises ValueError for an
-    unknown format.
+    findings, as ``prepublish`` does for targets that are not files; ``all_warnings=False`` (text only)
+    gives a file's many CE905 warnings as one line (:func:`summarized`; ``static-helper``'s default).
+    Raises ValueError for an unknown format.
     """
     if fmt not in REPORTERS:
         raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(REPORT_FORMATS)}")
     if fmt == "text":
-        return text_report(results, strict, noun, headers=headers)
+        return text_report(results, strict, noun, headers=headers, all_warnings=all_warnings)
     return REPORTERS[fmt](results, strict, noun)
 
 

@@ -19,24 +19,32 @@ How it stays exact:
   That tag is read with the reference tokenizer's own pattern and must carry exactly lexbor's
   attributes (values decoded alike: a legacy entity or a CR in them gives up). Start tags the
   standard drops but the reference keeps (a nested ``<form>``, a ``<col>`` outside a table) must not
-  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with ``<math>`` or ``<select>``
-  elements or a ``<frameset>`` tag, where the reference models the standard only approximately, are
-  left to it, and so are pages with an ``<svg>`` other than a *simple island* (:func:`_islands`).
+  carry a keyword; ``<link>`` tags must all be lexbor's links. Pages with a ``<frameset>`` tag are left
+  to the reference, and so are pages with an ``<svg>``, ``<math>`` or ``<select>`` (any case, anywhere)
+  other than a *simple island* (:func:`_islands`), where the reference models the standard only
+  approximately.
 - **Icons.** Themes (Material for MkDocs, furo) put inline SVG icons on every page. An island is an
   ``<svg>`` written in the strict tag shape, holding only SVG shape elements (``path``, ``g``,
   ``use`` …) and ``title``/``desc`` with text only, balanced up to its ``</svg>``, with no evidence
   keyword in it: no tag in it breaks out of foreign content or opens HTML content, so both parsers
-  push what it opens, pop it at its end tags and leave the HTML around it as they found it.
+  push what it opens, pop it at its end tags and leave the HTML around it as they found it. The same
+  holds for a formula (``<math>`` with MathML layout elements, its token elements ``mi``, ``mo`` …
+  holding text only) and a ``<select>`` whose options (text only, each with its end tag) sit in it or
+  in an ``<optgroup>`` directly in it: in select both parsers pop what each end tag names.
 - **Where each element ends.** An element's content up to the first end tag of its name must be in
   the strict tag shape of :mod:`.fastscan` and neutral (:func:`neutral`): phrasing for a claim
   element like ``<p>``; for a slot or a block claim element (``div``, ``li``, ``td`` …) also
-  paragraphs, headings, lists and containers. Such content pushes and pops only what it opens, so
+  paragraphs, headings, lists and containers; comments that end at their first ``-->`` for every
+  reader (no ``--`` in them) and inline scripts (which end where the reference's script-data rules end
+  them, at a strict ``</script>``) anywhere in it. Such content pushes and pops only what it opens, so
   the reference builder closes the element exactly at that end tag. A bundle script ends where the
   reference's script-data rules end it.
 - **Links.** A character ``\ue000`` is written right after each slot's start tag: lexbor re-opens any
   formatting element left on its list there (a link closed only implicitly: SH116), so the probe
   must be the slot's first child; and no slot, nor a claim element with a link in it, may sit inside
   an ``<a>``.
+
+:func:`attempt` also says why it gave up (``static-helper --stats`` counts the reasons).
 
 ``tests/unit/html/test_fastpath.py`` compares :func:`fast_locate` with the reference on every HTML input the
 tests know, the html5lib tree-construction corpus and random and mutated pages.
@@ -66,7 +74,7 @@ from .locate import (
 )
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
-__all__ = ["FastLocated", "available", "fast_locate", "slot_ends_after"]
+__all__ = ["NO_MARKUP", "UNAVAILABLE", "FastLocated", "attempt", "available", "fast_locate", "slot_ends_after"]
 
 try:  # (imported by name: mypy must pass where the optional dependency is not installed)
     _lexbor: Any = importlib.import_module("selectolax.lexbor")
@@ -89,14 +97,28 @@ _DROPPABLE = frozenset("col frame form noscript caption colgroup tbody td tfoot 
 _LINK = re.compile(r"<(?ai:link)(?=[\t\n\f\r />])")
 # What the page is located by, and the elements whose content the reference models only approximately
 # (foreign content, a select's): one traversal of lexbor's tree.
-_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link,math,select"
-_APPROXIMATE = frozenset({"math", "select"})
+_SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link"
 # Where lexbor may open an SVG or MathML element: every such start tag must begin a simple island.
-_FOREIGN_START = re.compile(r"(?i)<(?:svg|math)(?=[\t\n\f\r />])")
+_FOREIGN_START = re.compile(r"(?i)<(?:svg|math|select)(?=[\t\n\f\r />])")
 # What a simple island may hold: SVG elements that neither break out of foreign content (as <b>, <p> or
 # <font color> do) nor are HTML integration points, and whose content is parsed as elements, not text.
 _ISLAND = frozenset("svg g path circle ellipse line polyline polygon rect use symbol defs".split())
 _TEXT_ONLY = frozenset({"title", "desc"})  # integration points: text only, no tag, in an island
+# A formula: MathML layout elements (no semantics/annotation-xml, no mglyph/malignmark), its token
+# elements (text integration points) with text only.
+_MATH_ISLAND = frozenset(
+    "math mrow mfrac msqrt mroot msup msub msubsup munder mover munderover mtable mtr mtd mstyle mpadded "
+    "mphantom menclose mspace".split()
+)
+_MATH_TEXT_ONLY = frozenset("mi mo mn ms mtext".split())
+# A select: options (text only) in it or in an optgroup directly in it, every end tag written.
+_SELECT_ISLAND = frozenset({"optgroup"})  # (a select in a select ends it)
+_SELECT_TEXT_ONLY = frozenset({"option"})
+_ISLANDS = {
+    "svg": (_ISLAND, _TEXT_ONLY),
+    "math": (_MATH_ISLAND, _MATH_TEXT_ONLY),
+    "select": (_SELECT_ISLAND, _SELECT_TEXT_ONLY),
+}
 # Elements whose end tag closes them when they are the current node, whose start tag ends nothing their
 # content could reopen, and whose content may be blocks (a <p> in button scope is closed by their start tag,
 # or out of reach behind a cell) or only phrasing (not: a, whose links the adoption agency re-parents;
@@ -119,6 +141,12 @@ _WS = "[\t\n\f\r ]"
 # every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
 _STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
 _TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
+# A tag of the strict shape, a comment that ends at its first "-->" for every reader (no "--" in it, not
+# "<!-->" nor "<!--->"), or any other '<' (which the walk gives up on).
+_CONTENT_TOKEN = re.compile(
+    rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<!--(?!-?>)(?>(?:[^-]++|-(?!-))*)-->|<"
+)
+_SCRIPT_CLOSE = re.compile(rf"</script{_WS}*+>")
 _STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
 _VOIDS = frozenset({"br", "img", "wbr"})
 _PHRASING = INLINE | {"a", "ruby"}
@@ -138,19 +166,21 @@ def neutral(names: tuple[str, ...], block: bool) -> bool:
     key = (block, names)
     known = _NEUTRAL.get(key)
     if known is None:
-        known = _neutral(names, block)
+        known = _stop(names, block) < 0
         if len(_NEUTRAL) >= _NEUTRAL_MAX:
             _NEUTRAL.clear()
         _NEUTRAL[key] = known
     return known
 
 
-def _neutral(names: tuple[str, ...], block: bool) -> bool:
+def _stop(names: tuple[str, ...], block: bool) -> int:
+    """-1 when the content is neutral, else the index of the first tag that is not (``len(names)``: some
+    element left open)."""
     stack = [""] if block else ["span"]  # the current node: a container slot, or phrasing
-    for name in names:
+    for at, name in enumerate(names):
         if name[0] == "/":
             if len(stack) == 1 or stack[-1] != name[1:]:
-                return False
+                return at
             stack.pop()
             continue
         top = stack[-1]
@@ -166,12 +196,14 @@ def _neutral(names: tuple[str, ...], block: bool) -> bool:
             ok = top in _LISTS  # (its search for an open li stops at the list)
         elif name in _RUBY_TEXT:
             ok = top == "ruby"
+        elif name == "script":
+            ok = True  # (in body, a script's start tag ends nothing; its content is raw text, its end tag pops it)
         else:
             ok = False
         if not ok:
-            return False
+            return at
         stack.append(name)
-    return len(stack) == 1
+    return -1 if len(stack) == 1 else len(names)
 
 
 class FastLocated(Located):
@@ -190,56 +222,68 @@ class FastLocated(Located):
 def fast_locate(text: str) -> Located | None:
     """What :func:`.locate.locate` finds in ``text``, or None when the fast path cannot be sure (or the
     page has no evidence markup, or selectolax is not installed): then call ``locate``."""
+    return attempt(text)[0]
+
+
+# Why the fast path left a page to the reference (the second item of :func:`attempt`; ``static-helper
+# --stats`` counts them). NO_MARKUP is no fallback: the reference's keyword filter answers such pages.
+NO_MARKUP = "no evidence markup"
+UNAVAILABLE = "selectolax not installed"
+
+
+def attempt(text: str) -> tuple[Located | None, str]:
+    """``(fast_locate(text), "")``, or ``(None, why)`` when the fast path gives up: a short stable phrase
+    naming the shape it could not prove (``"claim content: comment"``, ``"svg not a simple island"`` …)."""
     if _lexbor is None:
-        return None
+        return None, UNAVAILABLE
     marks = _marks(text)
     if marks is None:
-        return None
+        return None, NO_MARKUP if not keyword_offsets(text) else "keyword spelling, mark or frameset"
     islands = _islands(text)
-    if islands is None or any(start <= at < end for at, _ in marks for start, end in islands):
-        return None
+    if islands is None:
+        return None, "svg, math or select not a simple island"
+    if any(start <= at < end for at, _ in marks for start, end in islands):
+        return None, "evidence keyword inside svg"
     marked = _marked(text, marks)
     if too_hostile(marked):
-        return None
+        return None, "too many attributes or too deep"
     parser = _lexbor.LexborHTMLParser(marked)
     nodes = parser.css(_SELECTOR)
     if not nodes:
-        return None
+        return None, NO_MARKUP
     located = FastLocated(text)
     used: set[int] = set()
     pending: list[tuple[str, Element, Any]] = []  # (role, element, node) in tree order
     lexbor_links: list[dict[str, str]] = []
     for node in nodes:
-        if node.tag in _APPROXIMATE:
-            return None
         unmarked = _unmark(node.attributes)
         if unmarked is None:
-            return None
+            return None, "attribute values"
         attrs, indexes = unmarked
         if used.intersection(indexes):
-            return None  # a clone (the adoption agency copies formatting elements with their attributes)
+            return None, "cloned formatting element"  # (the adoption agency copies them with their attributes)
         used.update(indexes)
         role = _role(node.tag, attrs)
         if role is None:
             continue
         if role == "?":
-            return None
+            return None, "element with two roles"
         if role == "link":
             if indexes:
-                return None
+                return None, "evidence keyword on a link"
             lexbor_links.append(attrs)
             continue
         if not indexes:
-            return None  # an element whose keyword the text spells otherwise (a character reference)
+            return None, "keyword written with a character reference"
         element = _element(text, node.tag, attrs, [marks[i][0] for i in indexes])
         if element is None:
-            return None
+            return None, "start tag read otherwise"
         pending.append((role, element, node))
     if any(_droppable(text, marks[i]) for i in range(len(marks)) if i not in used):
-        return None
+        return None, "keyword in a start tag the standard may drop"
     links = _links(text, lexbor_links)
     if links is None:
-        return None
+        return None, "link elements"
     located.links = links
     pending.sort(key=lambda item: item[1].start)
     ends = _Ends(text)
@@ -252,7 +296,8 @@ def fast_locate(text: str) -> Located | None:
             else ends.slot(element, node)
         )
         if done is None:
-            return None
+            kind = {"script": "bundle script", CLAIM_ATTR: "claim", SLOT_ATTR: "slot"}.get(role, "summary slot")
+            return None, f"{kind} <{element.name}>: {ends.why}"
         if role == "script":
             located.scripts.append(done)
         elif role == CLAIM_ATTR:
@@ -266,7 +311,7 @@ def fast_locate(text: str) -> Located | None:
         # a comment, raw text, an attribute value): what the reference reports then is whether markup
         # is written as a tag where no element comes of it (SH104), by the same search.
         located.hidden = hidden_markup(text)
-    return located
+    return located, ""
 
 
 def _islands(text: str) -> list[tuple[int, int]] | None:
@@ -287,9 +332,13 @@ def _islands(text: str) -> list[tuple[int, int]] | None:
 
 
 def _island_end(text: str, start: int) -> int | None:
-    """Where the simple island that starts at ``start`` ends (after its ``</svg>``), or None."""
+    """Where the simple island that starts at ``start`` ends (after its ``</svg>``, ``</math>`` or
+    ``</select>``), or None."""
     stack: list[str] = []
-    text_only = False  # in a title or desc: only its own end tag may follow
+    text_only = False  # in a title or desc (mi, mo …; option): only its own end tag may follow
+    holds: frozenset[str] = frozenset()
+    only: frozenset[str] = frozenset()
+    root = ""
     for tag in _STRICT_TAG.finditer(text, start):
         end_name, start_name = tag.group(1), tag.group(2)
         if end_name is not None:
@@ -300,16 +349,24 @@ def _island_end(text: str, start: int) -> int | None:
             if not stack:
                 return tag.end()
             continue
-        if start_name is None or text_only or (start_name not in _ISLAND and start_name not in _TEXT_ONLY):
-            return None  # a '<' of no strict tag (a comment, CDATA), or an element the island may not hold
-        if not stack and start_name != "svg":
-            return None
-        if tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
+        if start_name is None or text_only:
+            return None  # a '<' of no strict tag (a comment, CDATA), or a tag in text-only content
+        if not stack:
+            if start_name not in _ISLANDS:
+                return None
+            holds, only = _ISLANDS[start_name]
+            root = start_name
+        elif start_name not in holds and start_name not in only:
+            return None  # an element the island may not hold
+        if root == "select":
+            if tag.group(0).endswith("/>") or (start_name == "optgroup" and stack != ["select"]):
+                return None  # (HTML: the flag is ignored; an optgroup in an optgroup ends it)
+        elif tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
             if not stack:
                 return tag.end()  # <svg …/>: foreign content acknowledges the self-closing flag
             continue
         stack.append(start_name)
-        text_only = start_name in _TEXT_ONLY
+        text_only = start_name in only
     return None
 
 
@@ -477,14 +534,20 @@ def _in_link(node: Any) -> bool:
 
 
 class _Ends:
-    """Where the reference builder ends each kind of element, when the content allows no doubt."""
+    """Where the reference builder ends each kind of element, when the content allows no doubt; ``why``
+    says what it doubted when it gives up."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.why = ""
+
+    def _fail(self, why: str) -> None:
+        self.why = why
 
     def _closed(self, element: Element, content_end: int) -> Element | None:
         end = END_TAG.match(self.text, content_end)
         if end is None or lower(end.group(1)) != element.name:
+            self._fail("end tag not of its name")
             return None
         e = element
         return Element(e.name, e.attrs, e.start, e.open_end, content_end, end.end(), e.self_closing)
@@ -493,54 +556,105 @@ class _Ends:
         """The element ended by the end tag of its name that closes it, if what lies before is neutral."""
         text, start = self.text, element.open_end
         close = text.find(f"</{element.name}", start)
-        if close < 0 or _STRICT.fullmatch(text, start, close) is None:
-            return None
-        names = tuple(_TAG_NAMES.findall(text, start, close))
-        if f"{element.name}" in names:  # the same name nested inside: that end tag was its
+        if close >= 0 and _STRICT.fullmatch(text, start, close) is not None:
+            names = tuple(_TAG_NAMES.findall(text, start, close))
+            if element.name in names or "script" in names:  # (that end tag was the nested one's, or raw text)
+                found = self._walk(element)
+                if found is None:
+                    return None
+                close, names = found
+        else:  # (comments and scripts in it, or no strict shape: read tag by tag)
             found = self._walk(element)
             if found is None:
                 return None
             close, names = found
         if not neutral(names, block):
+            self._fail(f"content not neutral ({_shown(names, block)})")
             return None
         return self._closed(element, close)
 
     def _walk(self, element: Element) -> tuple[int, tuple[str, ...]] | None:
-        """Where the tags after ``element``'s start first close more than they opened, and those tags."""
+        """Where the tags after ``element``'s start first close more than they opened, and those tags
+        (a comment in the strict shape left out, an inline script as ``script``, ``/script``)."""
+        text = self.text
         names: list[str] = []
         depth = 0
-        for tag in _STRICT_TAG.finditer(self.text, element.open_end):
+        pos = element.open_end
+        while True:
+            lt = text.find("<", pos)
+            if lt < 0:
+                self._fail("no end tag")
+                return None
+            tag = _CONTENT_TOKEN.match(text, lt)
+            assert tag is not None  # (the pattern's last branch is "<")
             end, start = tag.group(1), tag.group(2)
+            pos = tag.end()
             if end is not None:
                 if depth == 0:
-                    return (tag.start(), tuple(names)) if end == element.name else None
+                    if end == element.name:
+                        return lt, tuple(names)
+                    self._fail(f"</{end}> closes what it did not open")
+                    return None
                 depth -= 1
                 names.append("/" + end)
+            elif start == "script":
+                script = self._script(tag)
+                if script is None:
+                    return None
+                names += ["script", "/script"]
+                pos = script
             elif start is not None:
                 depth += start not in _VOIDS
                 names.append(start)
-            else:
-                return None  # a '<' that starts no tag of the strict shape
-        return None
+            elif pos - lt == 1:
+                self._fail(f"markup not in the strict shape ({text[lt : lt + 12]!r})")
+                return None
+
+    def _script(self, tag: re.Match[str]) -> int | None:
+        """Where an inline ``<script>`` started by ``tag`` (strict) ends, after its strict end tag."""
+        if tag.group(0).endswith("/>"):
+            self._fail("self-closing <script/>")
+            return None
+        close = _script_end(self.text, tag.end(), len(self.text))
+        end = _SCRIPT_CLOSE.match(self.text, close) if close is not None else None
+        if end is None:
+            self._fail("inline script not ended in the strict shape")
+            return None
+        return end.end()
 
     def claim(self, element: Element, node: Any) -> Element | None:
         if element.name not in BLOCK_OWNERS and element.name not in PHRASING_OWNERS:
+            self._fail("element that may not own a claim")
             return None
         done = self._neutral_content(element, element.name in BLOCK_OWNERS)
         if done is not None and self.text.find("<a", done.open_end, done.close_start) >= 0 and _in_link(node):
+            self._fail("link inside a link")
             return None  # (a link in it would end that one: the adoption agency)
         return done
 
     def slot(self, element: Element, node: Any) -> Element | None:
         if element.name not in BLOCK_OWNERS:
+            self._fail("element that may not own a slot")
             return None
         first = node.first_child
         if first is None or not first.is_text_node or not (first.text_content or "").startswith(PROBE):
+            self._fail("formatting re-opened or content moved")
             return None  # lexbor re-opened a formatting element here, or put the slot's content elsewhere
         if _in_link(node):
+            self._fail("inside a link")
             return None  # (its own links would end that one: the adoption agency)
         return self._neutral_content(element, True)
 
     def script(self, element: Element) -> Element | None:
         close = _script_end(self.text, element.open_end, len(self.text))
-        return None if close is None else self._closed(element, close)
+        if close is None:
+            self._fail("not ended")
+            return None
+        return self._closed(element, close)
+
+
+def _shown(names: tuple[str, ...], block: bool) -> str:
+    """The first tag of some content that is not neutral, for a reason (``<x>``, ``</x>``, or an element
+    left open)."""
+    at = _stop(names, block)
+    return "an element left open" if at >= len(names) else f"<{names[at]}>"

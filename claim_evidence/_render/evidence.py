@@ -70,8 +70,21 @@ def _escape_like_legacy(value: Any) -> Any:
 _BIDI_CLASSES = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 
 
+# Where every character of those classes lies (Hebrew to Arabic Extended-A, RLM, the explicit controls,
+# the presentation forms, the right-to-left SMP blocks): text without any is answered in C, without a
+# Python loop over its characters (Japanese text). tests/unit/render/test_isolate_ranges.py holds it to
+# the running unicodedata.
+_MAYBE_BIDI = re.compile(
+    "[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+
+
 def _needs_isolate(text: str) -> bool:
-    return not text.isascii() and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
+    return (
+        not text.isascii()
+        and _MAYBE_BIDI.search(text) is not None
+        and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
+    )
 
 
 def isolate(value: Any) -> Any:

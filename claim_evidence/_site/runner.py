@@ -12,9 +12,10 @@ import os
 import re
 import stat
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -247,11 +248,36 @@ def tasks_for_config(config: Config, write: bool) -> list[Task]:
 
 @dataclass
 class Stats:
-    """How a run went: pages seen, pages actually read and checked, pages answered from the cache."""
+    """How a run went: pages seen, pages actually read and checked, pages answered from the cache; of the
+    checked pages with evidence markup, how many the fast path located and why it left the others to the
+    reference tokenizer (:func:`.._html.fastpath.attempt`'s reasons, counted)."""
 
     pages: int = 0
     checked: int = 0
     cached: int = 0
+    fast: int = 0
+    fallbacks: Counter[str] = field(default_factory=Counter)
+
+    def count(self, checked: FileResult | None) -> None:
+        """Count a page that was read and checked (not answered from the cache)."""
+        self.checked += 1
+        if checked is not None and checked.fallback is not None:
+            if checked.fallback:
+                self.fallbacks[checked.fallback] += 1
+            else:
+                self.fast += 1
+
+    def fallback_lines(self) -> list[str]:
+        """The fast path's share and each reason's count (most frequent first), when any page fell back."""
+        left = sum(self.fallbacks.values())
+        if not left:
+            return []
+        total = left + self.fast
+        lines = [
+            f"{left} of {total} pages with evidence markup left to the reference tokenizer ({100 * left / total:.1f}%)"
+        ]
+        ranked = sorted(self.fallbacks.items(), key=lambda item: (-item[1], item[0]))
+        return lines + [f"{count} {why}" for why, count in ranked]
 
 
 class ResultCache(Protocol):
@@ -370,7 +396,7 @@ def _collect(
     results = []
     for done, (outcome, checked) in enumerate(outcomes, 1):
         if checked:
-            stats.checked += 1
+            stats.count(outcome)
         else:
             stats.cached += 1
         if outcome is not None:
@@ -432,7 +458,9 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
             page = check_text(_text(task, data), task.display, task.options, state.records)
             if not page.has_markup:
                 return None
-            return FileResult(task.display, status="unregistered", detail=unregistered_detail(task))
+            return FileResult(
+                task.display, status="unregistered", detail=unregistered_detail(task), fallback=page.fallback
+            )
         if task.write:
             writer = state.writer
             if writer is None:
@@ -480,4 +508,4 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
-    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten)
+    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten, fallback=page.fallback)

@@ -286,3 +286,22 @@ def test_report_text_escapes_terminal_controls_in_messages() -> None:
     found = [Diagnostic("SH120", 'page "\x1b]0;pwned\x07\u202e…"\nnext line', line=1, column=1)]
     text = REPORTERS["text"]([FileResult("p.html", found)], False, "page")
     assert text.splitlines()[:2] == ['p.html:1:1: SH120 page "\\x1b]0;pwned\\x07\\u202e…"', "    next line"]
+
+
+def test_report_summarized_keeps_one_warning_and_every_error() -> None:
+    from claim_evidence._core.report import summarized
+
+    def ce905(cid: str, severity: str = "warning", line: int = 1) -> Diagnostic:
+        return Diagnostic("CE905", "statement has numbers", severity=severity, subject=f"claim {cid}", line=line)
+
+    one = [ce905("a")]
+    assert summarized(one) == one
+    errors = [ce905("a", "error"), ce905("b", "error")]
+    assert summarized(errors) == errors
+    other = Diagnostic("CE904", "x", severity="warning")
+    found = summarized([ce905("a", line=3), other, ce905("b", line=5), *[ce905(f"c{i}") for i in range(5)]])
+    assert [(d.code, d.line) for d in found] == [("CE905", 3), ("CE904", None)]
+    assert found[0].message == (
+        "7 claims' statements have numbers but no quoted passage to check them against (a, b, c0, c1, c2, …): "
+        "add quote.exact to a source_ref of each (--all-warnings lists each claim)"
+    )

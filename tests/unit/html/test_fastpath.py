@@ -137,13 +137,48 @@ def test_fastpath_answers_every_benchmark_page(capsys: pytest.CaptureFixture[str
     _report(capsys, tally, "benchmark pages (fresh, stale, CRLF, rebuilt)")
 
 
+def _varied() -> Any:
+    spec = importlib.util.spec_from_file_location("_varied", ROOT / "benchmarks" / "varied.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fastpath_answers_every_varied_benchmark_page(capsys: pytest.CaptureFixture[str]) -> None:
+    # Every shape of the varied site (issue 32), in ja and en: formatted, linked and scripted claim
+    # sentences, claims in cells, list items, blockquotes, figcaptions and details, SVG icons, a MathML
+    # formula, a select. Each page the fast path answers, as the reference does.
+    varied = _varied()
+    tally = Tally()
+    for index in range(2 * len(varied.SHAPES)):
+        fresh, stale = varied.page(index, 10, 7, True)
+        for text in (fresh, stale, fresh.replace("\n", "\r\n"), fresh.replace("</footer>", "</footer><!-- b2 -->")):
+            outcome = differential(text, tally, OPTIONS[index % 2])
+            assert outcome.startswith("fast"), (varied.shape_of(index), _fastpath.attempt(text)[1])
+    _report(capsys, tally, "varied benchmark pages (fresh, stale, CRLF, rebuilt)")
+
+
 # --- the html5lib corpus ----------------------------------------------------------------------
+
+# The shapes the fast path accepts since issue 32, around (or holding) each corpus input: a claim whose
+# sentence holds formatting, a comment and an inline script; claims and slots in cells, list items and a
+# blockquote; a MathML formula and a select elsewhere on the page.
+SHAPE_WRAPS = (
+    '<p data-claim-id="a"><em>x</em><!-- c --><code>y</code>{}<script>s("</p>")</script> z</p>'
+    '<div data-evidence-for="a"></div>',
+    '<table><tr><td data-claim-id="a">x <a href="/y">y</a>{}</td><td data-evidence-for="a"></td></tr></table>',
+    '<select><option>x</option><optgroup label="g"><option>y</option></optgroup></select>{}'
+    '<ul><li data-claim-id="a">x<br>y</li><li data-evidence-for="a"></li></ul>',
+    '<math><mi>x</mi><mo>=</mo><mfrac><mn>1</mn><mn>2</mn></mfrac></math><blockquote data-claim-id="a">{}</blockquote>'
+    '<div data-evidence-for="a"></div><script type="application/json" id="claim-evidence-data">{{}}</script>',
+)
 
 
 def test_fastpath_html5lib_corpus_matches_reference(capsys: pytest.CaptureFixture[str]) -> None:
     inputs = read_inputs(CORPUS)
     assert inputs, f"the vendored html5lib tree-construction corpus is missing under {CORPUS}"
-    trio, wrapped = Tally(), Tally()
+    trio, wrapped, shaped = Tally(), Tally(), Tally()
     for _, data in inputs:
         for text in pages(data, BLOCK).values():  # a valid claim/slot/bundle trio around the input
             differential(text, trio)
@@ -152,8 +187,11 @@ def test_fastpath_html5lib_corpus_matches_reference(capsys: pytest.CaptureFixtur
         for wrap in WRAPS:
             differential(wrap.format(data), wrapped)
             differential(data + wrap.format(data), wrapped)
+        for wrap in SHAPE_WRAPS:
+            differential(wrap.format(data), shaped)
     _report(capsys, trio, "html5lib corpus around a valid trio (fresh and stale slot)")
     _report(capsys, wrapped, "html5lib corpus in the fast scan's wrappings")
+    _report(capsys, shaped, "html5lib corpus in the shapes of issue 32")
     assert trio.counts["fast clean"] > 1000  # the fast path does answer most intact pages
 
 
@@ -314,6 +352,38 @@ _PIECES = st.sampled_from(
         "<svg><desc>d</desc><!-- c --></svg>",
         "<SVG></SVG>",
         "<math><mi>x</mi></math>",
+        # Since issue 32: formulas, selects, comments and inline scripts (in claims or anywhere).
+        "<math><mrow><mi>x</mi><mo>+</mo><mn>1</mn></mrow></math>",
+        "<math><mi><b>x</b></mi></math>",
+        "<math><annotation-xml><div>",
+        "<math/>",
+        "<mi>",
+        "</mi>",
+        "<select><option>a</option></select>",
+        '<select name="s"><optgroup label="g"><option value="1">1</option></optgroup></select>',
+        "<select><option>a</select>",
+        "<select><select>",
+        "<select/>",
+        "<option>",
+        "</option>",
+        "<optgroup>",
+        "<select><input></select>",
+        "<!---->",
+        "<!--->",
+        "<!-- a -- b -->",
+        "<!-- a --!>",
+        "<!-- </p> -->",
+        "<script>s()</script>",
+        "<script>s('</p>')</script>",
+        "<script><!--<script>",
+        "<script/>",
+        "</script >",
+        "<code>",
+        "</code>",
+        "<em>",
+        "</em>",
+        "<sup>1</sup>",
+        "<ruby>a<rp>(</rp><rt>b</rt><rp>)</rp></ruby>",
     ]
 )
 
@@ -365,7 +435,9 @@ def test_fastpath_mutated_benchmark_pages_match_reference(data: st.DataObject) -
     differential(data.draw(mutated(bench)), _TALLIES["mutated"])
 
 
-_BENCH_PAGES = [_bench()._page(i, 3, 11, True, 1)[0] for i in range(3)]
+_BENCH_PAGES = [_bench()._page(i, 3, 11, True, 1)[0] for i in range(3)] + [
+    _varied().page(i, 3, 11, True)[0] for i in range(len(_varied().SHAPES))
+]
 
 
 def test_fastpath_random_tallies(capsys: pytest.CaptureFixture[str]) -> None:
@@ -421,8 +493,16 @@ def test_fastpath_rendered_blocks_are_neutral() -> None:
 
 def test_fastpath_leaves_foreign_content_and_select_to_the_reference() -> None:
     for extra in (
-        "<math></math>",
-        "<select></select>",
+        "<math><mi><b>x</b></mi></math>",  # HTML inside a text integration point
+        "<math><semantics><annotation-xml><div>x</div></annotation-xml></semantics></math>",
+        "<math><mi>x</math>",  # an end tag that closes more than the current node
+        "<select><option>a</select>",  # an end tag left out
+        "<select><select></select>",  # a select in a select ends it
+        "<select><optgroup><optgroup></optgroup></optgroup></select>",  # so does an optgroup in an optgroup
+        "<select/>",  # the flag is ignored: the select stays open
+        "<select><option/>a</option></select>",
+        "<select><input></select>",
+        "<SELECT></SELECT>",
         "<frameset>",
         "<svg><p>x</p></svg>",  # a <p> breaks out of the SVG
         "<svg><title><b>t</b></title></svg>",  # HTML inside an integration point
@@ -434,6 +514,47 @@ def test_fastpath_leaves_foreign_content_and_select_to_the_reference() -> None:
     ):
         assert _fastpath.fast_locate(CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")) is None, extra
     assert _fastpath.fast_locate(CLEAN) is not None
+
+
+def test_fastpath_answers_claims_holding_comments_scripts_and_formatting() -> None:
+    # Issue 32: the shapes of claim sentences on real pages, each located by lexbor as the reference does.
+    claim = '<p data-claim-id="C-1">The sky is blue.</p>'
+    for content in (
+        'The <em>sky</em> is <a href="/b"><code>blue</code></a>.',
+        "The sky<!-- checked --> is blue.",
+        'The sky is blue.<script>track("</p>")</script>',
+        "The <b>sky</b><br>is <i>blue</i><sup>1</sup>.",
+    ):
+        text = CLEAN.replace(claim, f'<p data-claim-id="C-1">{content}</p>')
+        assert text != CLEAN and differential(text).startswith("fast"), (content, _fastpath.attempt(text)[1])
+    for content, why in (
+        ("The sky<!-- a -- b --> is blue.", "claim <p>: markup not in the strict shape ('<!-- a -- b ')"),
+        ("The sky is blue.<script/>", "claim <p>: self-closing <script/>"),
+        ("The <div>sky</div> is blue.", "claim <p>: content not neutral (<div>)"),
+    ):
+        text = CLEAN.replace(claim, f'<p data-claim-id="C-1">{content}</p>')
+        assert _fastpath.attempt(text) == (None, why)
+        differential(text)
+
+
+def test_fastpath_answers_pages_with_formulas_and_selects() -> None:
+    for extra in (
+        "<math></math>",
+        "<math><mrow><mi>x</mi><mo>=</mo><msup><mn>2</mn><mn>3</mn></msup></mrow></math>",
+        "<select></select>",
+        '<select id="l"><option value="ja" selected>日本語</option><optgroup label="x"><option>en</option></optgroup></select>',
+    ):
+        text = CLEAN.replace("<p data-claim-id", extra + "<p data-claim-id")
+        assert differential(text) == "fast clean", extra
+
+
+def test_fastpath_attempt_names_why_it_gives_up() -> None:
+    assert _fastpath.attempt(CLEAN)[1] == ""
+    assert _fastpath.attempt("<p>no markup</p>") == (None, _fastpath.NO_MARKUP)
+    assert _fastpath.attempt(CLEAN.replace("<p data-claim-id", "<svg><p>x</p></svg><p data-claim-id")) == (
+        None,
+        "svg, math or select not a simple island",
+    )
 
 
 def test_fastpath_answers_pages_with_simple_svg_islands() -> None:
