@@ -49,6 +49,7 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
         pages=files(news.pages, "pages"),
         pattern=news.evidence_url or DEFAULT_EVIDENCE_URL,
         lang=config.options.lang,
+        show_signer=config.options.policy.show_signer,  # [reviews] show_signer: the pages name the signer
     )
 
 

@@ -57,11 +57,16 @@ def rank_items(items: Iterable[Mapping[str, Any]], limit: int | None = 15) -> li
 
 
 def _item_view(
-    item: Mapping[str, Any], lang: str, template_dir: str | None, freshness: Freshness | None
+    item: Mapping[str, Any], lang: str, template_dir: str | None, freshness: Freshness | None, show_signer: bool
 ) -> dict[str, Any]:
     summary_lines = str(item.get("summary") or "").split("\n")
     evidence = render_evidence(
-        item.get(EVIDENCE_KEY), subject=item, lang=lang, template_dir=template_dir, freshness=freshness
+        item.get(EVIDENCE_KEY),
+        subject=item,
+        lang=lang,
+        template_dir=template_dir,
+        freshness=freshness,
+        show_signer=show_signer,
     )
     return {
         "title": str(item.get("title") or ""),
@@ -87,9 +92,10 @@ def _render(
     template_dir: str | os.PathLike[str] | None,
     extra: Mapping[str, Any],
     freshness: Freshness | None,
+    show_signer: bool,
 ) -> str:
     folder = None if template_dir is None else os.fspath(template_dir)
-    views = [_item_view(item, lang, folder, freshness) for item in items]
+    views = [_item_view(item, lang, folder, freshness, show_signer) for item in items]
     link = stylesheet if stylesheet and any(has_evidence(i) for i in items) else None
     page = _environment(folder).get_template(template)
     return page.render(items=views, title=title, stylesheet=link, lang=lang, **extra)
@@ -105,15 +111,17 @@ def render_top_page(
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
     freshness: Freshness | None = None,
+    show_signer: bool = False,
 ) -> str:
     """The ranked Top-N page (see :func:`rank_items`) as HTML text. ``freshness`` (the site's policy,
     dated, with ``markers`` on) adds each review's freshness marker, as on a site's pages: its text
     changes only when a review turns due soon or expires, so a list page rebuilt on another day with the
-    same states has the same bytes."""
+    same states has the same bytes. ``show_signer`` (the site's ``[reviews] show_signer``) names the
+    signer of each signed review in its block, as on a site's pages."""
     day = date_text(date)
     ranked = rank_items(items, limit)
     heading = title or TITLES[lang]["top"].format(n=limit if limit is not None else len(ranked), date=day)
-    return _render(TOP_TEMPLATE, ranked, heading, stylesheet, lang, template_dir, {"date": day}, freshness)
+    return _render(TOP_TEMPLATE, ranked, heading, stylesheet, lang, template_dir, {"date": day}, freshness, show_signer)
 
 
 def render_daily_page(
@@ -125,12 +133,15 @@ def render_daily_page(
     lang: str = "ja",
     template_dir: str | os.PathLike[str] | None = None,
     freshness: Freshness | None = None,
+    show_signer: bool = False,
 ) -> str:
     """The daily timeline page (items in the order given, e.g. the day-file's) as HTML text; ``freshness``
-    as for :func:`render_top_page`."""
+    and ``show_signer`` as for :func:`render_top_page`."""
     day = date_text(date)
     heading = title or TITLES[lang]["daily"].format(date=day)
-    return _render(DAILY_TEMPLATE, list(items), heading, stylesheet, lang, template_dir, {"date": day}, freshness)
+    return _render(
+        DAILY_TEMPLATE, list(items), heading, stylesheet, lang, template_dir, {"date": day}, freshness, show_signer
+    )
 
 
 def top_page_data(

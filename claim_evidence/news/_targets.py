@@ -127,19 +127,20 @@ def check_derived_outputs(
     pattern: str = DEFAULT_EVIDENCE_URL,
     lang: str = "ja",
     template_dir: PathLike | None = None,
+    show_signer: bool = False,
 ) -> list[TargetResult]:
     """Compare every derived copy of every registered article with the registry.
 
     ``pages`` are rendered list pages (HTML): where a registered article is
     linked, the page must hold its evidence block exactly as ``render_evidence``
-    makes it from the registry (``lang``/``template_dir`` as the pages were
-    rendered). Results: registered URLs (sorted), then unregistered items
+    makes it from the registry (``lang``/``template_dir``/``show_signer`` as the
+    pages were rendered). Results: registered URLs (sorted), then unregistered items
     carrying evidence (sorted), then files that could not be read or have
     file-level errors.
     """
     collector = _Collector(registry)
     for path in pages:
-        _check_page(collector, path, lang, template_dir)
+        _check_page(collector, path, lang, template_dir, show_signer)
     for path in dayfiles:
         _check_dayfile(collector, path)
     for path in data_json:
@@ -170,7 +171,9 @@ def _check_dayfile(collector: _Collector, path: PathLike) -> None:
 _ASIDE = '<aside class="claim-evidence"'
 
 
-def _check_page(collector: _Collector, path: PathLike, lang: str, template_dir: PathLike | None) -> None:
+def _check_page(
+    collector: _Collector, path: PathLike, lang: str, template_dir: PathLike | None, show_signer: bool
+) -> None:
     name = os.fspath(path)
     try:
         page = read_text(name)
@@ -182,7 +185,9 @@ def _check_page(collector: _Collector, path: PathLike, lang: str, template_dir: 
         if f'href="{html.escape(url, quote=True)}"' not in page:
             continue
         correction = collector.registry.corrections[url]
-        block = render_evidence(correction.bundle, subject=correction.subject, lang=lang, template_dir=template_dir)
+        block = render_evidence(
+            correction.bundle, subject=correction.subject, lang=lang, template_dir=template_dir, show_signer=show_signer
+        )
         found: list[Diagnostic] = []
         if block in page:
             accounted += block.count(_ASIDE) * page.count(block)
