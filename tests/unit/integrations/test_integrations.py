@@ -21,6 +21,11 @@ from typing import Any
 import pytest
 
 from claim_evidence import claim_fingerprint, dumps_for_script, render_evidence
+from claim_evidence._check.reviewsign import sign_claim
+from claim_evidence._site.config import load_config
+
+from ...signing_support import Keys
+from ...signing_support import site as signing_site
 
 DATA = Path(__file__).parents[2] / "data" / "generators"
 CLAIM = "KUMO-SPEED"
@@ -42,13 +47,15 @@ def sealed_bundle() -> dict[str, Any]:
     return bundle
 
 
-def _site(tmp_path: Path, generator: str, *, edited: bool = False) -> tuple[Path, dict[str, Any]]:
+def _site(
+    tmp_path: Path, generator: str, *, edited: bool = False, bundle: dict[str, Any] | None = None
+) -> tuple[Path, dict[str, Any]]:
     """The generator's fixture site in ``tmp_path``, its ``@BUNDLE@`` replaced by the sealed records
-    (reST indents them under ``.. raw:: html``). ``edited``: the statement changed after sealing, on
-    the page and in its record alike, so only the seal is broken."""
+    (reST indents them under ``.. raw:: html``), or by ``bundle``. ``edited``: the statement changed
+    after sealing, on the page and in its record alike, so only the seal is broken."""
     site = tmp_path / generator
     shutil.copytree(DATA / generator, site)
-    bundle = sealed_bundle()
+    bundle = bundle or sealed_bundle()
     for page in site.rglob("kumo.*"):
         text = page.read_text(encoding="utf-8")
         indent = text[: text.index("@BUNDLE@")].rpartition("\n")[2]
@@ -58,6 +65,31 @@ def _site(tmp_path: Path, generator: str, *, edited: bool = False) -> tuple[Path
             text = text.replace(STATEMENT, EDITED)
         page.write_text(text, encoding="utf-8")
     return site, bundle
+
+
+SIGNER = "編集部"
+REVIEWS = '\n[reviews]\nallowed_signers = "allowed_signers"\nshow_signer = true\nrequire_signature = "error"\n'
+
+
+def _signed_site(keys: Keys, tmp_path: Path, generator: str) -> Path:
+    """The generator's fixture site with its claim's review signed by a real key of 編集部, whom the site's
+    ``allowed_signers`` trusts; ``[reviews]`` requires signatures and shows the signer."""
+    key = keys.make("reviewer")
+    allowed = keys.line(SIGNER, key)
+    reviews = load_config(signing_site(tmp_path / "signing", allowed)).options.policy.reviews
+    signed = sign_claim(sealed_bundle(), 0, str(key), SIGNER, reviews, None)
+    site, _ = _site(tmp_path, generator, bundle=signed)
+    (site / "allowed_signers").write_text(allowed, encoding="utf-8")
+    config = site / "claim-evidence.toml"
+    config.write_text(config.read_text(encoding="utf-8") + REVIEWS, encoding="utf-8")
+    return site
+
+
+def _tamper_status(source: Path) -> None:
+    """The review's status edited after signing (matched → partial): only the signature is broken."""
+    text = source.read_text(encoding="utf-8")
+    assert '"status": "matched"' in text
+    source.write_text(text.replace('"status": "matched"', '"status": "partial"', 1), encoding="utf-8")
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
