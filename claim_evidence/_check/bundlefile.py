@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._core.atomic import atomic_write_bytes
-from .._core.diagnostics import Diagnostic, InputError
+from .._core.diagnostics import Diagnostic, InputError, PathParts
 from .._core.jsonio import loads
 from .._core.textio import bom_of, decode_utf8
 from .documents import ARTICLE_KEY, holds_script
@@ -67,7 +67,9 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str, bytes]:
     return decode_utf8(data, name), bom_of(data)
 
 
-def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bool | None = None) -> Rewrite:
+def rewrite(
+    path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bool | None = None, at: PathParts = ()
+) -> Rewrite:
     """``bundle`` stored back into the file it came from.
 
     A JSON file keeps its style: key order (dicts are ordered), indentation,
@@ -78,6 +80,8 @@ def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bo
     slots are untouched, so ``static-helper --write`` (or the next build)
     re-renders the slot afterwards. ``article``: store ``bundle`` under
     ``claim_evidence`` of the file's object (default: when it has that key).
+    ``at``: ``(URL,)``, store it under ``claim_evidence`` of that article of a
+    correction registry (:meth:`.documents.BundleDocument.with_article_of`).
     """
     name = os.fspath(path)
     original, bom = read_source(name)
@@ -85,6 +89,11 @@ def rewrite(path: str | os.PathLike[str], bundle: dict[str, Any], *, article: bo
         text = replace_bundle(original, bundle)
     else:
         value = loads(original, name).value
+        if at:  # one article of a correction registry: the rest of the file as it was
+            (url,) = at
+            return Rewrite(
+                name, original, dumps_like({**value, url: {**value[url], ARTICLE_KEY: bundle}}, original), bom
+            )
         wrapped = isinstance(value, dict) and (ARTICLE_KEY in value if article is None else article)
         text = dumps_like({**value, ARTICLE_KEY: bundle} if wrapped else bundle, original)
     return Rewrite(name, original, text, bom)

@@ -8,7 +8,8 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._core.diagnostics import Diagnostic, InputError, PathParts, internal_error
+from .._core.diagnostics import Diagnostic, InputError, PathParts, internal_error, json_path
+from .._core.errors import ReviewError
 from .._core.jsonio import loads
 from .._core.jsonpos import placed
 from .._core.report import FileResult, input_error_result
@@ -54,27 +55,52 @@ class BundleDocument:
     text: str | None = None  # the JSON text, to place each finding at its line and column
     origin: tuple[int, int] = (1, 1)  # where that text starts in the file (a page's script)
     in_script: bool = False  # the bundle is the JSON of script#claim-evidence-data (a page or its source)
+    at: PathParts = ()  # where the article sits in ``value``: ``(URL,)`` in a correction registry
+
+    @property
+    def item(self) -> Any:
+        """The object holding the bundle: the file's value, or the registry's article at ``at``."""
+        return self.value[self.at[0]] if self.at else self.value
 
     @property
     def is_article(self) -> bool:
         """An article item carries its bundle under ``claim_evidence`` and is its own subject."""
-        return isinstance(self.value, dict) and ARTICLE_KEY in self.value
+        return isinstance(self.item, dict) and ARTICLE_KEY in self.item
 
     @property
     def bundle(self) -> Any:
-        return self.value[ARTICLE_KEY] if self.is_article else self.value
+        return self.item[ARTICLE_KEY] if self.is_article else self.item
 
     @property
     def subject(self) -> dict[str, Any] | None:
-        return self.value if self.is_article else None
+        return self.item if self.is_article else None
 
     @property
     def prefix(self) -> PathParts:
-        return (ARTICLE_KEY,) if self.is_article else ()
+        return (*self.at, ARTICLE_KEY) if self.is_article else self.at
 
     def prefixed(self, path: str) -> str:
         """A path inside the bundle as a path in the file (an article's is under ``claim_evidence``)."""
         return _prefixed(path, self.prefix)
+
+    def with_article_of(self, claim_id: str) -> BundleDocument:
+        """In a correction registry (an object of article items keyed by URL), the document of the one
+        article whose bundle has the claim ``claim_id``; any other file as it is. Refuses (ReviewError) a
+        claim id that several of its articles have: the registry names no one claim by it."""
+        if not is_registry(self.value):
+            return self
+        urls = [url for url, entry in self.value.items() if claim_id in _claim_ids(entry)]
+        if len(urls) > 1:
+            raise ReviewError(
+                f"{self.path}: the articles {', '.join(urls)} each have a claim {claim_id!r}; give each its own id"
+            )
+        return replace(self, at=(urls[0],)) if urls else self
+
+    def claim_ids(self) -> list[str]:
+        """The claim ids of the bundle, or of every article of a correction registry."""
+        if not self.at and is_registry(self.value):
+            return [cid for entry in self.value.values() for cid in _claim_ids(entry)]
+        return _claim_ids({ARTICLE_KEY: self.bundle})
 
     def diagnostics(
         self,
@@ -96,8 +122,25 @@ class BundleDocument:
         return found if self.text is None else placed(found, self.text, self.origin)
 
 
+def is_registry(value: Any) -> bool:
+    """A news correction registry: an object of article items keyed by URL, some carrying a bundle (a
+    bundle or an article has its own keys: ``claims``, ``claim_evidence``)."""
+    return (
+        isinstance(value, dict)
+        and not {"claims", ARTICLE_KEY} & value.keys()
+        and any(isinstance(entry, dict) and isinstance(entry.get(ARTICLE_KEY), dict) for entry in value.values())
+    )
+
+
+def _claim_ids(entry: Any) -> list[str]:
+    bundle = entry.get(ARTICLE_KEY) if isinstance(entry, dict) else None
+    claims = bundle.get("claims") if isinstance(bundle, dict) else None
+    ids = [c.get("id") for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []
+    return [i for i in ids if isinstance(i, str)]
+
+
 def _prefixed(path: str, prefix: PathParts) -> str:
-    return "$" + "".join(f".{p}" for p in prefix) + path[1:]
+    return json_path(prefix) + path[1:]
 
 
 def load_document(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> BundleDocument:

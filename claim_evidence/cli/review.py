@@ -112,8 +112,7 @@ def _fingerprinted(document: BundleDocument, file: str, claim_id: str) -> tuple[
     claims = bundle.get("claims") or []
     matches = [i for i, c in enumerate(claims) if isinstance(c, dict) and c.get("id") == claim_id]
     if not matches:
-        known = [c["id"] for c in claims if isinstance(c, dict) and isinstance(c.get("id"), str)]
-        refuse_unknown("'--claim'", f"{file} has no claim with id", [claim_id], known, "its claims")
+        refuse_unknown("'--claim'", f"{file} has no claim with id", [claim_id], document.claim_ids(), "its claims")
     if len(matches) > 1:
         raise ReviewError(f"{file}: {len(matches)} claims have the id {claim_id!r}; give each its own id")
     index = matches[0]
@@ -222,6 +221,10 @@ def review_record(
     allowed_signers ([reviews]) lists for that key (or --signer); a key
     that file does not allow is refused, FILE unchanged. A signed review
     is signed again when recorded again, unless --no-sign.
+
+    FILE may also be the news correction registry: the article whose
+    claim_evidence has the claim --claim names is reviewed (an id two
+    articles have is refused), the rest of the file kept as it was.
     """
     from .._record.freshness import build_date
     from .._site.config import find_config
@@ -229,7 +232,7 @@ def review_record(
 
     request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
     day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
-    document = load_document(file)
+    document = load_document(file).with_article_of(claim_id)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     site = load_config(config).options if config is not None else None
     store = snapshot_store(site.snapshots) if site is not None else None
@@ -249,7 +252,7 @@ def review_record(
     if strict and any(d.fails(strict=True) for d, _ in pending):
         warned = [d for d in sealed.pending if d.fails(strict=True)]
         return _not_recorded(file, document, claim_id, warned, "--strict refuses while a warning is pending on it")
-    edit = rewrite(file, sealed.bundle)
+    edit = rewrite(file, sealed.bundle, at=document.at)
     click.echo(edit.diff(), nl=False)
     changed = edit.write()
     seal_store(config).put(sealed.bundle["claims"][sealed.index], sealed.bundle.get("sources"))
@@ -416,12 +419,13 @@ def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -
     namespace claim-evidence). Refuses (exit 1, FILE unchanged) a claim
     without a review, or one with errors: a review that no longer covers its
     record (CE403) is recorded again with `review record … --sign`. The key
-    and the signer are chosen as for `review record --sign`.
+    and the signer are chosen as for `review record --sign`. FILE may be the
+    news correction registry, as for `review record`.
     """
     from .._check.signing import SIGNING_CODES
     from .._site.config import find_config
 
-    document = load_document(file)
+    document = load_document(file).with_article_of(claim_id)
     _fingerprinted(document, file, claim_id)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     site = load_config(config).options if config is not None else None
@@ -435,7 +439,9 @@ def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -
     errors = [
         d
         for d in document.diagnostics(site.policy if site is not None else Policy())
-        if d.is_error and d.code not in SIGNING_CODES and not _elsewhere(d.path, document.prefixed(own))
+        if d.is_error
+        and d.code not in SIGNING_CODES
+        and not _elsewhere(d.path, document.prefixed(own), document.prefixed("$.claims"))
     ]
     if errors:
         return _not_signed(file, claim_id, errors, "fix the errors above first (review record re-records a review)")
@@ -445,7 +451,7 @@ def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -
     except EvidenceValidationError as exc:
         shown = [replace(d, path=document.prefixed(d.path), file=file) for d in exc.diagnostics]
         return _not_signed(file, claim_id, shown, "this key cannot sign reviews of this site")
-    changed = rewrite(file, bundle).write()
+    changed = rewrite(file, bundle, at=document.at).write()
     click.echo(
         f"{file}: review of {claim_id} signed by {_signer_of(bundle['claims'][index])}"
         + ("" if changed else " (no change)")
@@ -453,9 +459,10 @@ def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -
     return 0
 
 
-def _elsewhere(path: str, own: str) -> bool:
-    """A finding of another claim (each claim's review is its own): not one of this claim or the bundle's."""
-    return path.startswith("$.claims[") and not (path == own or path.startswith((own + ".", own + "[")))
+def _elsewhere(path: str, own: str, claims: str) -> bool:
+    """A finding of another claim (each claim's review is its own): not one of this claim or the bundle's;
+    ``claims`` is the path of the bundle's claims in the file."""
+    return path.startswith(claims + "[") and not (path == own or path.startswith((own + ".", own + "[")))
 
 
 def _not_signed(file: str, claim_id: str, found: Sequence[Diagnostic], why: str) -> int:

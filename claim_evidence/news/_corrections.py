@@ -113,7 +113,12 @@ def registry_from_value(
     ``text``, the JSON the value was parsed from, gives each finding its line and column.
     """
     found = iter_registry_diagnostics(
-        value, duplicate_keys or [], policy=policy, snapshots=snapshot_store(snapshots), freshness=freshness
+        value,
+        duplicate_keys or [],
+        policy=policy,
+        snapshots=snapshot_store(snapshots),
+        freshness=freshness,
+        file=None if name == "<corrections>" else name,
     )
     diagnostics = [replace(d, file=name) for d in found]
     if text is not None:
@@ -139,8 +144,10 @@ def iter_registry_diagnostics(
     policy: Policy = DEFAULT_POLICY,
     snapshots: SnapshotStore | None = None,
     freshness: Freshness | None = None,
+    file: str | None = None,
 ) -> Iterator[Diagnostic]:
-    """Every finding of a registry value: its shape, then each correction and bundle."""
+    """Every finding of a registry value: its shape, then each correction and bundle; ``file``, the
+    registry's file, is the one the commands in the findings name (``review sign FILE --claim ID``)."""
     if not isinstance(value, dict):
         yield Diagnostic(
             "NW100", "the registry must be a JSON object mapping article URLs to corrections", subject="corrections"
@@ -156,7 +163,7 @@ def iter_registry_diagnostics(
             )
     for url, entry in value.items():
         duplicates = [p[2:] for p in duplicate_keys or [] if p[:2] == (url, EVIDENCE_KEY)]
-        yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots, freshness)
+        yield from _entry_diagnostics(url, entry, duplicates, policy, snapshots, freshness, file)
 
 
 def _entry_diagnostics(
@@ -166,6 +173,7 @@ def _entry_diagnostics(
     policy: Policy,
     snapshots: SnapshotStore | None,
     freshness: Freshness | None,
+    file: str | None,
 ) -> Iterator[Diagnostic]:
     subject = f"article {url}"
 
@@ -194,7 +202,7 @@ def _entry_diagnostics(
         return
     for d in (
         *iter_diagnostics(bundle, entry, duplicate_keys=duplicate_keys, policy=policy),
-        *site_diagnostics(bundle, snapshots, freshness, policy),
+        *site_diagnostics(bundle, snapshots, freshness, policy, file),
     ):
         inner = subject if d.subject == "claim_evidence" else f"{subject}, {d.subject}"
         yield replace(d, path=json_path((url, EVIDENCE_KEY)) + d.path[1:], subject=inner)

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from claim_evidence._site.config import load_config
+from claim_evidence.news import CorrectionRegistryError, load_corrections
+
+from ...news_support import URL, registry_value, write_registry
 from ...signing_support import Keys, keys, site, write_json
 
 __all__ = ["keys"]
@@ -176,3 +180,86 @@ def test_without_ssh_keygen_signing_and_verifying_say_so(
         "b.json:38:9: CE415 [fictional-rate] the signature of 編集部 cannot be verified: ssh-keygen not found on PATH; "
         "install OpenSSH's ssh-keygen (git's SSH signing uses the same), or set CLAIM_EVIDENCE_SSH_KEYGEN to its path\n"
     ) in out
+
+
+# --- the news correction registry: one article's bundle among others, named by the claim id ---------------
+
+
+@pytest.fixture
+def registry_site(keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    key = keys.make("reviewer")
+    folder = tmp_path / "site"
+    site(folder, keys.line("編集部", key))  # require_signature: false, so an unsigned review is a note
+    write_registry(folder, registry_value())
+    monkeypatch.chdir(folder)
+    return key
+
+
+def _registry_findings() -> list[Any]:
+    policy = load_config(Path("claim-evidence.toml")).options.policy
+    try:
+        return list(load_corrections("corrections.json", policy=policy).diagnostics)
+    except CorrectionRegistryError as exc:
+        return list(exc.diagnostics)
+
+
+def test_review_sign_on_the_registry_signs_the_command_ce414_names(run: Any, registry_site: Path) -> None:
+    before = registry_value()
+    (unsigned, *_) = [d for d in _registry_findings() if d.code == "CE414"]
+    assert (unsigned.file, unsigned.line, unsigned.path, unsigned.message) == (
+        "corrections.json",
+        46,  # the line of its "verification"
+        f'$["{URL}"].claim_evidence.claims[0].verification',
+        "the review of claim nornbay-valuation is not signed: nobody vouches for its status, checked_at and "
+        "method; sign it with claim-evidence review sign corrections.json --claim nornbay-valuation (the "
+        "reviewer's SSH key; --key PATH)",
+    )
+    command = ("review", "sign", "corrections.json", "--claim", "nornbay-valuation", "--key", str(registry_site))
+    assert run(*command) == (0, "corrections.json: review of nornbay-valuation signed by 編集部\n", "")
+    after = json.loads(Path("corrections.json").read_text(encoding="utf-8"))
+    signature = after[URL]["claim_evidence"]["claims"][0]["verification"].pop("signature")
+    assert signature["signer"] == "編集部" and after == before  # only the signature was added
+    assert [d.path for d in _registry_findings() if d.code == "CE414"] == [
+        f'$["{URL}"].claim_evidence.claims[{i}].verification' for i in (1, 2)
+    ]
+    text = Path("corrections.json").read_text(encoding="utf-8")
+    Path("corrections.json").write_text(text.replace('"status": "matched"', '"status": "partial"', 1), "utf-8")
+    (tampered,) = [d for d in _registry_findings() if d.is_error]
+    assert (tampered.code, tampered.path) == ("CE411", f'$["{URL}"].claim_evidence.claims[0].verification.signature')
+    assert tampered.message.endswith(
+        "record the review with claim-evidence review record corrections.json --claim nornbay-valuation "
+        "--method … --checked-at … --sign"
+    )
+
+
+def test_review_record_sign_on_the_registry(run: Any, registry_site: Path) -> None:
+    args = ("--claim", "nornbay-raise", "--method", "human_document_review", "--checked-at", "2026-09-05")
+    code, out, err = run("review", "record", "corrections.json", *args, *TODAY, "--sign", "--key", str(registry_site))
+    assert (code, err) == (0, "")
+    assert out.endswith("corrections.json: review of nornbay-raise recorded, signed by 編集部\n")
+    claims = json.loads(Path("corrections.json").read_text(encoding="utf-8"))[URL]["claim_evidence"]["claims"]
+    assert (claims[1]["verification"]["checked_at"], claims[1]["verification"]["signature"]["signer"]) == (
+        "2026-09-05",
+        "編集部",
+    )
+    assert [d.code for d in _registry_findings() if d.path.startswith(f'$["{URL}"].claim_evidence.claims[1]')] == []
+
+
+def test_review_sign_on_the_registry_refuses_a_claim_id_two_articles_have(run: Any, registry_site: Path) -> None:
+    value = registry_value()
+    other = "https://example.com/news/nornbay-compute-funding-2"
+    value[other] = value[URL]
+    write_registry(Path.cwd(), value)
+    text = Path("corrections.json").read_bytes()
+    code, out, err = run("review", "sign", "corrections.json", "--claim", "nornbay-raise", "--key", str(registry_site))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"claim-evidence: error: corrections.json: the articles {URL}, {other} each have a claim 'nornbay-raise'; "
+        "give each its own id\n"
+    )
+    assert Path("corrections.json").read_bytes() == text
+    code, out, err = run(
+        "review", "sign", "corrections.json", "--claim", "nornbay-nothing", "--key", str(registry_site)
+    )
+    assert (code, out) == (2, "")
+    assert "nornbay-valuation" in err  # the registry's claims are the ones offered
