@@ -99,7 +99,7 @@ class BundleDocument:
     def claim_ids(self) -> list[str]:
         """The claim ids of the bundle, or of every article of a correction registry."""
         if not self.at and is_registry(self.value):
-            return [cid for entry in self.value.values() for cid in _claim_ids(entry)]
+            return list(dict.fromkeys(cid for entry in self.value.values() for cid in _claim_ids(entry)))
         return _claim_ids({ARTICLE_KEY: self.bundle})
 
     def diagnostics(

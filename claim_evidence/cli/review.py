@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from .._check.bundlefile import rewrite, write_bundle_file
-from .._check.documents import BundleDocument, is_page, load_document
+from .._check.documents import BundleDocument, is_page, is_registry, load_document
 from .._check.review import ReviewError, ReviewRequest, record_subject, seal_review
 from .._check.sealstore import SealStore
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, MalformedInput, PathParts, json_path
@@ -232,7 +232,7 @@ def review_record(
 
     request = ReviewRequest(claim_id, method, checked_at, note, status, review_by)
     day = build_date(today)  # the date a review cannot be later than: the build date review ages count to
-    document = load_document(file).with_article_of(claim_id)
+    document = _article_of(file, claim_id)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     site = load_config(config).options if config is not None else None
     store = snapshot_store(site.snapshots) if site is not None else None
@@ -265,6 +265,15 @@ def review_record(
     for d, where in pending:
         click.echo(finding_line(d, where))
     return 0
+
+
+def _article_of(file: str, claim_id: str) -> BundleDocument:
+    """FILE's document; in a correction registry, the one of the article with the claim (an id none of
+    its articles has: a usage error offering the registry's claim ids)."""
+    document = load_document(file).with_article_of(claim_id)
+    if not document.at and is_registry(document.value):
+        refuse_unknown("'--claim'", f"{file} has no claim with id", [claim_id], document.claim_ids(), "its claims")
+    return document
 
 
 def _signed(
@@ -425,7 +434,7 @@ def review_sign(file: str, claim_id: str, key: str | None, signer: str | None) -
     from .._check.signing import SIGNING_CODES
     from .._site.config import find_config
 
-    document = load_document(file).with_article_of(claim_id)
+    document = _article_of(file, claim_id)
     _fingerprinted(document, file, claim_id)
     config = find_config(Path(file).resolve().parent) or find_config(Path.cwd())
     site = load_config(config).options if config is not None else None

@@ -258,8 +258,11 @@ def test_review_sign_on_the_registry_refuses_a_claim_id_two_articles_have(run: A
         "give each its own id\n"
     )
     assert Path("corrections.json").read_bytes() == text
-    code, out, err = run(
-        "review", "sign", "corrections.json", "--claim", "nornbay-nothing", "--key", str(registry_site)
-    )
-    assert (code, out) == (2, "")
-    assert "nornbay-valuation" in err  # the registry's claims are the ones offered
+    for command, *more in (("sign",), ("record", *REVIEW[2:], *TODAY)):
+        code, out, err = run("review", command, "corrections.json", "--claim", "kumo-speed", *more)
+        assert (code, out) == (2, "")
+        assert err.endswith(
+            "Error: Invalid value for '--claim': corrections.json has no claim with id 'kumo-speed'; its claims: "
+            "nornbay-valuation, nornbay-raise, nornbay-contract\n"
+        )
+    assert Path("corrections.json").read_bytes() == text
