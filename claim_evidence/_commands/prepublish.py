@@ -50,6 +50,7 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
         pattern=news.evidence_url or DEFAULT_EVIDENCE_URL,
         lang=config.options.lang,
         show_signer=config.options.policy.show_signer,  # [reviews] show_signer: the pages name the signer
+        freshness=config.options.freshness,  # [freshness] markers: the pages show each review's marker
     )
 
 

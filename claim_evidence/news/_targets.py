@@ -19,6 +19,7 @@ from .._core.diagnostics import Diagnostic, InputError, json_path
 from .._core.jsonio import load_file
 from .._core.report import FileResult, input_error_result
 from .._core.textio import read_text
+from .._record.freshness import Freshness
 from .._render.evidence import render_evidence
 from ._corrections import CorrectionRegistry
 from ._dayfile import parse_dayfile
@@ -128,19 +129,21 @@ def check_derived_outputs(
     lang: str = "ja",
     template_dir: PathLike | None = None,
     show_signer: bool = False,
+    freshness: Freshness | None = None,
 ) -> list[TargetResult]:
     """Compare every derived copy of every registered article with the registry.
 
     ``pages`` are rendered list pages (HTML): where a registered article is
     linked, the page must hold its evidence block exactly as ``render_evidence``
-    makes it from the registry (``lang``/``template_dir``/``show_signer`` as the
-    pages were rendered). Results: registered URLs (sorted), then unregistered items
+    makes it from the registry (``lang``/``template_dir``/``show_signer``/``freshness`` as the
+    pages were rendered: ``freshness``, the site's dated policy, when its list pages show the
+    review markers). Results: registered URLs (sorted), then unregistered items
     carrying evidence (sorted), then files that could not be read or have
     file-level errors.
     """
     collector = _Collector(registry)
     for path in pages:
-        _check_page(collector, path, lang, template_dir, show_signer)
+        _check_page(collector, path, lang, template_dir, show_signer, freshness)
     for path in dayfiles:
         _check_dayfile(collector, path)
     for path in data_json:
@@ -172,7 +175,12 @@ _ASIDE = '<aside class="claim-evidence"'
 
 
 def _check_page(
-    collector: _Collector, path: PathLike, lang: str, template_dir: PathLike | None, show_signer: bool
+    collector: _Collector,
+    path: PathLike,
+    lang: str,
+    template_dir: PathLike | None,
+    show_signer: bool,
+    freshness: Freshness | None,
 ) -> None:
     name = os.fspath(path)
     try:
@@ -186,7 +194,12 @@ def _check_page(
             continue
         correction = collector.registry.corrections[url]
         block = render_evidence(
-            correction.bundle, subject=correction.subject, lang=lang, template_dir=template_dir, show_signer=show_signer
+            correction.bundle,
+            subject=correction.subject,
+            lang=lang,
+            template_dir=template_dir,
+            show_signer=show_signer,
+            freshness=freshness,
         )
         found: list[Diagnostic] = []
         if block in page:

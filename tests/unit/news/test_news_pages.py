@@ -168,3 +168,32 @@ def test_render_pages_follow_the_freshness_policy_and_change_only_with_the_state
         )
         == 3
     )
+
+
+def test_prepublish_compares_list_pages_rendered_with_the_sites_markers(tmp_path: Path) -> None:
+    """A site with ``[freshness] markers = true`` renders its list pages with the markers; prepublish compares
+    them as they were rendered (they were NW421 before), and a page rendered without the markers is stale."""
+    from claim_evidence._commands.prepublish import check_site
+    from claim_evidence._record.freshness import Freshness
+    from claim_evidence._site.config import at_build_date, load_config
+
+    from ...news_support import registry_value, write_registry
+
+    write_registry(tmp_path, registry_value())
+    config = tmp_path / "claim-evidence.toml"
+    config.write_text(
+        '[freshness]\nmarkers = true\n\n[news]\ncorrections = "corrections.json"\npages = ["top.html"]\n',
+        encoding="utf-8",
+    )
+    page = tmp_path / "top.html"
+    on = Freshness(today="2026-11-20", source="--today", markers=True)
+    page.write_text(render_top_page(corrected_items(), date=DATE, freshness=on), encoding="utf-8")
+    assert "まもなく再確認（2026-12-03まで）" in page.read_text(encoding="utf-8")
+
+    def errors() -> list[str]:
+        (result,) = [r for r in check_site(at_build_date(load_config(config), "2026-11-20")) if r.path == URL]
+        return [d.code for d in result.diagnostics if d.is_error]
+
+    assert errors() == []
+    page.write_text(render_top_page(corrected_items(), date=DATE), encoding="utf-8")
+    assert errors() == ["NW421"]
