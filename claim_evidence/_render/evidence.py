@@ -99,25 +99,41 @@ def isolate(value: Any) -> Any:
     return escaped
 
 
+def _escape_output(value: Any) -> Any:
+    """What ``escape(_escape_like_legacy(value))`` gives, autoescape's output of an expression, in one
+    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`)."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return html.escape(value, quote=True)
+    return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
+
+
 @cache
 def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
     """Templates of the package, overridden by a site's ``template_dir``.
 
     ``compact`` (evidence blocks) drops template line breaks; whole pages keep
     them (with jinja2's block trimming instead).
+
+    The package's own compact templates (the evidence block, the summary, the malformed-bundle warning:
+    ``template_dir`` None) escape every expression in ``finalize`` (:func:`_escape_output`) instead of
+    through autoescape, which escaped each expression twice over (a third of a block's rendering): the
+    same bytes, since those templates only print expressions (no ``~``, ``|join``, macros or ``set``
+    blocks, whose results autoescape would mark safe). A site's templates keep autoescape as the
+    safety net, whatever they do.
     """
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
     loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
+    packaged = template_dir is None and compact
     environment = jinja2.Environment(
         loader=_CompactLoader(loader) if compact else loader,
-        autoescape=True,
+        autoescape=not packaged,
         undefined=jinja2.StrictUndefined,
         trim_blocks=not compact,
         lstrip_blocks=not compact,
         keep_trailing_newline=not compact,
-        finalize=_escape_like_legacy,
+        finalize=_escape_output if packaged else _escape_like_legacy,
     )
     environment.filters["isolate"] = isolate
     return environment

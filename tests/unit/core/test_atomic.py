@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from claim_evidence import InputError
-from claim_evidence._core.atomic import TEMP_PREFIX, atomic_write_bytes
+from claim_evidence._core import atomic
+from claim_evidence._core.atomic import TEMP_PREFIX, atomic_write_bytes, deferred_folder_syncs
 
 
 def test_atomic_write_replaces_and_keeps_mode(tmp_path: Path) -> None:
@@ -100,3 +101,69 @@ def test_atomic_write_erofs_on_create_says_mounted_read_only(tmp_path: Path, mon
     message = caught.value.diagnostic.message
     assert message.startswith("cannot write file: the file system is mounted read-only; the original is unchanged")
     assert "chmod" not in message
+
+
+def _folder_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Every fsync of a folder from now on, by (device, inode); each still reaches the real os.fsync."""
+    synced: list[tuple[int, int]] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            synced.append((info.st_dev, info.st_ino))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    return synced
+
+
+def _key(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_dev, info.st_ino
+
+
+def test_atomic_write_fsyncs_folder_after_each_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced = _folder_fsyncs(monkeypatch)
+    for name in ("a.html", "b.html"):
+        atomic_write_bytes(tmp_path / name, b"x")
+    assert synced == [_key(tmp_path)] * 2
+
+
+def test_deferred_folder_syncs_once_per_folder_at_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "sub").mkdir()
+    synced = _folder_fsyncs(monkeypatch)
+    with deferred_folder_syncs():
+        for name in ("a.html", "b.html", "sub/c.html", "d.html"):
+            atomic_write_bytes(tmp_path / name, name.encode())
+            assert (tmp_path / name).read_bytes() == name.encode()  # replaced at once, durable at the end
+        assert synced == []
+        with deferred_folder_syncs():  # an inner block is the outer one's
+            atomic_write_bytes(tmp_path / "e.html", b"e")
+        assert synced == []
+    assert sorted(synced) == sorted([_key(tmp_path), _key(tmp_path / "sub")])
+    assert atomic._DEFERRED.get() is None
+    atomic_write_bytes(tmp_path / "f.html", b"f")  # after the block: after each file again
+    assert synced[-1] == _key(tmp_path) and len(synced) == 3
+
+
+def test_deferred_folder_syncs_flushes_when_block_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced = _folder_fsyncs(monkeypatch)
+    with pytest.raises(KeyError), deferred_folder_syncs():
+        atomic_write_bytes(tmp_path / "a.html", b"a")
+        raise KeyError("boom")
+    assert synced == [_key(tmp_path)]
+
+
+def test_deferred_folder_syncs_holds_few_descriptors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(atomic._FolderSyncs, "LIMIT", 3)
+    synced = _folder_fsyncs(monkeypatch)
+    folders = [tmp_path / f"d{i}" for i in range(7)]
+    open_before = len(os.listdir("/proc/self/fd"))
+    with deferred_folder_syncs():
+        for folder in folders:
+            folder.mkdir()
+            atomic_write_bytes(folder / "p.html", b"p")
+            assert len(os.listdir("/proc/self/fd")) - open_before <= 3
+    assert sorted(synced) == sorted(_key(f) for f in folders)
+    assert len(os.listdir("/proc/self/fd")) == open_before
