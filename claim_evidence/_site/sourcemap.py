@@ -79,7 +79,9 @@ def source_line(source: str, d: Diagnostic) -> int | None:
     return None
 
 
-_SCRIPT_OPEN = re.compile(rf"""<script\b[^>]*\bid\s*=\s*["']?{re.escape(BUNDLE_ID)}\b[^>]*>\s*""", re.IGNORECASE)
+_SCRIPT_OPEN = re.compile(
+    rf"""<script\b[^>]*(?<![\w-])id\s*=\s*["']?{re.escape(BUNDLE_ID)}(?![\w-])[^>]*>\s*""", re.IGNORECASE
+)
 
 
 def _script_json(source: str) -> int | None:

@@ -124,6 +124,10 @@ def test_sourcemap_source_line_record_finding_at_its_json_line_in_the_script() -
     assert source_line(source, seal) == next(i for i, line in enumerate(lines, 1) if '"fingerprint"' in line)
     rst = ".. raw:: html\n\n" + textwrap.indent(source, "   ")
     assert source_line(rst, seal) == next(i for i, line in enumerate(rst.splitlines(), 1) if '"fingerprint"' in line)
+    # another script whose id only starts the same is not the bundle's
+    other = source.replace('id="claim-evidence-data"', 'id="claim-evidence-data-old"')
+    assert source_line(other, seal) == 1
+    assert source_line(source.replace(' id="claim-evidence-data"', ' data-id="claim-evidence-data"'), seal) == 1
     # no script written in the source (a shortcode includes it), or one that is no JSON: the claim's line
     assert source_line(MARKDOWN, seal) == 4
     assert source_line(source.replace(dumps_for_script(BUNDLE, indent=2), "@BUNDLE@"), seal) == 1
