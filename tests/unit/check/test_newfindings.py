@@ -17,12 +17,19 @@ def _errors(text: str) -> list[tuple[str, str, str]]:
     return [(d.code, d.subject, d.message) for d in check_text(text, "p.html", PageOptions()).diagnostics if d.is_error]
 
 
-def test_newfindings_a_finding_that_moved_lines_is_not_new() -> None:
-    moved = PAGE.replace("<body>\n", "<body>\n<p>a</p>\n<p>b</p>\n")
-    assert _errors(PAGE) and [e[:2] for e in _errors(moved)] == [e[:2] for e in _errors(PAGE)]
-    added, found = added_errors(PAGE, moved, "p.html", PageOptions(), ())
+def test_newfindings_a_finding_whose_words_changed_is_not_new() -> None:
+    """The same finding on the same subject with other words (a message may quote the text, name a line) is
+    the one the page had: only a new code or subject counts."""
+    record = '{"version": 1, "sources": [], "claims": [{"id": "x", "statement": "The sky is blue."}]}'
+    before = PAGE.replace('{"version": 1, "sources": [], "claims": []}', record).replace(
+        ">x</p>", ">The sky is red.</p>"
+    )
+    after = before.replace("red", "green")
+    old, new = (sorted(e for e in _errors(t) if e[0] == "SH120") for t in (before, after))
+    assert [e[:2] for e in old] == [e[:2] for e in new] == [("SH120", "claim x")] and old != new
+    added, found = added_errors(before, after, "p.html", PageOptions(), ())
     assert added == []
-    assert found == check_text(moved, "p.html", PageOptions()).diagnostics
+    assert found == check_text(after, "p.html", PageOptions()).diagnostics
 
 
 def test_newfindings_a_new_error_counts_unless_expected() -> None:
