@@ -24,6 +24,10 @@ have, in ja and en). Either site first prints, in-process, each shape's page che
 parse and the share of pages the fast path left to the reference tokenizer, with the reasons; the
 targets then include ``--write`` (every slot stale, at most 5x the floor) and the fast path's share
 (at least 95 %), and a share over 5 % ends the run with FAIL on stderr and exit 1.
+
+Then the generator plugins (``plugins.py --hook-only``: MkDocs + Material, Sphinx + furo, Pelican, each
+installed one on a site of ``--plugin-pages`` pages, ``--runs`` builds) and their target, one page's
+check at most 3 ms, join the same table of targets; ``--plugin-pages 0`` leaves them out.
 """
 
 from __future__ import annotations
@@ -709,6 +713,42 @@ def startup_rows(runs: int) -> Rows:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+# --- the generator plugins (benchmarks/plugins.py, issue 32: in the same benchmark) ----------------------
+
+# Each plugin's import name: a generator that is not installed is skipped, and said so.
+_PLUGIN_MODULES = {"material": "mkdocs", "sphinx": "sphinx", "pelican": "pelican"}
+
+
+def _plugins() -> Any:
+    """benchmarks/plugins.py, imported when needed (it imports nothing of the generators itself)."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import plugins
+
+    return plugins
+
+
+def plugin_rows(pages: int, runs: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Per installed generator: a site of ``pages`` pages built with the plugin, and ``runs`` builds with
+    its hook timed (``plugins.py --hook-only``); and the generators skipped because they are missing."""
+    import importlib.util
+
+    plugins = _plugins()
+    rows, skipped = [], []
+    scratch = Path(tempfile.mkdtemp(prefix="claim-evidence-plugins-"))
+    try:
+        for name in plugins.GENERATORS:
+            if importlib.util.find_spec(_PLUGIN_MODULES[name]) is None:
+                skipped.append(name)
+                continue
+            row = plugins.hook_row(name, scratch, pages, 2, 1)
+            row["hook"] = plugins.hook_ms(name, row, pages, runs)
+            rows.append(row)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return rows, skipped
+
+
 # --- the targets of issue 17 ---------------------------------------------------------------------------
 
 
@@ -718,6 +758,7 @@ def targets(
     found: dict[str, dict[str, Any]] | None,
     pages: int,
     share: float | None = None,
+    plugged: list[dict[str, Any]] | None = None,
 ) -> str:
     m = {name: statistics.median(times) for name, times, _ in rows}
     rss = {name: max(peaks) for name, _, peaks in rows}
@@ -798,6 +839,17 @@ def targets(
                 found["check_text_records_warm"]["per_page"] <= 2 * found["lxml"]["per_page"],
             )
         )
+    for row in plugged or []:
+        limit = _plugins().TARGET_MS
+        check, hook = statistics.median(row["hook"]["check"]), statistics.median(row["hook"]["hook"])
+        checks.append(
+            (
+                f"generator plugin, {row['label']}: one page's check <= {limit:.0f} ms ({row['size']:.0f} KiB pages)",
+                f"{check:.2f} ms (in the hook {hook:.2f} ms/page)",
+                f"{check / limit:.2f}x the limit",
+                check <= limit,
+            )
+        )
     lines = ["| target | measured | ratio | |", "|---|---|---|---|"]
     lines += [f"| {what} | {value} | {ratio} | {'PASS' if ok else 'MISS'} |" for what, value, ratio, ok in checks]
     return "\n".join(lines)
@@ -827,6 +879,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--startup-runs", type=int, default=11, help="rounds of the start-up measurements (default 11)")
     parser.add_argument(
         "--quick", action="store_true", help="one round, 5 start-up rounds (a first look, not a result)"
+    )
+    parser.add_argument(
+        "--plugin-pages",
+        type=int,
+        default=100,
+        help="pages of each generator plugin's site (plugins.py --hook-only; default 100; 0 skips the plugins)",
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -858,8 +916,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n(in-process fast path comparison skipped: selectolax is not installed)")
         starts = startup_rows(args.startup_runs)
         print("\nstart-up, examples/site: " + _startup().table(starts, args.startup_runs))
+        plugged: list[dict[str, Any]] = []
+        if args.plugin_pages > 0:
+            plugged, skipped = plugin_rows(args.plugin_pages, args.runs)
+            if plugged:
+                print("\n" + _plugins().hook_table(plugged, args.plugin_pages, args.runs))
+            if skipped:
+                print(f"\n(generator plugins skipped, not installed: {', '.join(skipped)})")
         share = fallback_share(per_page) if per_page is not None else None
-        print("\n" + targets(rows, starts, found, args.pages, share))
+        print("\n" + targets(rows, starts, found, args.pages, share, plugged))
         if share is not None and share > FALLBACK_LIMIT:
             print(
                 f"FAIL: the fast path left {share * 100:.1f}% of the {args.site} site's pages to the reference "
