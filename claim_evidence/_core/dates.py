@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from typing import Final
 
 DATE_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -16,7 +17,14 @@ DATE_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 def is_valid_date(value: object) -> bool:
     """Strict calendar date: ``YYYY-MM-DD`` in ASCII digits that exists."""
-    if not isinstance(value, str) or DATE_RE.fullmatch(value) is None:
+    return isinstance(value, str) and _is_valid_date_text(value)
+
+
+# A bundle names the same few dates over and over (every claim's checked_at, every source's
+# published_at): the answer for a string is remembered, per process.
+@lru_cache(maxsize=4096)
+def _is_valid_date_text(value: str) -> bool:
+    if DATE_RE.fullmatch(value) is None:
         return False
     try:
         date.fromisoformat(value)

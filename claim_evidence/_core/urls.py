@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,15 +20,22 @@ def safe_http_url(value: Any) -> str:
     """
     if not isinstance(value, str) or not value:
         return ""
+    return value if _is_safe(value) else ""
+
+
+# The same addresses recur in every bundle that cites a source, and urlsplit is the cost: the
+# answer for a string is remembered, per process.
+@lru_cache(maxsize=4096)
+def _is_safe(value: str) -> bool:
     if _REFUSED.search(value):
-        return ""
+        return False
     try:
         parts = urlsplit(value)
         if parts.scheme.lower() not in {"http", "https"} or not parts.hostname:
-            return ""
+            return False
         if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-            return ""
+            return False
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError:
-        return ""
-    return value
+        return False
+    return True

@@ -39,6 +39,9 @@ _KANJI_NUMERALS = frozenset(_KANJI_DIGITS) | frozenset(_SMALL_UNITS) | frozenset
 _NEGATIVE_SIGNS = frozenset("-−－")
 _SIGNS = _NEGATIVE_SIGNS | frozenset("+＋")
 _STARTS = _DIGITS | frozenset(_KANJI_DIGITS) | frozenset(_SMALL_UNITS) | _SIGNS
+# Where the next number can start: the scan jumps there in C instead of testing each character of
+# the prose (most of it) in Python. The class is built from _STARTS, so the two cannot differ.
+_NEXT_START = re.compile("[" + "".join(sorted(re.escape(char) for char in _STARTS)) + "]")
 
 _D = "[0-9０-９]"
 # Grouping only when every group after the first has exactly three digits, and
@@ -103,15 +106,15 @@ def canonical(value: Decimal) -> str:
 def find_numbers(text: str) -> tuple[Number, ...]:
     """All numbers in ``text``, in order of appearance; never raises on a ``str``."""
     found: list[Number] = []
-    position = 0
+    start = _NEXT_START.search(text)
+    if start is None:
+        return ()
     with localcontext(_EXACT):
-        while position < len(text):
-            if text[position] in _STARTS:
-                number, position = _read(text, position)
-                if number is not None:
-                    found.append(number)
-            else:
-                position += 1
+        while start is not None:
+            number, position = _read(text, start.start())
+            if number is not None:
+                found.append(number)
+            start = _NEXT_START.search(text, position)
     return tuple(found)
 
 

@@ -581,3 +581,38 @@ def test_read_amount_gives_a_canonical_value_or_refuses(text: str) -> None:
     except AmbiguousNumber:
         return
     assert CANONICAL.fullmatch(amount.value) and not amount.value.startswith("-")
+
+
+def _find_numbers_by_character(text: str) -> tuple[Number, ...]:
+    """The reader's scan as it was before the regex jump (``find_numbers`` tested every character against
+    the start set in Python): the reference the faster scan must agree with."""
+    from decimal import localcontext
+
+    from claim_evidence._record import numerals
+
+    found: list[Number] = []
+    position = 0
+    with localcontext(numerals._EXACT):
+        while position < len(text):
+            if text[position] in numerals._STARTS:
+                number, position = numerals._read(text, position)
+                if number is not None:
+                    found.append(number)
+            else:
+                position += 1
+    return tuple(found)
+
+
+# Every character the reader treats specially, and prose around it.
+_NUMBER_ALPHABET = "0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万億兆-−－+＋.,，．%％ 年月日個つ本件円倍第数何約精杯足張化点先手あいう語abc"
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=_NUMBER_ALPHABET, max_size=40))
+def test_find_numbers_jumps_to_the_same_numbers_as_a_scan_of_every_character(text: str) -> None:
+    assert find_numbers(text) == _find_numbers_by_character(text)
+
+
+def test_find_numbers_without_a_start_character_finds_none() -> None:
+    assert find_numbers("生成AIの推論は速くなった。") == ()
+    assert find_numbers("") == ()
