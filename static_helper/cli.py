@@ -18,12 +18,13 @@ from pathlib import Path
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     import click
 
     from claim_evidence import FileResult
     from claim_evidence._check.options import PageOptions
+    from claim_evidence._core.report import Tally
     from claim_evidence._site.config import Config
     from claim_evidence._site.runner import Stats
 
@@ -216,8 +217,9 @@ def execute(
 
     from claim_evidence import Diagnostic, InputError, report
     from claim_evidence._check.options import PageOptions
+    from claim_evidence._core.report import STREAMED_FORMATS, Tally, report_lines
     from claim_evidence._record.freshness import at_build, check_today
-    from claim_evidence._site.check import check_pages, in_sources
+    from claim_evidence._site.check import in_sources, iter_checked
     from claim_evidence._site.config import at_build_date
     from claim_evidence._site.runner import Stats, display, tasks_for_config, tasks_for_paths
 
@@ -230,10 +232,24 @@ def execute(
     # Without a config, the build date alone (CE406: no review may be dated after it).
     options = config.options if config else PageOptions(freshness=at_build(None, today))
     stats = Stats()
+    streamed = output_format in STREAMED_FORMATS
+    tally = Tally()
+    kept: list[FileResult] = []  # the results, for a format that is written only once all are in
+
+    def reported(results: Iterable[FileResult], err: bool) -> None:
+        # Each result is written as it comes and let go (memory flat in the number of pages), or kept.
+        for result in results:
+            tally.add(result)
+            if streamed:
+                click.echo(report_lines(result, output_format, all_warnings=all_warnings), nl=False, err=err)
+            else:
+                kept.append(result)
+
     if stdin:
         results, page_out = _check_stdin(options, write, stats)
         # Its findings placed in the sources too; no seal is explained: the page has no git history.
-        results = in_sources(results, config, _no_page, explain=False)
+        # With a page on stdout, stdout carries the page alone: the report goes to stderr.
+        reported(in_sources(results, config, _no_page, explain=False), err=page_out is not None)
     else:
         if paths:
             tasks = tasks_for_paths(paths, options, write)
@@ -252,7 +268,9 @@ def execute(
         records = cache.records() if cache is not None else None
         started = time.time()
         # Findings placed in their sources (the config's sources), broken seals explained, as prepublish does.
-        results = check_pages(tasks, config, jobs, _progress_bar(len(tasks)), cache, stats, write_page, records)
+        # A streamed report on the terminal is its own progress: no bar over its lines.
+        progress = None if streamed and sys.stdout.isatty() else _progress_bar(len(tasks))
+        reported(iter_checked(tasks, config, jobs, progress, cache, stats, write_page, records), err=False)
         if cache is not None:
             if not paths:
                 cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
@@ -260,15 +278,17 @@ def execute(
             if records is not None:
                 records.store.close()
         page_out = None
-    # With a page on stdout, stdout carries the page alone: the report goes to stderr.
-    click.echo(
-        report(results, output_format, noun="page", all_warnings=all_warnings), nl=False, err=page_out is not None
-    )
-    code = _exit_code(results, exit_on_write)
-    changed = sum(1 for r in results if r.rewritten)
-    if changed:
+    if streamed:
+        click.echo(tally.summary("page"), err=page_out is not None)
+    else:
         click.echo(
-            f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(results, code, exit_on_write)})",
+            report(kept, output_format, noun="page", all_warnings=all_warnings), nl=False, err=page_out is not None
+        )
+    code = _exit_code(tally, exit_on_write)
+    if tally.rewritten:
+        changed = tally.rewritten
+        click.echo(
+            f"{PROG}: rewrote {changed} page{'' if changed == 1 else 's'} ({_exit_reason(tally, code, exit_on_write)})",
             err=True,
         )
     if (
@@ -317,24 +337,20 @@ def _no_page(path: str) -> None:
     return None
 
 
-def _exit_code(results: Sequence[FileResult], exit_on_write: bool) -> int:
+def _exit_code(tally: Tally, exit_on_write: bool) -> int:
     """0 clean, 1 findings, 2 unreadable input, write failure or internal error; a page --write fixed is
     clean (ruff's ``--fix``), unless ``exit_on_write`` makes a changed file exit 1 (``--exit-non-zero-on-fix``)."""
-    from claim_evidence import exit_code
-
-    code = exit_code(results)
-    return 1 if exit_on_write and code == 0 and any(r.rewritten for r in results) else code
+    code = tally.exit_code()
+    return 1 if exit_on_write and code == 0 and tally.rewritten else code
 
 
-def _exit_reason(results: Sequence[FileResult], code: int, exit_on_write: bool) -> str:
+def _exit_reason(tally: Tally, code: int, exit_on_write: bool) -> str:
     """What the rewrite note says about the exit code: the truth, whichever the mode."""
-    from claim_evidence import exit_code
-
     if code == 0:
         return "exit 0: nothing left to report"
     if code == 2:
         return "exit 2: a page could not be read, checked or written"
-    if exit_code(results) == 0:
+    if tally.exit_code() == 0:
         return "exit 1: files changed"
     return "exit 1: files changed, and findings remain" if exit_on_write else "exit 1: findings remain"
 

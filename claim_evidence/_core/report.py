@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -47,22 +48,51 @@ def input_error_result(path: str, error: InputError) -> FileResult:
 def exit_code(results: Sequence[FileResult], strict: bool = False) -> int:
     """The one exit-code policy of every checking command: 2 when any file was unreadable or met an
     internal error (the others are still reported), 1 on any finding, else 0."""
-    outcomes = {r.outcome(strict) for r in results}
-    if outcomes & {"unreadable", "error"}:
-        return 2
-    return 1 if outcomes - {"pass"} else 0
+    return Tally.of(results, strict).exit_code()
+
+
+class Tally:
+    """The outcomes of the results reported so far, counted: all that the summary line and the exit
+    code need, so that a report streamed result by result (:func:`report_lines`) holds no result."""
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+        self.outcomes: Counter[str] = Counter()
+        self.rewritten = 0  # files with evidence slots re-rendered
+
+    @classmethod
+    def of(cls, results: Iterable[FileResult], strict: bool = False) -> Tally:
+        tally = cls(strict)
+        for result in results:
+            tally.add(result)
+        return tally
+
+    def add(self, result: FileResult) -> None:
+        self.outcomes[result.outcome(self.strict)] += 1
+        if result.rewritten:
+            self.rewritten += 1
+
+    def exit_code(self) -> int:
+        """:func:`exit_code` of the results counted."""
+        if self.outcomes["unreadable"] or self.outcomes["error"]:
+            return 2
+        return 1 if any(n for outcome, n in self.outcomes.items() if outcome != "pass") else 0
+
+    def summary(self, noun: str) -> str:
+        """The summary line: ``3 pages: 2 passed, 1 failed``."""
+        total = sum(self.outcomes.values())
+        passed, unregistered = self.outcomes["pass"], self.outcomes["unregistered"]
+        text = f"{total} {noun}{'' if total == 1 else 's'}: {passed} passed, {total - passed - unregistered} failed"
+        if unregistered:
+            text += f", {unregistered} unregistered"
+        return text
 
 
 Reporter = Callable[[Sequence[FileResult], bool, str], str]
 
 
 def _summary(results: Sequence[FileResult], strict: bool, noun: str) -> str:
-    outcomes = [r.outcome(strict) for r in results]
-    text = f"{len(results)} {noun}{'' if len(results) == 1 else 's'}: {outcomes.count('pass')} passed, "
-    text += f"{len(results) - outcomes.count('pass') - outcomes.count('unregistered')} failed"
-    if "unregistered" in outcomes:
-        text += f", {outcomes.count('unregistered')} unregistered"
-    return text
+    return Tally.of(results, strict).summary(noun)
 
 
 # Warnings a site's pages may hold by the thousand (numbers without a quoted passage: one per claim):
@@ -111,22 +141,26 @@ def text_report(
     terminal would act on escaped; ``headers`` adds an ``ERROR target`` line before a
     failing target's findings (targets such as article URLs are not files). Without ``all_warnings``,
     a file's many warnings of a :data:`SUMMARIZED` code are one line (:func:`summarized`)."""
-    lines = []
-    for result in results:
-        outcome = result.outcome(strict)
-        if outcome == "pass":
-            lines.append(f"PASS {result.path}" + (f": {result.detail}" if result.detail else ""))
-        elif outcome == "unregistered":
-            lines.append(f"UNREGISTERED {result.path}: {result.detail}")
-        elif headers:
-            lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
-        shown = result.diagnostics if all_warnings else summarized(result.diagnostics)
-        for d in in_position_order(shown, result.path):
-            lines.append(finding_line(d, format_location(d if d.file else _with_file(d, result.path)), safe=True))
-            if d.written:
-                lines.append(f"    {written_text(d.written)}")
+    lines = [line for r in results for line in _text_lines(r, strict, headers, all_warnings)]
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+def _text_lines(result: FileResult, strict: bool, headers: bool, all_warnings: bool) -> list[str]:
+    lines = []
+    outcome = result.outcome(strict)
+    if outcome == "pass":
+        lines.append(f"PASS {result.path}" + (f": {result.detail}" if result.detail else ""))
+    elif outcome == "unregistered":
+        lines.append(f"UNREGISTERED {result.path}: {result.detail}")
+    elif headers:
+        lines.append(f"ERROR {result.path}" + (" (unreadable)" if outcome == "unreadable" else ""))
+    shown = result.diagnostics if all_warnings else summarized(result.diagnostics)
+    for d in in_position_order(shown, result.path):
+        lines.append(finding_line(d, format_location(d if d.file else _with_file(d, result.path)), safe=True))
+        if d.written:
+            lines.append(f"    {written_text(d.written)}")
+    return lines
 
 
 def finding_line(d: Diagnostic, where: str | None = None, *, safe: bool = False) -> str:
@@ -255,30 +289,34 @@ def _escape_property(value: str) -> str:
 def github_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """GitHub workflow commands (``::error file=…,line=…::message``). A finding placed in one
     source file (``written``) annotates that file, and its message names the built page."""
-    lines = []
-    for result in results:
-        if result.outcome(strict) == "unregistered":
-            lines.append(
-                f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}"
-            )
-        for d in result.diagnostics:
-            level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
-            message = f"{d.path}: {d.message}"
-            if len(d.written) == 1:
-                props = [f"file={_escape_property(d.written[0][0])}", f"line={d.written[0][1]}"]
-                message += f" (built page {format_location(d if d.file else _with_file(d, result.path))})"
-            else:
-                props = [f"file={_escape_property(d.file or result.path)}"]
-                if d.line is not None:
-                    props.append(f"line={d.line}")
-                    if d.column is not None:
-                        props.append(f"col={d.column}")
-                if d.written:
-                    message += f" ({written_text(d.written)})"
-            props.append(f"title={_escape_property(d.code)}")
-            lines.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
+    lines = [line for r in results for line in _github_lines(r, strict)]
     lines.append(_summary(results, strict, noun))
     return "\n".join(lines) + "\n"
+
+
+def _github_lines(result: FileResult, strict: bool) -> list[str]:
+    lines = []
+    if result.outcome(strict) == "unregistered":
+        lines.append(
+            f"::warning file={_escape_property(result.path)}::{_escape_data('unregistered: ' + result.detail)}"
+        )
+    for d in result.diagnostics:
+        level = "error" if d.fails(strict) else "warning" if d.severity == "warning" else "notice"
+        message = f"{d.path}: {d.message}"
+        if len(d.written) == 1:
+            props = [f"file={_escape_property(d.written[0][0])}", f"line={d.written[0][1]}"]
+            message += f" (built page {format_location(d if d.file else _with_file(d, result.path))})"
+        else:
+            props = [f"file={_escape_property(d.file or result.path)}"]
+            if d.line is not None:
+                props.append(f"line={d.line}")
+                if d.column is not None:
+                    props.append(f"col={d.column}")
+            if d.written:
+                message += f" ({written_text(d.written)})"
+        props.append(f"title={_escape_property(d.code)}")
+        lines.append(f"::{level} {','.join(props)}::{_escape_data(message)}")
+    return lines
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -397,6 +435,26 @@ def report(
     if fmt == "text":
         return text_report(results, strict, noun, headers=headers, all_warnings=all_warnings)
     return REPORTERS[fmt](results, strict, noun)
+
+
+# The formats a report can be written in result by result, as the results come (a run over a large site
+# then holds no result): each file's lines alone, then the summary line (:class:`Tally`).
+STREAMED_FORMATS = ("text", "github")
+
+
+def report_lines(
+    result: FileResult, fmt: str = "text", *, strict: bool = False, headers: bool = False, all_warnings: bool = True
+) -> str:
+    """One file's part of a :data:`STREAMED_FORMATS` report, each line ending in a newline: the report
+    of many files is their parts in order, then ``Tally.summary`` and a newline, byte for byte what
+    :func:`report` gives for all of them (one code path: :func:`report` joins these same lines)."""
+    if fmt == "text":
+        lines = _text_lines(result, strict, headers, all_warnings)
+    elif fmt == "github":
+        lines = _github_lines(result, strict)
+    else:
+        raise ValueError(f"the {fmt} format cannot be streamed; expected one of {', '.join(STREAMED_FORMATS)}")
+    return "".join(line + "\n" for line in lines)
 
 
 def _with_file(d: Diagnostic, path: str) -> Diagnostic:

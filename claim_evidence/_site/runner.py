@@ -304,44 +304,91 @@ def run(
     writer: Writer | None = None,
     records: RecordCache | None = None,
 ) -> list[FileResult]:
-    """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages dropped).
+    """:func:`iter_run` (its arguments), all its results in a list."""
+    return list(iter_run(tasks, jobs, progress, cache, stats, writer, records))
+
+
+def iter_run(
+    tasks: Sequence[Task],
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cache: ResultCache | None = None,
+    stats: Stats | None = None,
+    writer: Writer | None = None,
+    records: RecordCache | None = None,
+) -> Iterator[FileResult]:
+    """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages
+    dropped) as each is ready, then the site's own finding (:func:`site_findings`).
 
     Workers get the pages in chunks, are set up once, and send back only results;
-    results stream in task order, so memory does not grow with page texts.
-    ``writer`` (a module-level function, so workers can receive it) handles tasks
+    results stream in task order and are handed on one by one, so memory grows neither with page texts
+    nor with results: a caller that reports each and lets it go (``static-helper``'s text report) holds
+    none. ``writer`` (a module-level function, so workers can receive it) handles tasks
     marked ``write``; without one such a task fails as an internal error. ``records`` turns the
     record cache on for the page checks (see :mod:`claim_evidence._check.recordcache`). The three
     travel together as the run's :class:`RunState`, passed to every check, never through a module
-    global of the process that runs the checks.
+    global of the process that runs the checks. ``stats`` is complete once the iterator is exhausted.
     """
     stats = stats if stats is not None else Stats()
     stats.pages += len(tasks)
     state = RunState(cache, writer, records)
+    vanished = Vanished(tasks)
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
-            results = _collect(pool.map(_check_in_worker, tasks, chunksize=chunk), len(tasks), progress, stats)
+            outcomes = pool.map(_check_in_worker, tasks, chunksize=chunk)
+            yield from vanished.seeing(_collect(outcomes, len(tasks), progress, stats))
     else:
         # A serial --write fsyncs each folder once, when the run ends, not after each page it rewrote
         # (one fsync of two per page: 2.4 ms each on the benchmark's disk, where a page's parse costs 0.6 ms).
         with deferred_folder_syncs():
-            results = _collect((_check(state, task) for task in tasks), len(tasks), progress, stats)
-    return results + site_findings(tasks, results)
+            yield from vanished.seeing(_collect((_check(state, task) for task in tasks), len(tasks), progress, stats))
+    yield from vanished.findings()
 
 
 def site_findings(tasks: Sequence[Task], results: Sequence[FileResult]) -> list[FileResult]:
     """SH007, on the config: a run over a config's pages in which every registered page was read and
-    none carries evidence markup. Every page passes on its own, so only the site as a whole can tell
-    that its evidence is gone (a generator that dropped it all, globs naming the wrong files)."""
-    configs = {t.display: t.config for t in tasks if t.registered and t.config is not None}
-    found = [r for r in results if r.path in configs]
-    if not configs or len(found) != len(configs) or any(r.detail != NO_MARKUP for r in found):
-        return []
-    shown = next(iter(configs.values()))
-    assert shown is not None
-    stripped = sum(1 for r in found if any(d.code == STRIPPED for d in r.diagnostics))
-    return [FileResult(shown, [no_evidence(shown, len(found), stripped)])]
+    none carries evidence markup (:class:`Vanished`, over the results at once)."""
+    vanished = Vanished(tasks)
+    for _ in vanished.seeing(iter(results)):
+        pass
+    return vanished.findings()
+
+
+class Vanished:
+    """Whether a site's evidence vanished (SH007), told from its results one by one, keeping counts only.
+
+    Every page passes on its own, so only the site as a whole can tell that its evidence is gone (a
+    generator that dropped it all, globs naming the wrong files): a run over a config's pages in which
+    every registered page was read and none carries evidence markup.
+    """
+
+    def __init__(self, tasks: Sequence[Task]) -> None:
+        self.configs = {t.display: t.config for t in tasks if t.registered and t.config is not None}
+        self.found = 0  # results of registered pages
+        self.marked = False  # one of them carries evidence markup (or could not be read)
+        self.stripped = 0  # of them, with a generator's trace of dropped raw HTML
+
+    def seeing(self, results: Iterator[FileResult]) -> Iterator[FileResult]:
+        """``results``, each counted as it passes."""
+        configs = self.configs
+        for result in results:
+            if result.path in configs:
+                self.found += 1
+                if result.detail != NO_MARKUP:
+                    self.marked = True
+                elif any(d.code == STRIPPED for d in result.diagnostics):
+                    self.stripped += 1
+            yield result
+
+    def findings(self) -> list[FileResult]:
+        """SH007 on the config, once every result was seen, when the evidence vanished."""
+        if not self.configs or self.found != len(self.configs) or self.marked:
+            return []
+        shown = next(iter(self.configs.values()))
+        assert shown is not None
+        return [FileResult(shown, [no_evidence(shown, self.found, self.stripped)])]
 
 
 def no_evidence(config: str, checked: int, stripped: int) -> Diagnostic:
@@ -395,18 +442,16 @@ def _collect(
     total: int,
     progress: Callable[[int, int], None] | None,
     stats: Stats,
-) -> list[FileResult]:
-    results = []
+) -> Iterator[FileResult]:
     for done, (outcome, checked) in enumerate(outcomes, 1):
         if checked:
             stats.count(outcome)
         else:
             stats.cached += 1
-        if outcome is not None:
-            results.append(outcome)
         if progress is not None:
             progress(done, total)
-    return results
+        if outcome is not None:
+            yield outcome
 
 
 def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:

@@ -369,12 +369,16 @@ def place_in_sources(
     root: Path,
     patterns: Sequence[str],
     page_text: Callable[[str], str | None] = read_page,
+    sources: SourceFiles | None = None,
 ) -> list[FileResult]:
     """:func:`place_findings` over the ``sources`` globs of a config (relative to its folder ``root``),
-    each source named relative to the working folder, as the pages are (``../about.md`` from ``_site/``)."""
+    each source named relative to the working folder, as the pages are (``../about.md`` from ``_site/``).
+    ``sources``: those files as a run that places its results one by one made them once (else made
+    here, with ``results``' pages left out)."""
     if not patterns:
         return list(results)
-    sources = SourceFiles(root, patterns, [r.path for r in results])
+    if sources is None:
+        sources = SourceFiles(root, patterns, [r.path for r in results])
     return place_findings(results, sources, shown_from(os.path.realpath(os.getcwd())), page_text)
 
 
