@@ -87,7 +87,14 @@ def _command() -> click.Command:
         type=click.Path(dir_okay=False, path_type=Path),
         help=f"Site settings (default: the nearest {CONFIG_NAME}).",
     )
-    @click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
+    @click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(REPORT_FORMATS),
+        default="text",
+        show_default=True,
+        help="text and github are written page by page as the run goes; json and sarif once every page is checked.",
+    )
     @click.option(
         "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores)."
     )
