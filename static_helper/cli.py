@@ -18,7 +18,7 @@ from pathlib import Path
 # Not ``typing.TYPE_CHECKING``: importing typing is itself a cost this module avoids (mypy knows the name).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
 
     import click
 
@@ -222,9 +222,9 @@ def execute(
     """
     import click
 
-    from claim_evidence import Diagnostic, InputError, report
+    from claim_evidence import Diagnostic, InputError
     from claim_evidence._check.options import PageOptions
-    from claim_evidence._core.report import STREAMED_FORMATS, Tally, report_lines
+    from claim_evidence._core.report import STREAMED_FORMATS, write_report
     from claim_evidence._record.freshness import at_build, check_today
     from claim_evidence._site.check import in_sources, iter_checked
     from claim_evidence._site.config import at_build_date
@@ -239,24 +239,16 @@ def execute(
     # Without a config, the build date alone (CE406: no review may be dated after it).
     options = config.options if config else PageOptions(freshness=at_build(None, today))
     stats = Stats()
-    streamed = output_format in STREAMED_FORMATS
-    tally = Tally()
-    kept: list[FileResult] = []  # the results, for a format that is written only once all are in
 
-    def reported(results: Iterable[FileResult], err: bool) -> None:
-        # Each result is written as it comes and let go (memory flat in the number of pages), or kept.
-        for result in results:
-            tally.add(result)
-            if streamed:
-                click.echo(report_lines(result, output_format, all_warnings=all_warnings), nl=False, err=err)
-            else:
-                kept.append(result)
+    def echo(err: bool) -> Callable[[str], None]:
+        return lambda text: click.echo(text, nl=False, err=err)
 
     if stdin:
         results, page_out = _check_stdin(options, write, stats)
         # Its findings placed in the sources too; no seal is explained: the page has no git history.
         # With a page on stdout, stdout carries the page alone: the report goes to stderr.
-        reported(in_sources(results, config, _no_page, explain=False), err=page_out is not None)
+        placed = in_sources(results, config, _no_page, explain=False)
+        tally = write_report(placed, output_format, echo(page_out is not None), noun="page", all_warnings=all_warnings)
     else:
         if paths:
             tasks = tasks_for_paths(paths, options, write)
@@ -274,10 +266,12 @@ def execute(
         cache = _cache(caching, config, options)
         records = cache.records() if cache is not None else None
         started = time.time()
-        # Findings placed in their sources (the config's sources), broken seals explained, as prepublish does.
-        # A streamed report on the terminal is its own progress: no bar over its lines.
-        progress = None if streamed and sys.stdout.isatty() else _progress_bar(len(tasks))
-        reported(iter_checked(tasks, config, jobs, progress, cache, stats, write_page, records), err=False)
+        # Findings placed in their sources (the config's sources), broken seals explained, as prepublish does;
+        # a text or github report is written page by page. Streamed to a terminal, it is its own progress.
+        streamed = output_format in STREAMED_FORMATS and sys.stdout.isatty()
+        progress = None if streamed else _progress_bar(len(tasks))
+        checked = iter_checked(tasks, config, jobs, progress, cache, stats, write_page, records)
+        tally = write_report(checked, output_format, echo(False), noun="page", all_warnings=all_warnings)
         if cache is not None:
             if not paths:
                 cache.prune(started - 1)  # the whole site was checked: what it did not touch is for pages gone
@@ -285,12 +279,6 @@ def execute(
             if records is not None:
                 records.store.close()
         page_out = None
-    if streamed:
-        click.echo(tally.summary("page"), err=page_out is not None)
-    else:
-        click.echo(
-            report(kept, output_format, noun="page", all_warnings=all_warnings), nl=False, err=page_out is not None
-        )
     code = _exit_code(tally, exit_on_write)
     if tally.rewritten:
         changed = tally.rewritten

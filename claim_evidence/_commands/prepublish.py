@@ -7,22 +7,38 @@ registered are listed as unregistered and never counted as passing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.report import FileResult, input_error_result
-from .._site.check import check_pages
+from .._site.check import iter_checked
 from .._site.config import Config, expand
-from .._site.runner import display, tasks_for_config
+from .._site.runner import Task, display, tasks_for_config
 
 
 def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
+    """:func:`iter_site`, all its results in a list."""
+    return list(iter_site(config, jobs))
+
+
+def iter_site(config: Config, jobs: int = 1) -> Iterator[FileResult]:
     """Results for every target a loaded config names, its review ages (``[freshness]``) counted to the date
-    ``at_build_date`` gave it. Raises :class:`InputError` for a config that cannot be used (exit code 2)."""
+    ``at_build_date`` gave it: the pages' as each is checked, then the news outputs'. Raises
+    :class:`InputError` for a config that cannot be used (exit code 2), before the first result."""
     require_targets(config)
     # (require without pages still runs: tasks_for_config says which required page is not registered)
     tasks = tasks_for_config(config, write=False) if config.pages or config.require else []
-    results = check_pages(tasks, config, jobs)  # findings placed in their sources, broken seals explained
+    return _site_results(config, tasks, jobs)
+
+
+def _site_results(config: Config, tasks: list[Task], jobs: int) -> Iterator[FileResult]:
+    yield from iter_checked(tasks, config, jobs)  # findings placed in their sources, broken seals explained
+    yield from _news_results(config)
+
+
+def _news_results(config: Config) -> list[FileResult]:
     if config.news is None:
-        return results
+        return []
     from .._core.errors import CorrectionRegistryError
     from ..news import DEFAULT_EVIDENCE_URL, check_derived_outputs, load_corrections
 
@@ -34,14 +50,14 @@ def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
             display(registry_path), policy=options.policy, snapshots=options.snapshots, freshness=options.freshness
         )
     except CorrectionRegistryError as exc:  # nothing downstream runs on a bad registry
-        return [*results, FileResult(display(registry_path), list(exc.diagnostics))]
+        return [FileResult(display(registry_path), list(exc.diagnostics))]
     except InputError as exc:
-        return [*results, input_error_result(display(registry_path), exc)]
+        return [input_error_result(display(registry_path), exc)]
 
     def files(patterns: tuple[str, ...], key: str) -> list[str]:
         return [display(p) for p in expand(config, patterns, f"news.{key}")]
 
-    return results + check_derived_outputs(
+    return check_derived_outputs(
         registry,
         dayfiles=files(news.dayfiles, "dayfiles"),
         data_json=files(news.data_json, "data_json"),

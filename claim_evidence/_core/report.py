@@ -457,6 +457,35 @@ def report_lines(
     return "".join(line + "\n" for line in lines)
 
 
+def write_report(
+    results: Iterable[FileResult],
+    fmt: str,
+    write: Callable[[str], object],
+    *,
+    noun: str = "file",
+    strict: bool = False,
+    headers: bool = False,
+    all_warnings: bool = True,
+) -> Tally:
+    """Write :func:`report` of ``results`` (its other arguments) through ``write``; their :class:`Tally`.
+
+    A :data:`STREAMED_FORMATS` report is written file by file as ``results`` yields them, each let go
+    once written, so a caller that passes an iterator over a large site holds no result; any other
+    format is written once all are in. The bytes written are :func:`report`'s in either case."""
+    tally = Tally(strict)
+    if fmt in STREAMED_FORMATS:
+        for result in results:
+            tally.add(result)
+            write(report_lines(result, fmt, strict=strict, headers=headers, all_warnings=all_warnings))
+        write(tally.summary(noun) + "\n")
+        return tally
+    kept = list(results)
+    for result in kept:
+        tally.add(result)
+    write(report(kept, fmt, strict=strict, noun=noun, headers=headers, all_warnings=all_warnings))
+    return tally
+
+
 def _with_file(d: Diagnostic, path: str) -> Diagnostic:
     from dataclasses import replace
 

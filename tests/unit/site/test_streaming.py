@@ -7,16 +7,18 @@ from __future__ import annotations
 import gc
 import os
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from claim_evidence import FileResult, report
-from claim_evidence._core.report import STREAMED_FORMATS, Tally, exit_code, report_lines
+from claim_evidence._commands.prepublish import check_site
+from claim_evidence._core.report import STREAMED_FORMATS, Tally, exit_code, report_lines, write_report
 from claim_evidence._site import sourcemap as _sourcemap
 from claim_evidence._site.check import check_pages, iter_checked
-from claim_evidence._site.config import load_config
-from claim_evidence._site.runner import Stats, Vanished, iter_run, site_findings, tasks_for_config
+from claim_evidence._site.config import Config, load_config
+from claim_evidence._site.runner import Stats, Task, Vanished, iter_run, site_findings, tasks_for_config
 
 from ...conftest import cli_in_process
 from .test_sourcemap import EDITED, MARKDOWN, built_page
@@ -47,7 +49,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _tasks(site: Path) -> tuple[object, list]:  # type: ignore[type-arg]
+def _tasks(site: Path) -> tuple[Config, list[Task]]:
     config = load_config(site / "claim-evidence.toml")
     return config, tasks_for_config(config, write=False)
 
@@ -72,7 +74,7 @@ def test_streaming_iter_checked_keeps_no_result_it_handed_on(site: Path, jobs: i
     tasks = tasks * 4  # past the runner's threshold for a pool
     refs: list[weakref.ref[FileResult]] = []
     failing = 0
-    for result in iter_checked(tasks, config, jobs):  # type: ignore[arg-type]
+    for result in iter_checked(tasks, config, jobs):
         gc.collect()
         assert [r for r in refs if r() is not None] == []  # the earlier ones are gone while the run goes on
         refs.append(weakref.ref(result))
@@ -93,7 +95,7 @@ def test_streaming_the_sources_are_read_once_for_all_the_findings_of_a_run(
 
     monkeypatch.setattr(_sourcemap, "_read", counted)
     config, tasks = _tasks(site)
-    results = check_pages(tasks, config)  # type: ignore[arg-type]
+    results = check_pages(tasks, config)
     placed = [d.written for r in results for d in r.diagnostics if d.code == "SH120"]
     assert placed == [(("content/about.md", 4),)] * 2
     assert reads == [os.path.realpath(site / "content" / "about.md")]
@@ -105,7 +107,7 @@ def test_streaming_the_built_pages_of_the_run_are_never_sources(site: Path) -> N
         'pages = ["public/*/index.html"]\nsources = ["**/*.md", "public/**/*.html"]\n', encoding="utf-8"
     )
     config, tasks = _tasks(site)
-    results = check_pages(tasks, config)  # type: ignore[arg-type]
+    results = check_pages(tasks, config)
     placed = {d.written for r in results for d in r.diagnostics if d.code == "SH120"}
     # b's finding is placed before c's and d's results exist, and they hold the claim too: still left out
     assert placed == {(("content/about.md", 4),)}
@@ -119,7 +121,7 @@ def test_streaming_static_helper_report_is_the_report_of_the_collected_results(
     """What the command streams is what :func:`report` gives for the results collected in one list, with
     the exit code of :func:`exit_code`: the streamed path and the collected one cannot drift apart."""
     config, tasks = _tasks(site)
-    collected = check_pages(tasks, config)  # type: ignore[arg-type]
+    collected = check_pages(tasks, config)
     expected = report(collected, fmt, noun="page", all_warnings=False)
     code, out, _ = cli_in_process("static-helper", ["--no-cache", "--jobs", jobs, "--format", fmt], capsys)
     assert (code, out) == (exit_code(collected), expected)
@@ -168,3 +170,34 @@ def test_streaming_sh007_is_told_from_counts_as_from_the_whole_list(tmp_path: Pa
     assert results[-1:] == site_findings(tasks, results[:-1])
     vanished = Vanished(tasks)
     assert list(vanished.seeing(iter(results[:1]))) == results[:1] and vanished.findings() == []  # one unseen
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_streaming_prepublish_report_is_the_report_of_the_collected_results(
+    site: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """``prepublish`` streams its text and GitHub reports through the same :func:`write_report`."""
+    config, _ = _tasks(site)
+    collected = check_site(config)
+    expected = report(collected, fmt, noun="target", headers=True)
+    code, out, _ = cli_in_process("claim-evidence", ["prepublish", "--jobs", "1", "--format", fmt], capsys)
+    assert (code, out) == (exit_code(collected), expected)
+    assert "6 targets: 3 passed, 2 failed, 1 unregistered" in out
+
+
+def test_streaming_write_report_writes_each_file_as_it_comes() -> None:
+    """A streamed format is written before the next result is asked for; json only once all are in."""
+    written: list[str] = []
+    asked: list[int] = []
+
+    def results() -> Iterator[FileResult]:
+        for n in range(3):
+            asked.append(len(written))  # how much was written when result n was asked for
+            yield FileResult(f"{n}.html", detail="1 claim bound")
+
+    tally = write_report(results(), "text", written.append, noun="page")
+    assert asked == [0, 1, 2] and written[-1] == "3 pages: 3 passed, 0 failed\n" and tally.exit_code() == 0
+    written.clear()
+    asked.clear()
+    write_report(results(), "json", written.append, noun="page")
+    assert asked == [0, 0, 0] and len(written) == 1
