@@ -279,6 +279,8 @@ def attempt(text: str) -> tuple[Located | None, str]:
         used.update(indexes)
         role = _role(node.tag, attrs)
         if role is None:
+            if node.tag == "script" and _bundle_id_dropped(attrs):
+                return None, "attribute values"
             continue
         if role == "?":
             return None, "element with two roles"
@@ -513,6 +515,18 @@ def _role(tag: str, attrs: dict[str, str]) -> str | None:
     if len(roles) > 1:
         return "?"
     return roles[0] if roles else None
+
+
+def _bundle_id_dropped(attrs: dict[str, str]) -> bool:
+    """Whether the reference might read the ``id`` of a script, not the bundle's for lexbor, as the
+    bundle's: ``html.unescape`` drops what some numeric character references stand for (``&#1;``,
+    ``&#x7f;``, ``&#xfdd0;`` …) where lexbor keeps it, and every such character is outside printable
+    ASCII (other references that decode otherwise decode to no letter of the name, nor to nothing)."""
+    value = attrs.get("id")
+    return value is not None and value != BUNDLE_ID and _NOT_PRINTABLE_ASCII.sub("", value) == BUNDLE_ID
+
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
 
 
 def _element(text: str, tag: str, attrs: dict[str, str], offsets: list[int]) -> Element | None:
