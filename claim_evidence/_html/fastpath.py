@@ -89,17 +89,19 @@ _MARKABLE_AFTER = frozenset("\t\n\f\r />=\"'")
 _MARK_NAME = re.compile(f"{MARK}([0-9]+)")
 _MARK_IN_VALUE = re.compile(f" {MARK}([0-9]+)")
 _ENDINGS = ("data-claim-id", "data-evidence-for", "data-evidence-summary", "claim-evidence-data")
-# A <frameset> the standard takes drops the body; the reference judges whether it does conservatively.
-_FRAMESET = re.compile(r"<[fF][rR][aA][mM][eE][sS][eE][tT](?=[\t\n\f\r />])")
 
 # Start tags the standard drops in some places while the reference keeps them as elements.
 _DROPPABLE = frozenset("col frame form noscript caption colgroup tbody td tfoot th thead tr".split())
-_LINK = re.compile(r"<(?ai:link)(?=[\t\n\f\r />])")
+_DROPPABLE_FIRST = frozenset(c for name in _DROPPABLE for c in (name[0], name[0].upper()))  # (as lower() folds)
 # What the page is located by, and the elements whose content the reference models only approximately
 # (foreign content, a select's): one traversal of lexbor's tree.
 _SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link"
-# Where lexbor may open an SVG or MathML element: every such start tag must begin a simple island.
-_FOREIGN_START = re.compile(r"(?i)<(?:svg|math|select)(?=[\t\n\f\r />])")
+# The start tags a page is routed by, found in one pass: a <frameset> (the standard takes it and drops the
+# body; the reference judges whether it does conservatively), an <svg>, <math> or <select> (any case, as
+# Unicode folds it: "<\u017fvg" too), where lexbor may open an SVG or MathML element, each of which must
+# begin a simple island, and every <link>. The lookahead on the first letter (each name has its own) lets
+# most '<' fail at once (a case-insensitive search tries every alternative at every '<').
+_ROUTING = re.compile(r"<(?=[fFlLmMsS\u017f])(?:(?i:svg|math|select)|(?ai:frameset|link))(?=[\t\n\f\r />])")
 # What a simple island may hold: SVG elements that neither break out of foreign content (as <b>, <p> or
 # <font color> do) nor are HTML integration points, and whose content is parsed as elements, not text.
 _ISLAND = frozenset("svg g path circle ellipse line polyline polygon rect use symbol defs".split())
@@ -137,10 +139,11 @@ def available() -> bool:
 
 
 _WS = "[\t\n\f\r ]"
-# Content in the strict tag shape of fastscan (lowercase names; no '<' or '>' in attribute values), so
-# every '<' in it starts a tag that the reference tokenizer reads as this pattern does.
-_STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS})*)")
-_TAG_NAMES = re.compile(r"<(/?[a-z][a-z0-9]*)")
+# The name of the tag in the strict tag shape of fastscan (lowercase names; no '<' or '>' in attribute
+# values) that a '<' starts, "/name" for an end tag; "" when it starts none. Such a tag holds no other
+# '<', so content is in the strict shape (every '<' in it starts a tag that the reference tokenizer reads
+# as this pattern does) exactly when no name found in it is "" (:func:`strict_names`).
+_STRICT_NAME = re.compile(rf"<(/[a-z][a-z0-9]*+(?={_WS}*+>)|[a-z][a-z0-9]*+(?={_ATTRS})|)")
 # A tag of the strict shape, a comment that ends at its first "-->" for every reader (no "--" in it, not
 # "<!-->" nor "<!--->"), or any other '<' (which the walk gives up on).
 _CONTENT_TOKEN = re.compile(
@@ -156,6 +159,13 @@ _LISTS = frozenset({"ul", "ol"})
 _BLOCKS_OK = CONTAINERS | {""}  # "": the slot itself
 _NEUTRAL: dict[tuple[bool, tuple[str, ...]], bool] = {}
 _NEUTRAL_MAX = 4096
+
+
+def strict_names(text: str, start: int = 0, end: int | None = None) -> tuple[str, ...] | None:
+    """The tag names (``"/x"`` an end tag) of ``text[start:end]``, in order, if it is in the strict tag
+    shape; else None."""
+    names = _STRICT_NAME.findall(text, start, len(text) if end is None else end)
+    return None if "" in names else tuple(names)
 
 
 def neutral(names: tuple[str, ...], block: bool) -> bool:
@@ -239,7 +249,11 @@ def attempt(text: str) -> tuple[Located | None, str]:
     marks = _marks(text)
     if marks is None:
         return None, NO_MARKUP if not keyword_offsets(text) else "keyword spelling, mark or frameset"
-    islands = _islands(text)
+    routing = _routing(text)
+    if routing is None:
+        return None, "keyword spelling, mark or frameset"
+    foreign, link_starts = routing
+    islands = _islands(text, foreign)
     if islands is None:
         return None, "svg, math or select not a simple island"
     if any(start <= at < end for at, _ in marks for start, end in islands):
@@ -265,6 +279,8 @@ def attempt(text: str) -> tuple[Located | None, str]:
         used.update(indexes)
         role = _role(node.tag, attrs)
         if role is None:
+            if node.tag == "script" and _bundle_id_dropped(attrs):
+                return None, "attribute values"
             continue
         if role == "?":
             return None, "element with two roles"
@@ -281,7 +297,7 @@ def attempt(text: str) -> tuple[Located | None, str]:
         pending.append((role, element, node))
     if any(_droppable(text, marks[i]) for i in range(len(marks)) if i not in used):
         return None, "keyword in a start tag the standard may drop"
-    links = _links(text, lexbor_links)
+    links = _links(text, link_starts, lexbor_links)
     if links is None:
         return None, "link elements"
     located.links = links
@@ -314,20 +330,39 @@ def attempt(text: str) -> tuple[Located | None, str]:
     return located, ""
 
 
-def _islands(text: str) -> list[tuple[int, int]] | None:
+def _routing(text: str) -> tuple[list[int], list[int]] | None:
+    """Where each ``<svg>``, ``<math>`` or ``<select>`` start tag and each ``<link>`` start tag of
+    ``text`` begins (:data:`_ROUTING`), in order; None when it has a ``<frameset>`` tag. The names
+    differ in their first letter, so that letter says which of them a match is."""
+    foreign: list[int] = []
+    links: list[int] = []
+    for found in _ROUTING.finditer(text):
+        at = found.start()
+        first = text[at + 1]
+        if first in "lL":
+            links.append(at)
+        elif first in "fF":
+            return None
+        else:
+            foreign.append(at)
+    return foreign, links
+
+
+def _islands(text: str, starts: list[int]) -> list[tuple[int, int]] | None:
     """The span of every ``<svg>`` element of ``text`` written as a simple island (see the module's
-    docstring), in order; None when some ``<svg>`` or ``<math>`` start tag (any case) begins none.
+    docstring), in order; None when some ``<svg>``, ``<math>`` or ``<select>`` start tag (any case, at
+    ``starts``: :func:`_routing`) begins none.
 
     An island where no element comes of it (in a comment, raw text or an attribute value) changes
     nothing: lexbor then opens no SVG element there either."""
     islands: list[tuple[int, int]] = []
-    for found in _FOREIGN_START.finditer(text):
-        if islands and found.start() < islands[-1][1]:
+    for start in starts:
+        if islands and start < islands[-1][1]:
             continue  # an <svg> inside the island just read
-        end = _island_end(text, found.start())
+        end = _island_end(text, start)
         if end is None:
             return None
-        islands.append((found.start(), end))
+        islands.append((start, end))
     return islands
 
 
@@ -397,7 +432,7 @@ def _self_closing(text: str, start: int, end: int) -> bool:
 def _marks(text: str) -> list[tuple[int, str]] | None:
     """``(offset, keyword)`` of every keyword occurrence that gets a mark; None to give up."""
     offsets = keyword_offsets(text)
-    if not offsets or MARK in text or _FRAMESET.search(text):
+    if not offsets or MARK in text:
         return None
     marks: list[tuple[int, str]] = []
     last_end = -1
@@ -442,9 +477,11 @@ def _unmark(items: dict[str, str | None]) -> tuple[dict[str, str], list[int]] | 
     indexes: list[int] = []
     previous: tuple[str, str | None] | None = None
     for name, raw in items.items():
-        mark = _MARK_NAME.fullmatch(name)
-        if MARK in name and mark is None:
-            return None
+        mark = None
+        if MARK in name:  # (only a mark's name holds one: no regex for the page's own names)
+            mark = _MARK_NAME.fullmatch(name)
+            if mark is None:
+                return None
         value = raw
         if value is not None and MARK in value:
             indexes += [int(found) for found in _MARK_IN_VALUE.findall(value)]
@@ -480,6 +517,18 @@ def _role(tag: str, attrs: dict[str, str]) -> str | None:
     return roles[0] if roles else None
 
 
+def _bundle_id_dropped(attrs: dict[str, str]) -> bool:
+    """Whether the reference might read the ``id`` of a script, not the bundle's for lexbor, as the
+    bundle's: ``html.unescape`` drops what some numeric character references stand for (``&#1;``,
+    ``&#x7f;``, ``&#xfdd0;`` …) where lexbor keeps it, and every such character is outside printable
+    ASCII (other references that decode otherwise decode to no letter of the name, nor to nothing)."""
+    value = attrs.get("id")
+    return value is not None and value != BUNDLE_ID and _NOT_PRINTABLE_ASCII.sub("", value) == BUNDLE_ID
+
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
 def _element(text: str, tag: str, attrs: dict[str, str], offsets: list[int]) -> Element | None:
     """The start tag (in ``text``) that the keywords at ``offsets`` are in, read as the reference reads it;
     None unless it is lexbor's element, ``tag`` with ``attrs``. Its end is filled in later."""
@@ -502,17 +551,20 @@ def _droppable(text: str, mark: tuple[int, str]) -> bool:
         lt = text.rfind("<", 0, lt)
         if lt < 0:
             return False
+        if text[lt + 1 : lt + 2] not in _DROPPABLE_FIRST:
+            continue  # (START_TAG's name starts right after the '<': no droppable name starts so)
         match = START_TAG.match(text, lt)
         if match is not None and match.end() > at and lower(match.group(1)) in _DROPPABLE:
             return True
     return False
 
 
-def _links(text: str, lexbor_links: list[dict[str, str]]) -> list[Element] | None:
-    """Every ``<link>`` start tag in the text, if each is one of lexbor's link elements, in order."""
+def _links(text: str, starts: list[int], lexbor_links: list[dict[str, str]]) -> list[Element] | None:
+    """Every ``<link>`` start tag in the text (at ``starts``: :func:`_routing`), if each is one of
+    lexbor's link elements, in order."""
     found = []
-    for start in _LINK.finditer(text):
-        match = START_TAG.match(text, start.start())
+    for start in starts:
+        match = START_TAG.match(text, start)
         if match is None:
             return None
         attrs = parse_attributes(match.group(2))
@@ -556,8 +608,9 @@ class _Ends:
         """The element ended by the end tag of its name that closes it, if what lies before is neutral."""
         text, start = self.text, element.open_end
         close = text.find(f"</{element.name}", start)
-        if close >= 0 and _STRICT.fullmatch(text, start, close) is not None:
-            names = tuple(_TAG_NAMES.findall(text, start, close))
+        strict = strict_names(text, start, close) if close >= 0 else None
+        if strict is not None:
+            names = strict
             if element.name in names or "script" in names:  # (that end tag was the nested one's, or raw text)
                 found = self._walk(element)
                 if found is None:
