@@ -59,11 +59,13 @@ def _escape_like_legacy(value: Any) -> Any:
     Autoescape stays on as the safety net; this only picks the entity spelling,
     so pages rendered by the existing system are byte-identical and not stale.
     """
-    if type(value) is str:
-        return _markup(_legacy_text(value))
-    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
-        return markupsafe.Markup(html.escape(value, quote=True))
-    return value
+    return _markup(_legacy_text(value)) if _is_text(value) else value
+
+
+def _is_text(value: Any) -> bool:
+    """Text still to escape: a ``str`` that is not ``Markup`` (tested for exactly ``str`` first, the
+    common case, without two ``isinstance`` calls)."""
+    return type(value) is str or (isinstance(value, str) and not isinstance(value, markupsafe.Markup))
 
 
 # The characters ``html.escape`` replaces: most text of a block holds none, and one C-level search
@@ -109,23 +111,24 @@ def isolate(value: Any) -> Any:
     it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
     cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
     the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
-    migrated page is not stale because of it."""
-    if type(value) is str:  # the common case, without markupsafe's Python-level constructor
+    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
+    if _is_text(value):
         text = _legacy_text(value)
-        return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
-    escaped = _escape_like_legacy(value)
-    if isinstance(escaped, str) and _needs_isolate(escaped):
-        return markupsafe.Markup("<bdi>") + escaped + markupsafe.Markup("</bdi>")
-    return escaped
+    elif isinstance(value, markupsafe.Markup):
+        text = value
+    else:
+        return value
+    return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
 
 
 def _escape_output(value: Any) -> Any:
     """What ``escape(_escape_like_legacy(value))`` gives, autoescape's output of an expression, in one
-    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`)."""
-    if type(value) is str:
+    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`). ``Markup``
+    (the phrases, the filters' results) is tested first: it is half of what a block prints."""
+    if type(value) is markupsafe.Markup:
+        return value
+    if _is_text(value):
         return _legacy_text(value)
-    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
-        return html.escape(value, quote=True)
     return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
 
 
