@@ -132,6 +132,23 @@ def _escape_output(value: Any) -> Any:
     return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
 
 
+class _Packaged(jinja2.Environment):
+    """The environment of the packaged compact templates. They read only attributes their views (a
+    :class:`_View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
+    the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
+    and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
+
+    getattr = staticmethod(getattr)  # type: ignore[assignment]
+
+
+def _render(template: jinja2.Template, **context: Any) -> str:
+    """``template.render(**context)``; a packaged template's without jinja2's globals (``range``,
+    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy."""
+    if isinstance(template.environment, _Packaged):
+        return "".join(template.root_render_func(template.new_context(context, shared=True)))
+    return template.render(**context)
+
+
 @cache
 def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
     """Templates of the package, overridden by a site's ``template_dir``.
@@ -145,14 +162,18 @@ def template_environment(template_dir: str | None, *, compact: bool = True) -> j
     same bytes, since those templates only print expressions (no ``~``, ``|join``, macros or ``set``
     blocks, whose results autoescape would mark safe). A site's templates keep autoescape as the
     safety net, whatever they do.
+
+    The packaged ones are also never reloaded (``auto_reload`` off: no ``stat`` of the template file
+    on each lookup; they change only with the package) and read attributes in C (:class:`_Packaged`).
     """
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
     loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
     packaged = template_dir is None and compact
-    environment = jinja2.Environment(
+    environment = (_Packaged if packaged else jinja2.Environment)(
         loader=_CompactLoader(loader) if compact else loader,
+        auto_reload=not packaged,
         autoescape=not packaged,
         undefined=jinja2.StrictUndefined,
         trim_blocks=not compact,
@@ -217,7 +238,7 @@ def render_evidence(
                     claim, sources, index in cached.invalid, lang, freshness=freshness, show_signer=show_signer
                 )
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
-                    block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
+                    block = _render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -257,7 +278,7 @@ def render_blocks(
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
                 view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer)
                 found.setdefault(claim["id"], []).append(
-                    template.render(c=view, t=phrases, search_ignore=search_ignore)
+                    _render(template, c=view, t=phrases, search_ignore=search_ignore)
                 )
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
@@ -353,7 +374,8 @@ def render_unbound(
     sources = _source_map(bundle.get("sources"))
     with site_template(template_dir, TEMPLATE):
         blocks = [
-            template.render(
+            _render(
+                template,
                 c=_claim_view(claim, sources, True, lang, "mismatch_warning"),
                 t=_phrases(lang),
                 search_ignore=search_ignore,
@@ -452,14 +474,11 @@ def _claim_view(
     conditions = claim.get("conditions")
     # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
     # Each part is its own bidi isolate: one condition's override must not reverse the next.
-    separator = markupsafe.Markup(" / ")
-    limits = (
-        separator.join(isolate(_condition(c)) for c in conditions)
-        if isinstance(conditions, list)
-        else markupsafe.Markup()
-    )
+    # The parts are Markup already: joined as str, without markupsafe's escaping of each (a third of a view).
+    limits = " / ".join([isolate(_condition(c)) for c in conditions]) if isinstance(conditions, list) else ""
     if claim.get("uncertainty"):
-        limits += (separator if limits else "") + isolate(_text(claim["uncertainty"]))
+        uncertainty = isolate(_text(claim["uncertainty"]))
+        limits = f"{limits} / {uncertainty}" if limits else uncertainty
     cid = claim.get("id")
     return _View(
         {
@@ -474,7 +493,7 @@ def _claim_view(
             "signer": _signer(claim) if show_signer and not invalid else None,
             "invalid": invalid,
             "warning": TEXT[lang][warning] if invalid else "",
-            "limits": limits,
+            "limits": _markup(limits),
             "statement": _text(claim.get("statement")),
             "evidence_label": _text(claim.get("evidence_label")),
             "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
