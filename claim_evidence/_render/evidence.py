@@ -98,6 +98,10 @@ _MAYBE_BIDI = re.compile(
 )
 
 
+# Text with no character of either: nothing to escape, nothing that could reorder.
+_ESCAPE_OR_BIDI = re.compile(_HTML_SPECIAL.pattern[:-1] + _MAYBE_BIDI.pattern[1:])
+
+
 def _needs_isolate(text: str) -> bool:
     return (
         not text.isascii()
@@ -113,6 +117,8 @@ def isolate(value: Any) -> Any:
     the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
     migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
     if _is_text(value):
+        if _ESCAPE_OR_BIDI.search(value) is None:  # most text of a block: one C search answers it
+            return _markup(value)
         text = _legacy_text(value)
     elif isinstance(value, markupsafe.Markup):
         text = value
@@ -227,6 +233,7 @@ def render_evidence(
         if key is not None:
             _MEMO.put(key, cached)
     sources: dict[str, dict[str, Any]] | None = None
+    shown: dict[str, _Shown] = {}
     template = env.get_template(TEMPLATE)
     blocks = []
     for index, claim in enumerate(bundle["claims"]):
@@ -235,7 +242,13 @@ def render_evidence(
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
                 view = _claim_view(
-                    claim, sources, index in cached.invalid, lang, freshness=freshness, show_signer=show_signer
+                    claim,
+                    sources,
+                    index in cached.invalid,
+                    lang,
+                    freshness=freshness,
+                    show_signer=show_signer,
+                    shown=shown,
                 )
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
                     block = _render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
@@ -271,12 +284,15 @@ def render_blocks(
     :func:`render_evidence`."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
+    shown: dict[str, _Shown] = {}
     phrases = _phrases(lang)
     found: dict[str, list[str]] = {}
     with site_template(template_dir, TEMPLATE):
         for index, claim in enumerate(bundle["claims"]):
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-                view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer)
+                view = _claim_view(
+                    claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer, shown=shown
+                )
                 found.setdefault(claim["id"], []).append(
                     _render(template, c=view, t=phrases, search_ignore=search_ignore)
                 )
@@ -372,11 +388,12 @@ def render_unbound(
     showing a status the page no longer earns. The other claims of the page render as usual."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
+    shown: dict[str, _Shown] = {}
     with site_template(template_dir, TEMPLATE):
         blocks = [
             _render(
                 template,
-                c=_claim_view(claim, sources, True, lang, "mismatch_warning"),
+                c=_claim_view(claim, sources, True, lang, "mismatch_warning", shown=shown),
                 t=_phrases(lang),
                 search_ignore=search_ignore,
             )
@@ -464,7 +481,11 @@ def _claim_view(
     warning: str = "invalid_warning",
     freshness: Freshness | None = None,
     show_signer: bool = False,
+    shown: dict[str, _Shown] | None = None,
 ) -> dict[str, Any]:
+    """The view of one claim's block. ``shown``: the fields of the sources already cited (see
+    :func:`_ref_view`), shared by the claims of one bundle; a claim alone starts its own."""
+    shown = {} if shown is None else shown
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
     status = "unverified" if invalid else str_or_none(claim.get("status"))
@@ -496,7 +517,7 @@ def _claim_view(
             "limits": _markup(limits),
             "statement": _text(claim.get("statement")),
             "evidence_label": _text(claim.get("evidence_label")),
-            "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
+            "refs": [_ref_view(ref, sources, shown) for ref in _cited(claim, sources)],
             "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
             "note": _text(verification.get("note")),
             "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
@@ -532,20 +553,40 @@ def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[di
     ]
 
 
-def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    source = sources[str(ref.get("source_id"))]
-    published = source.get("published_at")
+# A source as its references show it: publisher, title, url, archive_url, published_at.
+_Shown = tuple[str, str, str | None, str | None, str | None]
+
+
+def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]], shown: dict[str, _Shown]) -> dict[str, Any]:
+    """One reference of a claim: its source's fields, found once per bundle in ``shown`` (a bundle's
+    claims cite a few sources over and over), and the reference's own."""
+    sid = str(ref.get("source_id"))
+    fields = shown.get(sid)
+    if fields is None:
+        fields = shown[sid] = _shown_source(sources[sid])
+    publisher, title, url, archive_url, published_at = fields
     return _View(
         {
-            "publisher": _text(source.get("publisher")),
-            "title": _text(source.get("title")),
-            "url": safe_http_url(source.get("url")) or None,
-            "archive_url": safe_http_url(source.get("archive_url")) or None,
+            "publisher": publisher,
+            "title": title,
+            "url": url,
+            "archive_url": archive_url,
             "section": _text(ref.get("section")),
             "supports": _text(ref.get("supports")),
-            "published_at": published if is_valid_date(published) else None,
+            "published_at": published_at,
             "quote": _quote_text(ref.get("quote")),
         }
+    )
+
+
+def _shown_source(source: dict[str, Any]) -> _Shown:
+    published = source.get("published_at")
+    return (
+        _text(source.get("publisher")),
+        _text(source.get("title")),
+        safe_http_url(source.get("url")) or None,
+        safe_http_url(source.get("archive_url")) or None,
+        published if is_valid_date(published) else None,
     )
 
 
