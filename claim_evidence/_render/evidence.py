@@ -115,26 +115,7 @@ def isolate(value: Any) -> Any:
     it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
     cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
     the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
-    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass.
-
-    Short text (labels, bases, methods, publishers, titles, dates: repeated within a bundle, whose
-    claims cite a few sources, and across pages) is answered once per process, up to a bound."""
-    if type(value) is str and len(value) <= _SHORT:
-        found = _ISOLATED.get(value)
-        if found is None:
-            if len(_ISOLATED) >= _ISOLATED_MAX:
-                _ISOLATED.clear()
-            found = _ISOLATED[value] = _isolated(value)
-        return found
-    return _isolated(value)
-
-
-_SHORT = 80
-_ISOLATED_MAX = 4096
-_ISOLATED: dict[str, markupsafe.Markup] = {}  # keyed by exact ``str`` only: a Markup equals its str
-
-
-def _isolated(value: Any) -> Any:
+    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
     if _is_text(value):
         if _ESCAPE_OR_BIDI.search(value) is None:  # most text of a block: one C search answers it
             return _markup(value)
