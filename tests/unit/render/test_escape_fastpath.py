@@ -31,7 +31,7 @@ def _reference_isolate(text: str) -> markupsafe.Markup:
 
 # Markup characters, right-to-left letters and digits, bidi controls, Japanese, ASCII; then any text.
 _ALPHABET = "&<>\"'=/ abcアイ語日本\u05d0\u05d1\u0627\u0661\u202a\u202b\u202e\u2066\u2067\u2069\u200f0123"
-_TEXT = st.text(alphabet=_ALPHABET, max_size=30) | st.text(max_size=30)
+_TEXT = st.text(alphabet=_ALPHABET, max_size=120) | st.text(max_size=120)
 
 
 @settings(max_examples=600, deadline=None)
