@@ -59,11 +59,13 @@ def _escape_like_legacy(value: Any) -> Any:
     Autoescape stays on as the safety net; this only picks the entity spelling,
     so pages rendered by the existing system are byte-identical and not stale.
     """
-    if type(value) is str:
-        return _markup(_legacy_text(value))
-    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
-        return markupsafe.Markup(html.escape(value, quote=True))
-    return value
+    return _markup(_legacy_text(value)) if _is_text(value) else value
+
+
+def _is_text(value: Any) -> bool:
+    """Text still to escape: a ``str`` that is not ``Markup`` (tested for exactly ``str`` first, the
+    common case, without two ``isinstance`` calls)."""
+    return type(value) is str or (isinstance(value, str) and not isinstance(value, markupsafe.Markup))
 
 
 # The characters ``html.escape`` replaces: most text of a block holds none, and one C-level search
@@ -96,6 +98,10 @@ _MAYBE_BIDI = re.compile(
 )
 
 
+# Text with no character of either: nothing to escape, nothing that could reorder.
+_ESCAPE_OR_BIDI = re.compile(_HTML_SPECIAL.pattern[:-1] + _MAYBE_BIDI.pattern[1:])
+
+
 def _needs_isolate(text: str) -> bool:
     return (
         not text.isascii()
@@ -109,24 +115,44 @@ def isolate(value: Any) -> Any:
     it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
     cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
     the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
-    migrated page is not stale because of it."""
-    if type(value) is str:  # the common case, without markupsafe's Python-level constructor
+    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
+    if _is_text(value):
+        if _ESCAPE_OR_BIDI.search(value) is None:  # most text of a block: one C search answers it
+            return _markup(value)
         text = _legacy_text(value)
-        return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
-    escaped = _escape_like_legacy(value)
-    if isinstance(escaped, str) and _needs_isolate(escaped):
-        return markupsafe.Markup("<bdi>") + escaped + markupsafe.Markup("</bdi>")
-    return escaped
+    elif isinstance(value, markupsafe.Markup):
+        text = value
+    else:
+        return value
+    return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
 
 
 def _escape_output(value: Any) -> Any:
     """What ``escape(_escape_like_legacy(value))`` gives, autoescape's output of an expression, in one
-    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`)."""
-    if type(value) is str:
+    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`). ``Markup``
+    (the phrases, the filters' results) is tested first: it is half of what a block prints."""
+    if type(value) is markupsafe.Markup:
+        return value
+    if _is_text(value):
         return _legacy_text(value)
-    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
-        return html.escape(value, quote=True)
     return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
+
+
+class _Packaged(jinja2.Environment):
+    """The environment of the packaged compact templates. They read only attributes their views (a
+    :class:`_View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
+    the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
+    and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
+
+    getattr = staticmethod(getattr)  # type: ignore[assignment]
+
+
+def _render(template: jinja2.Template, **context: Any) -> str:
+    """``template.render(**context)``; a packaged template's without jinja2's globals (``range``,
+    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy."""
+    if isinstance(template.environment, _Packaged):
+        return "".join(template.root_render_func(template.new_context(context, shared=True)))
+    return template.render(**context)
 
 
 @cache
@@ -142,14 +168,18 @@ def template_environment(template_dir: str | None, *, compact: bool = True) -> j
     same bytes, since those templates only print expressions (no ``~``, ``|join``, macros or ``set``
     blocks, whose results autoescape would mark safe). A site's templates keep autoescape as the
     safety net, whatever they do.
+
+    The packaged ones are also never reloaded (``auto_reload`` off: no ``stat`` of the template file
+    on each lookup; they change only with the package) and read attributes in C (:class:`_Packaged`).
     """
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
     loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
     packaged = template_dir is None and compact
-    environment = jinja2.Environment(
+    environment = (_Packaged if packaged else jinja2.Environment)(
         loader=_CompactLoader(loader) if compact else loader,
+        auto_reload=not packaged,
         autoescape=not packaged,
         undefined=jinja2.StrictUndefined,
         trim_blocks=not compact,
@@ -203,6 +233,7 @@ def render_evidence(
         if key is not None:
             _MEMO.put(key, cached)
     sources: dict[str, dict[str, Any]] | None = None
+    shown: dict[str, _Shown] = {}
     template = env.get_template(TEMPLATE)
     blocks = []
     for index, claim in enumerate(bundle["claims"]):
@@ -211,10 +242,16 @@ def render_evidence(
             if block is None:
                 sources = _source_map(bundle.get("sources")) if sources is None else sources
                 view = _claim_view(
-                    claim, sources, index in cached.invalid, lang, freshness=freshness, show_signer=show_signer
+                    claim,
+                    sources,
+                    index in cached.invalid,
+                    lang,
+                    freshness=freshness,
+                    show_signer=show_signer,
+                    shown=shown,
                 )
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
-                    block = template.render(c=view, t=_phrases(lang), search_ignore=search_ignore)
+                    block = _render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -247,14 +284,17 @@ def render_blocks(
     :func:`render_evidence`."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
+    shown: dict[str, _Shown] = {}
     phrases = _phrases(lang)
     found: dict[str, list[str]] = {}
     with site_template(template_dir, TEMPLATE):
         for index, claim in enumerate(bundle["claims"]):
             if isinstance(claim, dict) and isinstance(claim.get("id"), str):
-                view = _claim_view(claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer)
+                view = _claim_view(
+                    claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer, shown=shown
+                )
                 found.setdefault(claim["id"], []).append(
-                    template.render(c=view, t=phrases, search_ignore=search_ignore)
+                    _render(template, c=view, t=phrases, search_ignore=search_ignore)
                 )
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
@@ -348,10 +388,12 @@ def render_unbound(
     showing a status the page no longer earns. The other claims of the page render as usual."""
     template = template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
+    shown: dict[str, _Shown] = {}
     with site_template(template_dir, TEMPLATE):
         blocks = [
-            template.render(
-                c=_claim_view(claim, sources, True, lang, "mismatch_warning"),
+            _render(
+                template,
+                c=_claim_view(claim, sources, True, lang, "mismatch_warning", shown=shown),
                 t=_phrases(lang),
                 search_ignore=search_ignore,
             )
@@ -439,7 +481,11 @@ def _claim_view(
     warning: str = "invalid_warning",
     freshness: Freshness | None = None,
     show_signer: bool = False,
+    shown: dict[str, _Shown] | None = None,
 ) -> dict[str, Any]:
+    """The view of one claim's block. ``shown``: the fields of the sources already cited (see
+    :func:`_ref_view`), shared by the claims of one bundle; a claim alone starts its own."""
+    shown = {} if shown is None else shown
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
     status = "unverified" if invalid else str_or_none(claim.get("status"))
@@ -449,14 +495,11 @@ def _claim_view(
     conditions = claim.get("conditions")
     # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
     # Each part is its own bidi isolate: one condition's override must not reverse the next.
-    separator = markupsafe.Markup(" / ")
-    limits = (
-        separator.join(isolate(_condition(c)) for c in conditions)
-        if isinstance(conditions, list)
-        else markupsafe.Markup()
-    )
+    # The parts are Markup already: joined as str, without markupsafe's escaping of each (a third of a view).
+    limits = " / ".join([isolate(_condition(c)) for c in conditions]) if isinstance(conditions, list) else ""
     if claim.get("uncertainty"):
-        limits += (separator if limits else "") + isolate(_text(claim["uncertainty"]))
+        uncertainty = isolate(_text(claim["uncertainty"]))
+        limits = f"{limits} / {uncertainty}" if limits else uncertainty
     cid = claim.get("id")
     return _View(
         {
@@ -471,10 +514,10 @@ def _claim_view(
             "signer": _signer(claim) if show_signer and not invalid else None,
             "invalid": invalid,
             "warning": TEXT[lang][warning] if invalid else "",
-            "limits": limits,
+            "limits": _markup(limits),
             "statement": _text(claim.get("statement")),
             "evidence_label": _text(claim.get("evidence_label")),
-            "refs": [_ref_view(ref, sources) for ref in _cited(claim, sources)],
+            "refs": [_ref_view(ref, sources, shown) for ref in _cited(claim, sources)],
             "as_of": claim.get("as_of") if is_valid_date(claim.get("as_of")) else None,
             "note": _text(verification.get("note")),
             "marker": None if invalid else marker_view(review_marker(claim, freshness), lang),
@@ -510,20 +553,40 @@ def _cited(claim: dict[str, Any], sources: dict[str, dict[str, Any]]) -> list[di
     ]
 
 
-def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    source = sources[str(ref.get("source_id"))]
-    published = source.get("published_at")
+# A source as its references show it: publisher, title, url, archive_url, published_at.
+_Shown = tuple[str, str, str | None, str | None, str | None]
+
+
+def _ref_view(ref: dict[str, Any], sources: dict[str, dict[str, Any]], shown: dict[str, _Shown]) -> dict[str, Any]:
+    """One reference of a claim: its source's fields, found once per bundle in ``shown`` (a bundle's
+    claims cite a few sources over and over), and the reference's own."""
+    sid = str(ref.get("source_id"))
+    fields = shown.get(sid)
+    if fields is None:
+        fields = shown[sid] = _shown_source(sources[sid])
+    publisher, title, url, archive_url, published_at = fields
     return _View(
         {
-            "publisher": _text(source.get("publisher")),
-            "title": _text(source.get("title")),
-            "url": safe_http_url(source.get("url")) or None,
-            "archive_url": safe_http_url(source.get("archive_url")) or None,
+            "publisher": publisher,
+            "title": title,
+            "url": url,
+            "archive_url": archive_url,
             "section": _text(ref.get("section")),
             "supports": _text(ref.get("supports")),
-            "published_at": published if is_valid_date(published) else None,
+            "published_at": published_at,
             "quote": _quote_text(ref.get("quote")),
         }
+    )
+
+
+def _shown_source(source: dict[str, Any]) -> _Shown:
+    published = source.get("published_at")
+    return (
+        _text(source.get("publisher")),
+        _text(source.get("title")),
+        safe_http_url(source.get("url")) or None,
+        safe_http_url(source.get("archive_url")) or None,
+        published if is_valid_date(published) else None,
     )
 
 
