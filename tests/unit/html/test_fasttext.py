@@ -284,6 +284,45 @@ def test_fasttext_mutated_fragments_answered_alike_or_left(fragment: str, edits:
         _agrees(text, len(wrap[0]), len(wrap[0]) + len(fragment))
 
 
+# Balanced, but not where a reading may hold them.
+_BALANCED = [f"<{name}>y</{name}>" for name in "p div li td table h1 button ruby rt rb template b".split()]
+_BALANCED.append("<a href=z>y</a>")
+_OUTERS = [("", ""), ("<p>", "</p>"), ("<a href=x>", "</a>"), ("<b>", "</b>"), ("<p><em>", "</em></p>")]
+
+
+def _in_reading(outer: tuple[str, str], inside: str, after: str, hider: str) -> str:
+    return f"{outer[0]}x<ruby>r<{hider}>{inside}</{hider}></ruby>{after}{outer[1]}"
+
+
+def test_fasttext_each_mutation_inside_a_ruby_reading_answered_alike_or_left() -> None:
+    # Where the readers could part: a tag inside a hidden reading that the builder would let end it
+    # early (a <p> closing the paragraph around, an <a> in an <a>, an end tag of something open outside).
+    for outer in _OUTERS:
+        for piece in _MUTATIONS + _BALANCED:
+            for hider in ("rt", "rp"):
+                for inside in (piece, f"c{piece}&amp;", f"{piece}<b>c</b>", f"<em>{piece}</em>"):
+                    _agrees(_in_reading(outer, inside, "d&amp", hider))
+    structural = ["</b>", "</i>", "</em>", "</rt>", "</rp>", "</ruby>", "<rt>", "<rp>", "<ruby>", "<p>", "</p>"]
+    for outer in _OUTERS:
+        for first in [*structural, "<a href=z>", "</a>"]:
+            for second in structural:
+                _agrees(_in_reading(outer, f"{first}y{second}z", "d", "rt"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(_OUTERS),
+    _content(1, False),
+    st.lists(st.sampled_from(_MUTATIONS + _BALANCED), min_size=1, max_size=3),
+    _content(1, False),
+    st.sampled_from(["rt", "rp"]),
+)
+def test_fasttext_mutations_inside_a_ruby_reading_answered_alike_or_left(
+    outer: tuple[str, str], content: str, pieces: list[str], after: str, hider: str
+) -> None:
+    _agrees(_in_reading(outer, "".join(f"{piece}{content}" for piece in pieces), after, hider))
+
+
 def test_fasttext_answers_most_random_sentences() -> None:
     # Claim-like sentences built at random from the accepted shapes, no hypothesis shrinking: all answered.
     rng = random.Random(32)
