@@ -35,7 +35,7 @@ import html
 import re
 
 from .._core.normalize import normalized_text
-from .fastpath import _CONTENT_TOKEN, _PHRASING, _RUBY_TEXT, _VOIDS
+from .fastpath import _PHRASING, _RUBY_TEXT, _VOIDS
 from .fastscan import _ATTRS
 from .tokenizer import END_TAG, _script_end
 
@@ -43,11 +43,11 @@ __all__ = ["ACCEPTED", "BREAKS", "HIDING", "content_text"]
 
 _WS = "[\t\n\f\r ]"
 _COMMENT = r"<!--(?!-?>)(?>(?:[^-]++|-(?!-))*)-->"
-# The whole content in the strict shape (inline scripts already written as empty comments).
-_STRICT = re.compile(rf"(?>(?:[^<]++|</[a-z][a-z0-9]*+{_WS}*+>|<[a-z][a-z0-9]*+{_ATTRS}|{_COMMENT})*)")
-# In content that _STRICT matched: each tag (its name, "/name" for an end tag; no '>' is inside a strict
-# tag) or comment (no name), so that split gives the runs of text with the tag names between them.
-_SPLIT = re.compile(rf"<(/?[a-z][a-z0-9]*+)[^>]*+>|{_COMMENT}")
+# A tag in the strict shape (its name, "/name" for an end tag) or a comment that ends at its first "-->"
+# for every reader (no name). Content is in the strict shape when split by it leaves no '<' in its runs.
+_TOKEN = re.compile(rf"<(/[a-z][a-z0-9]*+(?={_WS}*+>)|[a-z][a-z0-9]*+)(?:{_WS}*+>|{_ATTRS})|{_COMMENT}")
+_START = re.compile(rf"<([a-z][a-z0-9]*+){_ATTRS}")
+_COMMENTED = re.compile(_COMMENT)
 _EMPTY_COMMENT = "<!---->"  # what an inline script element counts as: no text, nothing left open
 
 # The elements this reader accepts, and what the reference's text collector does with them: BREAKS are
@@ -76,9 +76,9 @@ def content_text(text: str, start: int, end: int) -> str | None:
         content = text[start:lt] + rest
     else:
         content = text[start:end]
-    if _STRICT.fullmatch(content) is None:
-        return None
-    parts = _SPLIT.split(content)  # [run, tag, run, tag, …, run]
+    parts = _TOKEN.split(content)  # [run, tag, run, tag, …, run]
+    if "<" in "".join(parts[0::2]):
+        return None  # (a '<' that starts no tag or comment of the strict shape)
     names = tuple(parts[1::2])
     reading = _READINGS.get(names) if len(names) <= _KEYED else None
     if reading is None:
@@ -100,27 +100,38 @@ def content_text(text: str, start: int, end: int) -> str | None:
 
 def _without_scripts(text: str, start: int, end: int) -> str | None:
     """``text[start:end]`` with each inline script element, start tag to end tag, written as an empty
-    comment; None when a ``<`` is not in the strict shape before the last script or a script is not
-    ended by an end tag in the content."""
+    comment; None when a script is not ended by an end tag in the content.
+
+    Each ``<script`` in the strict shape outside a strict comment is taken for a script's start tag
+    without reading the tags before it: if it was not one (it was in an attribute value, in another
+    tag, in raw text), the content left is not in the strict shape around it or holds an element this
+    reader does not accept, and :func:`content_text` gives up (a ``<script>`` taken for a comment's
+    text stays and is not accepted either). For the strict tags and comments before it end where the
+    reference tokenizer ends them, so in content that passes, the reference meets that ``<script`` as
+    a start tag, and its script-data rules, called here as it calls them, end it."""
     pieces: list[str] = []
     kept = scan = start
     while True:
-        lt = text.find("<", scan, end)
-        if lt < 0:
+        at = text.find("<script", scan, end)
+        if at < 0:
             break
-        tag = _CONTENT_TOKEN.match(text, lt, end)
-        assert tag is not None  # (the pattern's last branch is "<")
-        if tag.group(2) == "script":
-            close = _script_end(text, tag.end(), end)
-            closing = END_TAG.match(text, close, end) if close is not None else None
-            if closing is None:
-                return None  # (the rest of the content is the script's, or its end tag is cut short)
-            pieces += (text[kept:lt], _EMPTY_COMMENT)
-            kept = scan = closing.end()
-        elif tag.end() - lt == 1:
+        comment = text.find("<!--", scan, at)
+        if comment >= 0:
+            found = _COMMENTED.match(text, comment, end)
+            scan = found.end() if found is not None else at + 1  # (past what may hide this <script)
+            continue
+        tag = _START.match(text, at, end)
+        if tag is None:
             return None
-        else:
-            scan = tag.end()
+        scan = tag.end()
+        if tag.group(1) != "script":
+            continue  # (another name: <scripts>, <script2>)
+        close = _script_end(text, scan, end)
+        closing = END_TAG.match(text, close, end) if close is not None else None
+        if closing is None:
+            return None  # (the rest of the content is the script's, or its end tag is cut short)
+        pieces += (text[kept:at], _EMPTY_COMMENT)
+        kept = scan = closing.end()
     pieces.append(text[kept:end])
     return "".join(pieces)
 
