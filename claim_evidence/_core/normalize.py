@@ -25,16 +25,18 @@ guard all compare text, and none of them may import another for it.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any
 
-_WHITESPACE = re.compile(r"\s+")
-
 
 def normalized_text(value: Any) -> str:
-    """Fold every run of Unicode whitespace (U+3000 included) to one space, strip."""
-    return _WHITESPACE.sub(" ", str(value or "")).strip()
+    """Fold every run of Unicode whitespace (U+3000 included) to one space, strip.
+
+    ``str.split`` without a separator cuts at the runs of exactly the characters ``\\s`` matches (both
+    are ``str.isspace``; ``tests/unit/core/test_normalize.py`` holds them together over every code point)
+    and drops the empty ends: the same string as substituting each run and stripping, three to four
+    times faster, and it runs on every claim sentence of every page checked."""
+    return " ".join(str(value or "").split())
 
 
 def normalized_quote(text: str) -> str:
