@@ -25,6 +25,7 @@ import pytest
 
 from claim_evidence._core import jsonio as _jsonio
 from claim_evidence._html import fastlimits as _fastlimits
+from claim_evidence._html import fasttext as _fasttext
 from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._html import fastscan as _fastscan
 from claim_evidence._html import tokenizer as _tokenizer
@@ -38,7 +39,7 @@ try:  # the parser of the re module: private, but the only way to see how a patt
 except ImportError:  # pragma: no cover - Python 3.11+ has both
     pytest.skip("re._parser is not available on this Python", allow_module_level=True)
 
-READER_MODULES = (_tokenizer, _treebuilder, _fastscan, _fastpath, _fastlimits, _jsonio)
+READER_MODULES = (_tokenizer, _treebuilder, _fastscan, _fastpath, _fastlimits, _fasttext, _jsonio)
 
 
 def _possessive_groups(pattern: re.Pattern[str]) -> list[str]:
