@@ -25,9 +25,9 @@ import pytest
 
 from claim_evidence._core import jsonio as _jsonio
 from claim_evidence._html import fastlimits as _fastlimits
-from claim_evidence._html import fasttext as _fasttext
 from claim_evidence._html import fastpath as _fastpath
 from claim_evidence._html import fastscan as _fastscan
+from claim_evidence._html import fasttext as _fasttext
 from claim_evidence._html import tokenizer as _tokenizer
 from claim_evidence._html import treebuilder as _treebuilder
 
