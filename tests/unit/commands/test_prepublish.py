@@ -181,6 +181,17 @@ def test_prepublish_missing_output_glob_is_config_error(run: Any, news: Path) ->
     assert code == 2 and "SH004 news.dayfiles glob 'out/news_*.txt' matches no file" in err
 
 
+def test_prepublish_missing_output_glob_stops_before_any_page_is_reported(run: Any, news: Path) -> None:
+    """The report streams page by page: a config error in the news outputs is found before the first
+    page's line, so the run prints the error alone, never half a report without its summary."""
+    config = news / "claim-evidence.toml"
+    config.write_text('pages = ["a.html"]\n' + config.read_text(encoding="utf-8"), encoding="utf-8")
+    (news / "a.html").write_text("<!doctype html><title>a</title><p>no evidence</p>\n", encoding="utf-8")
+    shutil.rmtree(news / "out")
+    code, out, err = run("prepublish", "--config", str(config), "--jobs", "1")
+    assert (code, out) == (2, "") and "SH004 news.dayfiles glob 'out/news_*.txt' matches no file" in err
+
+
 def test_prepublish_never_writes(run: Any, news: Path) -> None:
     before = {p: p.read_bytes() for p in news.rglob("*") if p.is_file()}
     run("prepublish", "--config", str(news / "claim-evidence.toml"))
