@@ -226,7 +226,7 @@ def execute(
     from claim_evidence._check.options import PageOptions
     from claim_evidence._core.report import STREAMED_FORMATS, write_report
     from claim_evidence._record.freshness import at_build, check_today
-    from claim_evidence._site.check import in_sources, iter_checked
+    from claim_evidence._site.check import check_pages, in_sources
     from claim_evidence._site.config import at_build_date
     from claim_evidence._site.runner import Stats, display, tasks_for_config, tasks_for_paths
 
@@ -270,7 +270,7 @@ def execute(
         # a text or github report is written page by page. Streamed to a terminal, it is its own progress.
         streamed = output_format in STREAMED_FORMATS and sys.stdout.isatty()
         progress = None if streamed else _progress_bar(len(tasks))
-        checked = iter_checked(tasks, config, jobs, progress, cache, stats, write_page, records)
+        checked = check_pages(tasks, config, jobs, progress, cache, stats, write_page, records)
         tally = write_report(checked, output_format, echo(False), noun="page", all_warnings=all_warnings)
         if cache is not None:
             if not paths:
@@ -318,7 +318,7 @@ def _check_stdin(options: PageOptions, write: bool, stats: Stats) -> tuple[list[
         stats.pages += 1
         results = [input_error_result(STDIN_NAME, InputError(Diagnostic("CE004", message, file=STDIN_NAME)))]
     elif write:
-        results = run([Task(STDIN_NAME, STDIN_NAME, options, True, True)], 1, None, None, stats, page.rewrite)
+        results = list(run([Task(STDIN_NAME, STDIN_NAME, options, True, True)], 1, None, None, stats, page.rewrite))
     else:
         stats.pages += 1
         result = check_task(Task(STDIN_NAME, STDIN_NAME, options, True, False), data)

@@ -11,17 +11,12 @@ from collections.abc import Callable, Iterator
 
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.report import FileResult, input_error_result
-from .._site.check import iter_checked
+from .._site.check import check_pages
 from .._site.config import Config, expand
 from .._site.runner import Task, display, tasks_for_config
 
 
-def check_site(config: Config, jobs: int = 1) -> list[FileResult]:
-    """:func:`iter_site`, all its results in a list."""
-    return list(iter_site(config, jobs))
-
-
-def iter_site(config: Config, jobs: int = 1) -> Iterator[FileResult]:
+def check_site(config: Config, jobs: int = 1) -> Iterator[FileResult]:
     """Results for every target a loaded config names, its review ages (``[freshness]``) counted to the date
     ``at_build_date`` gave it: the pages' as each is checked, then the news outputs'. Raises
     :class:`InputError` for a config that cannot be used (exit code 2) before the first result, so that a
@@ -35,7 +30,7 @@ def iter_site(config: Config, jobs: int = 1) -> Iterator[FileResult]:
 def _site_results(
     config: Config, tasks: list[Task], jobs: int, news: Callable[[], list[FileResult]]
 ) -> Iterator[FileResult]:
-    yield from iter_checked(tasks, config, jobs)  # findings placed in their sources, broken seals explained
+    yield from check_pages(tasks, config, jobs)  # findings placed in their sources, broken seals explained
     yield from news()
 
 

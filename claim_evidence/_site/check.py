@@ -1,7 +1,7 @@
 """A site's pages checked as both command lines check them: the run, then each finding placed in its source.
 
 ``claim-evidence prepublish`` and ``static-helper`` report the same page the same way: the runner's results
-(:func:`.runner.iter_run`), each finding on a built page placed in the Markdown or reST file that holds its
+(:func:`.runner.run`), each finding on a built page placed in the Markdown or reST file that holds its
 markup (``sources`` in ``claim-evidence.toml``, :func:`.sourcemap.place_in_sources`), and each broken seal
 (CE403) explained by what changed since the review (:func:`claim_evidence._check.sealdiff.explain`). One
 function does it, so that the two reports cannot drift apart.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .._check.recordcache import RecordCache
 from .._core.report import FileResult
 from .config import Config
-from .runner import ResultCache, Stats, Task, Writer, iter_run
+from .runner import ResultCache, Stats, Task, Writer, run
 
 if TYPE_CHECKING:
     from .sourcemap import SourceFiles
@@ -30,36 +30,21 @@ def check_pages(
     stats: Stats | None = None,
     writer: Writer | None = None,
     records: RecordCache | None = None,
-) -> list[FileResult]:
-    """:func:`iter_checked` (its arguments), all its results in a list."""
-    return list(iter_checked(tasks, config, jobs, progress, cache, stats, writer, records))
-
-
-def iter_checked(
-    tasks: Sequence[Task],
-    config: Config | None,
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    cache: ResultCache | None = None,
-    stats: Stats | None = None,
-    writer: Writer | None = None,
-    records: RecordCache | None = None,
 ) -> Iterator[FileResult]:
-    """:func:`.runner.iter_run` over ``tasks`` (its arguments), each result then through :func:`in_sources`
+    """:func:`.runner.run` over ``tasks`` (its arguments), each result then through :func:`in_sources`
     for ``config`` as it comes, so that a report written result by result holds none of them.
 
     The sources exclude every page of the run (a built page holds its claims' markup too, but is no
     source): all of ``tasks``, known before the first result."""
-    pages = [t.display for t in tasks]
     sources = None  # the config's sources: made once, on the first finding, and read once
-    for result in iter_run(tasks, jobs, progress, cache, stats, writer, records):
+    for result in run(tasks, jobs, progress, cache, stats, writer, records):
         if not result.diagnostics:  # nothing to place or explain
             yield result
             continue
         if sources is None and config is not None and config.sources:
             from .sourcemap import SourceFiles
 
-            sources = SourceFiles(config.root, config.sources, pages)
+            sources = SourceFiles(config.root, config.sources, [t.display for t in tasks])
         yield from in_sources([result], config, sources=sources)
 
 

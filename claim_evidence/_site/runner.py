@@ -304,19 +304,6 @@ def run(
     stats: Stats | None = None,
     writer: Writer | None = None,
     records: RecordCache | None = None,
-) -> list[FileResult]:
-    """:func:`iter_run` (its arguments), all its results in a list."""
-    return list(iter_run(tasks, jobs, progress, cache, stats, writer, records))
-
-
-def iter_run(
-    tasks: Sequence[Task],
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    cache: ResultCache | None = None,
-    stats: Stats | None = None,
-    writer: Writer | None = None,
-    records: RecordCache | None = None,
 ) -> Iterator[FileResult]:
     """Check every task, in parallel when it pays; results in task order (unmarked unregistered pages
     dropped) as each is ready, then the site's own finding (:func:`site_findings`).

@@ -263,7 +263,7 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str 
     Exit 0 when every target passes, 1 on any finding, 2 on a config or usage
     error or unreadable input.
     """
-    from .._commands.prepublish import iter_site
+    from .._commands.prepublish import check_site
     from .._core.report import write_report
     from .._site.config import find_config
 
@@ -271,7 +271,7 @@ def prepublish(config_path: Path | None, fmt: str, jobs: int | None, today: str 
     if path is None:
         raise click.UsageError("no claim-evidence.toml here or in a parent folder; give --config FILE")
     config = at_build_date(load_config(path), today)
-    results = iter_site(config, jobs or os.cpu_count() or 1)
+    results = check_site(config, jobs or os.cpu_count() or 1)
     # (a text or github report is written target by target as the run goes: see write_report)
     tally = write_report(results, fmt, lambda text: click.echo(text, nl=False), noun="target", headers=True)
     _say_build_date(config.options.freshness)

@@ -1,4 +1,4 @@
-"""A site's results stream: :func:`iter_run` and :func:`iter_checked` hand each page's result on as it is
+"""A site's results stream: :func:`run` and :func:`check_pages` hand each page's result on as it is
 ready and keep none, and ``static-helper`` writes a text or GitHub report result by result, byte for
 byte what the report of the collected results is (issue 32: memory flat in the number of pages)."""
 
@@ -16,9 +16,9 @@ from claim_evidence import FileResult, report
 from claim_evidence._commands.prepublish import check_site
 from claim_evidence._core.report import STREAMED_FORMATS, Tally, exit_code, report_lines, write_report
 from claim_evidence._site import sourcemap as _sourcemap
-from claim_evidence._site.check import check_pages, iter_checked
+from claim_evidence._site.check import check_pages
 from claim_evidence._site.config import Config, load_config
-from claim_evidence._site.runner import Stats, Task, Vanished, iter_run, site_findings, tasks_for_config
+from claim_evidence._site.runner import Stats, Task, Vanished, run, site_findings, tasks_for_config
 
 from ...conftest import cli_in_process
 from .test_sourcemap import EDITED, MARKDOWN, built_page
@@ -54,11 +54,11 @@ def _tasks(site: Path) -> tuple[Config, list[Task]]:
     return config, tasks_for_config(config, write=False)
 
 
-def test_streaming_iter_run_checks_a_page_only_when_its_result_is_asked_for(site: Path) -> None:
+def test_streaming_run_checks_a_page_only_when_its_result_is_asked_for(site: Path) -> None:
     """Lazy: nothing is checked before the first result is taken, one page for it (a serial run)."""
     _, tasks = _tasks(site)
     stats = Stats()
-    results = iter_run(tasks, stats=stats)
+    results = run(tasks, stats=stats)
     assert stats.checked == 0
     first = next(results)
     assert stats.checked == 1 and first.path == tasks[0].display
@@ -67,14 +67,14 @@ def test_streaming_iter_run_checks_a_page_only_when_its_result_is_asked_for(site
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_streaming_iter_checked_keeps_no_result_it_handed_on(site: Path, jobs: int) -> None:
+def test_streaming_check_pages_keeps_no_result_it_handed_on(site: Path, jobs: int) -> None:
     """Each result, once the caller let it go, is garbage before the next one comes: neither the runner,
     the pool's collection, the source placing nor the site's SH007 tally holds it."""
     config, tasks = _tasks(site)
     tasks = tasks * 4  # past the runner's threshold for a pool
     refs: list[weakref.ref[FileResult]] = []
     failing = 0
-    for result in iter_checked(tasks, config, jobs):
+    for result in check_pages(tasks, config, jobs):
         gc.collect()
         assert [r for r in refs if r() is not None] == []  # the earlier ones are gone while the run goes on
         refs.append(weakref.ref(result))
@@ -95,7 +95,7 @@ def test_streaming_the_sources_are_read_once_for_all_the_findings_of_a_run(
 
     monkeypatch.setattr(_sourcemap, "_read", counted)
     config, tasks = _tasks(site)
-    results = check_pages(tasks, config)
+    results = list(check_pages(tasks, config))
     placed = [d.written for r in results for d in r.diagnostics if d.code == "SH120"]
     assert placed == [(("content/about.md", 4),)] * 2
     assert reads == [os.path.realpath(site / "content" / "about.md")]
@@ -107,7 +107,7 @@ def test_streaming_the_built_pages_of_the_run_are_never_sources(site: Path) -> N
         'pages = ["public/*/index.html"]\nsources = ["**/*.md", "public/**/*.html"]\n', encoding="utf-8"
     )
     config, tasks = _tasks(site)
-    results = check_pages(tasks, config)
+    results = list(check_pages(tasks, config))
     placed = {d.written for r in results for d in r.diagnostics if d.code == "SH120"}
     # b's finding is placed before c's and d's results exist, and they hold the claim too: still left out
     assert placed == {(("content/about.md", 4),)}
@@ -121,7 +121,7 @@ def test_streaming_static_helper_report_is_the_report_of_the_collected_results(
     """What the command streams is what :func:`report` gives for the results collected in one list, with
     the exit code of :func:`exit_code`: the streamed path and the collected one cannot drift apart."""
     config, tasks = _tasks(site)
-    collected = check_pages(tasks, config)
+    collected = list(check_pages(tasks, config))
     expected = report(collected, fmt, noun="page", all_warnings=False)
     code, out, _ = cli_in_process("static-helper", ["--no-cache", "--jobs", jobs, "--format", fmt], capsys)
     assert (code, out) == (exit_code(collected), expected)
@@ -165,7 +165,7 @@ def test_streaming_sh007_is_told_from_counts_as_from_the_whole_list(tmp_path: Pa
     (tmp_path / "claim-evidence.toml").write_text('pages = ["*.html"]\n', encoding="utf-8")
     config = load_config(tmp_path / "claim-evidence.toml")
     tasks = tasks_for_config(config, write=False)
-    results = list(iter_run(tasks))
+    results = list(run(tasks))
     assert [r.diagnostics[0].code for r in results[-1:]] == ["SH007"]
     assert results[-1:] == site_findings(tasks, results[:-1])
     vanished = Vanished(tasks)
@@ -178,7 +178,7 @@ def test_streaming_prepublish_report_is_the_report_of_the_collected_results(
 ) -> None:
     """``prepublish`` streams its text and GitHub reports through the same :func:`write_report`."""
     config, _ = _tasks(site)
-    collected = check_site(config)
+    collected = list(check_site(config))
     expected = report(collected, fmt, noun="target", headers=True)
     code, out, _ = cli_in_process("claim-evidence", ["prepublish", "--jobs", "1", "--format", fmt], capsys)
     assert (code, out) == (exit_code(collected), expected)
