@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import sqlite3
+import subprocess
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from claim_evidence._core.kvstore import IGNORE_NOTE, KeyValueStore
+from claim_evidence._core.kvstore import BATCH, IGNORE_NOTE, KeyValueStore
 
 
 def test_kvstore_put_get_keys_and_a_new_folder_ignores_itself(tmp_path: Path) -> None:
@@ -87,3 +91,73 @@ def test_kvstore_processes_write_side_by_side(tmp_path: Path) -> None:
     assert [w.exitcode for w in workers] == [0, 0, 0]
     keys = parent.keys()
     assert len(keys) == 801 and parent.get("c199") == b"c" * 100
+
+
+def _rows(path: Path) -> list[str]:
+    """The keys written to the file, read with a connection of its own (not through a store)."""
+    db = sqlite3.connect(path)
+    try:
+        return [row[0] for row in db.execute("SELECT key FROM entries ORDER BY key")]
+    finally:
+        db.close()
+
+
+def test_kvstore_writes_are_kept_then_written_together(tmp_path: Path) -> None:
+    """A write waits in the process (the file holds the schema only) until a batch fills or the store is
+    closed; meanwhile every store of the same file in this process reads it."""
+    path = tmp_path / "x.sqlite3"
+    store = KeyValueStore(path)
+    store.put("a", b"1")
+    assert _rows(path) == [] and KeyValueStore(path).get("a") == b"1"
+    for n in range(BATCH - 1):
+        store.put(f"n{n:03d}", b"x")
+    assert len(_rows(path)) == BATCH  # the batch was full: written at once, without a close
+    store.put("b", b"2")
+    assert "b" not in _rows(path)
+    store.close()
+    assert "b" in _rows(path)
+
+
+def test_kvstore_a_kept_entry_is_sealed_as_a_written_one(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    KeyValueStore(path, b"a" * 32).put("k", b"value")
+    assert KeyValueStore(path, b"a" * 32).get("k") == b"value"
+    assert KeyValueStore(path, b"b" * 32).get("k") is None  # another secret: a miss, kept or written
+    KeyValueStore(path).close()
+    assert KeyValueStore(path, b"b" * 32).get("k") is None and KeyValueStore(path, b"a" * 32).get("k") == b"value"
+
+
+def test_kvstore_a_read_kept_by_one_store_counts_for_another_stores_prune(tmp_path: Path) -> None:
+    """static-helper reads records through the run's store and prunes through another one of the file."""
+    path = tmp_path / "x.sqlite3"
+    first = KeyValueStore(path)
+    first.put("old", b"1")
+    first.put("read", b"2")
+    first.close()
+    time.sleep(0.05)
+    since = time.time()
+    assert first.get("read") == b"2"  # the mark of use is kept, not written
+    assert KeyValueStore(path).prune(since) == 1
+    assert _rows(path) == ["read"]
+
+
+def _put_in_worker(path: str, key: str) -> str:
+    KeyValueStore(Path(path)).put(key, key.encode())  # never closed: the worker's exit writes it
+    return key
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_kvstore_a_pool_worker_writes_what_it_kept_before_the_pool_is_shut_down(tmp_path: Path, method: str) -> None:
+    path = tmp_path / "x.sqlite3"
+    KeyValueStore(path).close()  # (the file exists: a worker that finds none makes it too, but not the point)
+    keys = [f"k{n}" for n in range(20)]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(method)) as pool:
+        assert list(pool.map(_put_in_worker, [str(path)] * len(keys), keys)) == keys
+    assert _rows(path) == sorted(keys)
+
+
+def test_kvstore_a_process_that_ends_without_closing_writes_what_it_kept(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    code = "import sys, pathlib; from claim_evidence._core.kvstore import KeyValueStore as S; S(pathlib.Path(sys.argv[1])).put('k', b'v')"
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=60)
+    assert _rows(path) == ["k"]

@@ -292,3 +292,19 @@ def _age(site: Path, days: float = 1 / 24) -> None:
         if path.exists():
             with sqlite3.connect(path) as db:
                 db.execute("UPDATE entries SET used = ?", (time.time() - days * 86400,))
+
+
+def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Path) -> None:
+    """With --jobs 2 the worker processes write the page and record entries they kept when they end, before
+    the run prunes and returns: the next run checks nothing."""
+    from claim_evidence._site.runner import MIN_PARALLEL
+
+    basic = (site / "pages" / "basic.html").read_bytes()
+    for n in range(MIN_PARALLEL):
+        (site / "pages" / f"copy{n:03d}.html").write_bytes(basic)
+    pages = MIN_PARALLEL + 2
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0}
+    assert len(entries(site)) == pages
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
+    records = KeyValueStore(site / CACHE_DIR_NAME / _cache.RECORDS_FILE_NAME, cache_secret(site / CACHE_DIR_NAME))
+    assert len(records.keys()) == 2  # one per bundle text: the copies share basic.html's
