@@ -70,6 +70,7 @@ from .locate import (
     Located,
     hidden_markup,
     keyword_offsets,
+    might_have_markup,
     parse_attributes,
 )
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
@@ -416,7 +417,7 @@ def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
     if slot.name not in BLOCK_OWNERS or content_end < slot.open_end:
         return False
     content = text[slot.open_end : content_end]
-    if MARK in content or PROBE in content or _KEYWORD.search(content) is not None:
+    if MARK in content or PROBE in content or might_have_markup(content):
         return False
     done = _Ends(text)._neutral_content(slot, True)
     return done is not None and done.close_start == content_end
