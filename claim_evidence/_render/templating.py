@@ -5,7 +5,7 @@ source, and the escaping that keeps blocks byte-identical to the existing render
 Kept apart from :mod:`.evidence` so that jinja2 and markupsafe load only when a block is rendered or a
 template compiled: a run whose every record comes from the record cache (a rebuild, a one-page check)
 validates nothing and renders nothing, and imports neither (issue 32). :mod:`.evidence` and
-:mod:`.summary` import this module inside the functions that render.
+:mod:`.summary` reach it through :func:`.evidence._templating` when they render.
 """
 
 from __future__ import annotations
