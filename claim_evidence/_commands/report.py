@@ -25,7 +25,7 @@ from .._core.urls import safe_http_url
 from .._record.freshness import DUE_SOON, EXPIRED, Freshness, build_date, build_date_only, due_state, review_due
 from .._record.signature import signature_of
 from .._record.vocabulary import BASES, LABELS, METHODS, STATUSES, VERIFIED_STATUSES, str_or_none
-from .._render.evidence import template_environment
+from .._render.templating import template_environment
 from .._site.config import Config, registered_pages, site_path
 
 REPORT_FORMATS = ("html", "json", "csv")

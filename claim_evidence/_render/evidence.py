@@ -6,22 +6,23 @@ method, and with a warning; the other claims of the bundle render as usual.
 Templates may be replaced by a site (``template_dir``); line breaks and the
 indentation after them are removed from template source, so templates can be
 written readably while the output stays one line per block.
+
+What a block says is decided here; how jinja2 lays it out (the environments, the escaping, the
+``isolate`` filter) is :mod:`.templating`'s, imported on the first render (:func:`_templating`): the
+page check imports this module for :func:`claim_errors` and the render entry points, and a run whose
+every block comes from the record cache never loads jinja2 or markupsafe.
 """
 
 from __future__ import annotations
 
 import contextlib
-import html
 import os
 import re
-import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from functools import cache
+from types import ModuleType
 from typing import Any
-
-import jinja2
-import markupsafe
 
 from .._core.dates import is_valid_date
 from .._core.diagnostics import Diagnostic, InputError
@@ -38,157 +39,14 @@ TEMPLATE = "evidence.html.j2"
 MALFORMED_TEMPLATE = "malformed.html.j2"
 
 
-class _CompactLoader(jinja2.BaseLoader):
-    """Wraps a loader; drops newlines and the indentation that follows them."""
-
-    _BREAK = re.compile(r"\r?\n[ \t]*")
-
-    def __init__(self, inner: jinja2.BaseLoader) -> None:
-        self.inner = inner
-
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str | None, Callable[[], bool] | None]:
-        source, filename, uptodate = self.inner.get_source(environment, template)
-        return self._BREAK.sub("", source), filename, uptodate
-
-
-def _escape_like_legacy(value: Any) -> Any:
-    """Escape text as the existing system did (``html.escape``: ``&quot;``, ``&#x27;``).
-
-    Autoescape stays on as the safety net; this only picks the entity spelling,
-    so pages rendered by the existing system are byte-identical and not stale.
-    """
-    return _markup(_legacy_text(value)) if _is_text(value) else value
-
-
-def _is_text(value: Any) -> bool:
-    """Text still to escape: a ``str`` that is not ``Markup`` (tested for exactly ``str`` first, the
-    common case, without two ``isinstance`` calls)."""
-    return type(value) is str or (isinstance(value, str) and not isinstance(value, markupsafe.Markup))
-
-
-# The characters ``html.escape`` replaces: most text of a block holds none, and one C-level search
-# answers that instead of five ``str.replace`` passes (a fifth of a block's escaping).
-_HTML_SPECIAL = re.compile("[&<>\"']")
-
-
-def _markup(text: str) -> markupsafe.Markup:
-    """``Markup(text)`` for a plain ``str`` already escaped: what its constructor makes, built in C."""
-    return str.__new__(markupsafe.Markup, text)
-
-
-def _legacy_text(text: str) -> str:
-    """``html.escape(text, quote=True)``, answered without replacing for text that needs none."""
-    return html.escape(text, quote=True) if _HTML_SPECIAL.search(text) is not None else text
-
-
-# Characters that make the bidi algorithm reorder text around them: strong right-to-left letters,
-# Arabic digits and the explicit embeddings, overrides and isolates (UAX #9 classes R, AL, AN, LRE,
-# RLE, LRO, RLO, PDF, LRI, RLI, FSI, PDI). Text without any of them lays out left to right as it is.
-_BIDI_CLASSES = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
-
-
-# Where every character of those classes lies (Hebrew to Arabic Extended-A, RLM, the explicit controls,
-# the presentation forms, the right-to-left SMP blocks): text without any is answered in C, without a
-# Python loop over its characters (Japanese text). tests/unit/render/test_isolate_ranges.py holds it to
-# the running unicodedata.
-_MAYBE_BIDI = re.compile(
-    "[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]"
-)
-
-
-# Text with no character of either: nothing to escape, nothing that could reorder.
-_ESCAPE_OR_BIDI = re.compile(_HTML_SPECIAL.pattern[:-1] + _MAYBE_BIDI.pattern[1:])
-
-
-def _needs_isolate(text: str) -> bool:
-    return (
-        not text.isascii()
-        and _MAYBE_BIDI.search(text) is not None
-        and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
-    )
-
-
-def isolate(value: Any) -> Any:
-    """The ``isolate`` template filter: a field a record supplies, as a bidi isolate (``<bdi>``) when
-    it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
-    cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
-    the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
-    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
-    if _is_text(value):
-        if _ESCAPE_OR_BIDI.search(value) is None:  # most text of a block: one C search answers it
-            return _markup(value)
-        text = _legacy_text(value)
-    elif isinstance(value, markupsafe.Markup):
-        text = value
-    else:
-        return value
-    return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
-
-
-def _escape_output(value: Any) -> Any:
-    """What ``escape(_escape_like_legacy(value))`` gives, autoescape's output of an expression, in one
-    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`). ``Markup``
-    (the phrases, the filters' results) is tested first: it is half of what a block prints."""
-    if type(value) is markupsafe.Markup:
-        return value
-    if _is_text(value):
-        return _legacy_text(value)
-    return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
-
-
-class _Packaged(jinja2.Environment):
-    """The environment of the packaged compact templates. They read only attributes their views (a
-    :class:`_View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
-    the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
-    and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
-
-    getattr = staticmethod(getattr)  # type: ignore[assignment]
-
-
-def _render(template: jinja2.Template, **context: Any) -> str:
-    """``template.render(**context)``; a packaged template's without jinja2's globals (``range``,
-    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy."""
-    if isinstance(template.environment, _Packaged):
-        return "".join(template.root_render_func(template.new_context(context, shared=True)))
-    return template.render(**context)
-
-
 @cache
-def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
-    """Templates of the package, overridden by a site's ``template_dir``.
+def _templating() -> ModuleType:
+    """:mod:`.templating` (jinja2, markupsafe), imported by the first render, never by a check whose blocks
+    all come from the record cache. Cached, so a view pays a call (60 ns), not an import statement
+    (2 µs, a relative one), for each claim it builds."""
+    from . import templating
 
-    ``compact`` (evidence blocks) drops template line breaks; whole pages keep
-    them (with jinja2's block trimming instead).
-
-    The package's own compact templates (the evidence block, the summary, the malformed-bundle warning:
-    ``template_dir`` None) escape every expression in ``finalize`` (:func:`_escape_output`) instead of
-    through autoescape, which escaped each expression twice over (a third of a block's rendering): the
-    same bytes, since those templates only print expressions (no ``~``, ``|join``, macros or ``set``
-    blocks, whose results autoescape would mark safe). A site's templates keep autoescape as the
-    safety net, whatever they do.
-
-    The packaged ones are also never reloaded (``auto_reload`` off: no ``stat`` of the template file
-    on each lookup; they change only with the package) and read attributes in C (:class:`_Packaged`).
-    """
-    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
-    if template_dir is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
-    loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
-    packaged = template_dir is None and compact
-    environment = (_Packaged if packaged else jinja2.Environment)(
-        loader=_CompactLoader(loader) if compact else loader,
-        auto_reload=not packaged,
-        autoescape=not packaged,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=not compact,
-        lstrip_blocks=not compact,
-        keep_trailing_newline=not compact,
-        finalize=_escape_output if packaged else _escape_like_legacy,
-    )
-    environment.filters["isolate"] = isolate
-    return environment
+    return templating
 
 
 def render_evidence(
@@ -216,7 +74,8 @@ def render_evidence(
         return ""
     if lang not in LABELS:
         raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
-    env = template_environment(None if template_dir is None else os.fspath(template_dir))
+    jinja = _templating()
+    env = jinja.template_environment(None if template_dir is None else os.fspath(template_dir))
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
         return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
@@ -251,7 +110,7 @@ def render_evidence(
                     shown=shown,
                 )
                 with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
-                    block = _render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
+                    block = jinja._render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
             blocks.append(block)
@@ -282,7 +141,8 @@ def render_blocks(
     passes the outcome as ``invalid``, the indexes of the claims :func:`claim_errors` found errors for:
     the page check, which must not validate twice. ``template_dir``: the site's templates, as for
     :func:`render_evidence`."""
-    template = template_environment(template_dir).get_template(TEMPLATE)
+    jinja = _templating()
+    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     shown: dict[str, _Shown] = {}
     phrases = _phrases(lang)
@@ -294,7 +154,7 @@ def render_blocks(
                     claim, sources, index in invalid, lang, freshness=freshness, show_signer=show_signer, shown=shown
                 )
                 found.setdefault(claim["id"], []).append(
-                    _render(template, c=view, t=phrases, search_ignore=search_ignore)
+                    jinja._render(template, c=view, t=phrases, search_ignore=search_ignore)
                 )
     return {cid: "\n".join(blocks) for cid, blocks in found.items()}
 
@@ -386,12 +246,13 @@ def render_unbound(
     """The safe block for a claim whose page and record disagree (SH110, SH120): 未確認, no review date or
     method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
     showing a status the page no longer earns. The other claims of the page render as usual."""
-    template = template_environment(template_dir).get_template(TEMPLATE)
+    jinja = _templating()
+    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     shown: dict[str, _Shown] = {}
     with site_template(template_dir, TEMPLATE):
         blocks = [
-            _render(
+            jinja._render(
                 template,
                 c=_claim_view(claim, sources, True, lang, "mismatch_warning", shown=shown),
                 t=_phrases(lang),
@@ -452,7 +313,8 @@ class _View(dict):  # type: ignore[type-arg]
 @cache
 def _phrases(lang: str) -> _View:
     """The fixed phrases, escaped once as ``_escape_like_legacy`` would escape them on every use."""
-    return _View({key: _escape_like_legacy(value) for key, value in TEXT[lang].items()})
+    escape = _templating()._escape_like_legacy
+    return _View({key: escape(value) for key, value in TEXT[lang].items()})
 
 
 def _text(value: Any) -> str:
@@ -485,6 +347,7 @@ def _claim_view(
 ) -> dict[str, Any]:
     """The view of one claim's block. ``shown``: the fields of the sources already cited (see
     :func:`_ref_view`), shared by the claims of one bundle; a claim alone starts its own."""
+    jinja = _templating()
     shown = {} if shown is None else shown
     labels = LABELS[lang]
     # An invalid bundle never shows a verified status, date or method.
@@ -496,9 +359,9 @@ def _claim_view(
     # Joined as the existing renderer joined them: conditions first, so [""] and an uncertainty give no " / ".
     # Each part is its own bidi isolate: one condition's override must not reverse the next.
     # The parts are Markup already: joined as str, without markupsafe's escaping of each (a third of a view).
-    limits = " / ".join([isolate(_condition(c)) for c in conditions]) if isinstance(conditions, list) else ""
+    limits = " / ".join([jinja.isolate(_condition(c)) for c in conditions]) if isinstance(conditions, list) else ""
     if claim.get("uncertainty"):
-        uncertainty = isolate(_text(claim["uncertainty"]))
+        uncertainty = jinja.isolate(_text(claim["uncertainty"]))
         limits = f"{limits} / {uncertainty}" if limits else uncertainty
     cid = claim.get("id")
     return _View(
@@ -514,7 +377,7 @@ def _claim_view(
             "signer": _signer(claim) if show_signer and not invalid else None,
             "invalid": invalid,
             "warning": TEXT[lang][warning] if invalid else "",
-            "limits": _markup(limits),
+            "limits": jinja._markup(limits),
             "statement": _text(claim.get("statement")),
             "evidence_label": _text(claim.get("evidence_label")),
             "refs": [_ref_view(ref, sources, shown) for ref in _cited(claim, sources)],

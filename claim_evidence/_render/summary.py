@@ -22,7 +22,7 @@ from .._core.dates import is_valid_date
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness, review_marker
 from .._record.vocabulary import TEXT, VERIFIED_STATUSES, is_valid_id
-from .evidence import _cited, _phrases, _source_map, _text, _View, marker_view, site_template, template_environment
+from .evidence import _cited, _phrases, _source_map, _templating, _text, _View, marker_view, site_template
 
 TEMPLATE = "evidence_summary.html.j2"
 
@@ -43,7 +43,7 @@ def render_summary(
     ``unbound`` (the ids of claims whose block shows no review: their page and record disagree, or
     their own record is invalid) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
-    template = template_environment(template_dir).get_template(TEMPLATE)
+    template = _templating().template_environment(template_dir).get_template(TEMPLATE)
     with site_template(template_dir, TEMPLATE):
         return template.render(s=view, t=_phrases(lang), search_ignore=search_ignore)
 

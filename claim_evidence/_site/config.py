@@ -304,7 +304,7 @@ def _templates(value: Any, root: Path, name: str) -> dict[str, Any]:
 
     import jinja2
 
-    from .._render.evidence import template_environment
+    from .._render.templating import template_environment
 
     digest = hashlib.sha256()
     found = sorted(p for p in folder.iterdir() if p.name in TEMPLATE_NAMES and p.is_file())

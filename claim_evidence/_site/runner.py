@@ -14,7 +14,6 @@ import stat
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -324,6 +323,10 @@ def run(
     if jobs > 1 and len(tasks) >= MIN_PARALLEL:
         workers = min(jobs, len(tasks))
         chunk = max(1, -(-len(tasks) // (workers * CHUNKS_PER_WORKER)))
+        # Imported only when a pool is made: concurrent.futures.process and multiprocessing cost a serial run
+        # (--jobs 1, one page, a run answered from the cache) some 10 ms of start-up for nothing.
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
             outcomes = pool.map(_check_in_worker, tasks, chunksize=chunk)
             yield from vanished.seeing(_collect(outcomes, len(tasks), progress, stats))

@@ -154,7 +154,22 @@ def _other(what: str) -> Extracted:
 # --- decoding --------------------------------------------------------------------------------
 
 
+# The first byte of every byte-order mark ``EncodingDetector.strip_byte_order_mark`` recognises (bs4/dammit.py:
+# UTF-16 FE FF and FF FE, UTF-8 EF BB BF, UTF-32 00 00 FE FF and FF FE 00 00).
+_BOM_FIRST_BYTES = b"\x00\xef\xfe\xff"
+
+
 def _strip_bom(data: bytes) -> tuple[bytes, str | None]:
+    """``EncodingDetector.strip_byte_order_mark(data)``: ``data`` without its byte-order mark, and the
+    encoding the mark names (``None``: no mark).
+
+    bs4 is imported only when ``data`` starts with a byte some mark starts with. The precheck is sound
+    because bs4 returns ``(data, None)`` unchanged for any other first byte (and for empty ``data``):
+    each of its marks is compared from the first byte on. Importing bs4 costs a snapshot's first
+    extraction some 50 ms (it loads soupsieve); most pages have no mark. Which marks there are, and
+    what each means, stays bs4's."""
+    if not data or data[0] not in _BOM_FIRST_BYTES:
+        return data, None
     from bs4.dammit import EncodingDetector
 
     return EncodingDetector.strip_byte_order_mark(data)

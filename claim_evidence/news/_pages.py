@@ -22,7 +22,8 @@ import markupsafe
 from .._check.options import DEFAULT_STYLESHEET  # the href a page check expects (SH130)
 from .._core.urls import safe_http_url
 from .._record.freshness import Freshness
-from .._render.evidence import render_evidence, template_environment
+from .._render.evidence import render_evidence
+from .._render.templating import template_environment
 from ._corrections import EVIDENCE_KEY
 from ._dayfile import date_text
 

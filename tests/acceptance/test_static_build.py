@@ -333,3 +333,40 @@ def test_static_build_version_answers_without_the_toolkit(capsys):
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == f"{fast}['claim_evidence', 'claim_evidence._core', 'claim_evidence._core.lazy'] False\n"
+
+
+# What a run imports that only some runs use: jinja2 (rendering a block), the process pool (--jobs > 1).
+RUN_ONLY_WHEN_USED = ("jinja2", "markupsafe", "concurrent.futures", "concurrent.futures.process", "multiprocessing")
+_RUN_PROBE = (
+    "import sys; from static_helper.cli import main; code = main(sys.argv[1:]); "
+    f"print('EXIT', code, sorted(m for m in {RUN_ONLY_WHEN_USED!r} if m in sys.modules))"
+)
+
+
+def _run_loading(site: Path, *args: str) -> tuple[str, str]:
+    """``static-helper ARGS`` in a fresh interpreter: its exit code and which of RUN_ONLY_WHEN_USED it
+    loaded (the report's last line), and the first line of its stderr (``--stats``)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN_PROBE, *args], capture_output=True, text=True, cwd=site, timeout=120, check=False
+    )
+    return done.stdout.splitlines()[-1], (done.stderr.splitlines() or [""])[0]
+
+
+def test_static_build_cached_runs_load_neither_jinja2_nor_the_process_pool(site):
+    """Issue 32: a run that renders no block loads no jinja2, and a serial one no process pool. The cold
+    ``--write`` renders every slot (the golden bytes) and loads jinja2; after it the check of the written
+    pages (checked again, their blocks from the record cache), a run answered from the page cache, a
+    one-page run, and a rebuild (every page's bytes changed outside its slots) load none of them."""
+    assert _run_loading(site, "--write", "--jobs", "1", ".")[0] == "EXIT 0 ['jinja2', 'markupsafe']"
+    assert [(site / f"{name}.html").read_bytes() for name in ("basic", "tricky")] == [golden("basic"), golden("tricky")]
+    checked_again = ("EXIT 0 []", "static-helper stats: pages=2 checked=2 cached=0")
+    assert _run_loading(site, "--jobs", "1", "--stats", ".") == checked_again
+    assert _run_loading(site, "--jobs", "1", "--stats", ".") == (
+        "EXIT 0 []",
+        "static-helper stats: pages=2 checked=0 cached=2",
+    )
+    assert _run_loading(site, "basic.html")[0] == "EXIT 0 []"  # (--jobs: the cores; one page makes no pool)
+    for name in ("basic", "tricky"):
+        page = site / f"{name}.html"
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    assert _run_loading(site, "--jobs", "1", "--stats", ".") == checked_again

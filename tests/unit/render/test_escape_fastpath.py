@@ -12,7 +12,7 @@ import markupsafe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._render.evidence import _escape_like_legacy, _escape_output, isolate
+from claim_evidence._render.templating import _escape_like_legacy, _escape_output, isolate
 
 # UAX #9: strong right-to-left letters, Arabic digits, the explicit embeddings, overrides and isolates.
 _REORDERING = {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from claim_evidence import render_evidence
-from claim_evidence._render.evidence import _escape_output, template_environment
 from claim_evidence._render.summary import render_summary
+from claim_evidence._render.templating import _escape_output, template_environment
 
 PACKAGED = str(Path(__import__("claim_evidence").__file__).parent / "templates")
 # Values a record may hold where the templates print text: markup, quotes, entities, bidi controls and

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._sources.extract import Extracted, extract_text
+from claim_evidence._sources.extract import Extracted, _strip_bom, extract_text
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "tests" / "data" / "snapshots"
@@ -403,6 +403,31 @@ def test_extract_imports_are_lazy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.stdout == "[]\n", done.stderr
+
+
+def test_extract_labelled_page_without_bom_never_imports_bs4() -> None:
+    """A page whose charset is known and whose first byte starts no byte-order mark is decoded without
+    bs4 (its BOM lookup is skipped, its ``<meta>`` search never reached); a page with a mark still asks bs4."""
+    code = (
+        "import sys; from claim_evidence._sources.extract import extract_text; "
+        "html = extract_text(b'<p>\\xe6\\x97\\xa5</p>', 'text/html; charset=utf-8'); "
+        "plain = extract_text(b'plain', 'text/plain; charset=utf-8'); "
+        "before = 'bs4' in sys.modules; "
+        "marked = extract_text(b'\\xef\\xbb\\xbf<p>x</p>', 'text/html'); "
+        "print(html.text, plain.text, before, marked.encoding, 'bs4' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert (done.stdout, done.stderr) == ("日 plain False utf-8 True\n", "")
+
+
+def test_extract_strip_bom_answers_as_bs4_for_every_first_byte() -> None:
+    """The precheck before bs4's BOM lookup (``_strip_bom``) gives bs4's own answer whatever the bytes."""
+    from bs4.dammit import EncodingDetector
+
+    tails = [b"", b"\x00", b"\x00\x00", b"\xbb", b"\xbb\xbf<p>", b"\xfe<p>", b"\xff<p>", b"\xfe\x00\x00x"]
+    tails += [b"\x00\xfe\xff<", b"\xfe", b"\xfe\x00", b"<p>x</p>"]
+    samples = [b"", *(bytes([first]) + tail for first in range(256) for tail in tails)]
+    assert [_strip_bom(data) for data in samples] == [EncodingDetector.strip_byte_order_mark(data) for data in samples]
 
 
 CONTENT_TYPES = [

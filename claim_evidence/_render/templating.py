@@ -1,0 +1,174 @@
+"""How the evidence blocks are laid out by jinja2: the environments, the loader that compacts template
+source, and the escaping that keeps blocks byte-identical to the existing renderer's (``finalize``, the
+``isolate`` filter).
+
+Kept apart from :mod:`.evidence` so that jinja2 and markupsafe load only when a block is rendered or a
+template compiled: a run whose every record comes from the record cache (a rebuild, a one-page check)
+validates nothing and renders nothing, and imports neither (issue 32). :mod:`.evidence` and
+:mod:`.summary` reach it through :func:`.evidence._templating` when they render.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import jinja2
+import markupsafe
+
+
+class _CompactLoader(jinja2.BaseLoader):
+    """Wraps a loader; drops newlines and the indentation that follows them."""
+
+    _BREAK = re.compile(r"\r?\n[ \t]*")
+
+    def __init__(self, inner: jinja2.BaseLoader) -> None:
+        self.inner = inner
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
+        return self._BREAK.sub("", source), filename, uptodate
+
+
+def _escape_like_legacy(value: Any) -> Any:
+    """Escape text as the existing system did (``html.escape``: ``&quot;``, ``&#x27;``).
+
+    Autoescape stays on as the safety net; this only picks the entity spelling,
+    so pages rendered by the existing system are byte-identical and not stale.
+    """
+    return _markup(_legacy_text(value)) if _is_text(value) else value
+
+
+def _is_text(value: Any) -> bool:
+    """Text still to escape: a ``str`` that is not ``Markup`` (tested for exactly ``str`` first, the
+    common case, without two ``isinstance`` calls)."""
+    return type(value) is str or (isinstance(value, str) and not isinstance(value, markupsafe.Markup))
+
+
+# The characters ``html.escape`` replaces: most text of a block holds none, and one C-level search
+# answers that instead of five ``str.replace`` passes (a fifth of a block's escaping).
+_HTML_SPECIAL = re.compile("[&<>\"']")
+
+
+def _markup(text: str) -> markupsafe.Markup:
+    """``Markup(text)`` for a plain ``str`` already escaped: what its constructor makes, built in C."""
+    return str.__new__(markupsafe.Markup, text)
+
+
+def _legacy_text(text: str) -> str:
+    """``html.escape(text, quote=True)``, answered without replacing for text that needs none."""
+    return html.escape(text, quote=True) if _HTML_SPECIAL.search(text) is not None else text
+
+
+# Characters that make the bidi algorithm reorder text around them: strong right-to-left letters,
+# Arabic digits and the explicit embeddings, overrides and isolates (UAX #9 classes R, AL, AN, LRE,
+# RLE, LRO, RLO, PDF, LRI, RLI, FSI, PDI). Text without any of them lays out left to right as it is.
+_BIDI_CLASSES = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+# Where every character of those classes lies (Hebrew to Arabic Extended-A, RLM, the explicit controls,
+# the presentation forms, the right-to-left SMP blocks): text without any is answered in C, without a
+# Python loop over its characters (Japanese text). tests/unit/render/test_isolate_ranges.py holds it to
+# the running unicodedata.
+_MAYBE_BIDI = re.compile(
+    "[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+
+
+# Text with no character of either: nothing to escape, nothing that could reorder.
+_ESCAPE_OR_BIDI = re.compile(_HTML_SPECIAL.pattern[:-1] + _MAYBE_BIDI.pattern[1:])
+
+
+def _needs_isolate(text: str) -> bool:
+    return (
+        not text.isascii()
+        and _MAYBE_BIDI.search(text) is not None
+        and any(unicodedata.bidirectional(ch) in _BIDI_CLASSES for ch in text)
+    )
+
+
+def isolate(value: Any) -> Any:
+    """The ``isolate`` template filter: a field a record supplies, as a bidi isolate (``<bdi>``) when
+    it holds right-to-left text or a bidi control, so a label that opens U+202E and never closes it
+    cannot reverse the phrases, dates and links after it. Other text is escaped exactly as without
+    the filter, so blocks of ordinary records stay byte-identical to the existing renderer's and a
+    migrated page is not stale because of it. ``Markup`` is wrapped as it is; other values pass."""
+    if _is_text(value):
+        if _ESCAPE_OR_BIDI.search(value) is None:  # most text of a block: one C search answers it
+            return _markup(value)
+        text = _legacy_text(value)
+    elif isinstance(value, markupsafe.Markup):
+        text = value
+    else:
+        return value
+    return _markup(f"<bdi>{text}</bdi>" if _needs_isolate(text) else text)
+
+
+def _escape_output(value: Any) -> Any:
+    """What ``escape(_escape_like_legacy(value))`` gives, autoescape's output of an expression, in one
+    step: the packaged evidence templates' ``finalize`` (see :func:`template_environment`). ``Markup``
+    (the phrases, the filters' results) is tested first: it is half of what a block prints."""
+    if type(value) is markupsafe.Markup:
+        return value
+    if _is_text(value):
+        return _legacy_text(value)
+    return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
+
+
+class _Packaged(jinja2.Environment):
+    """The environment of the packaged compact templates. They read only attributes their views (a
+    :class:`.evidence._View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
+    the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
+    and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
+
+    getattr = staticmethod(getattr)  # type: ignore[assignment]
+
+
+def _render(template: jinja2.Template, **context: Any) -> str:
+    """``template.render(**context)``; a packaged template's without jinja2's globals (``range``,
+    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy."""
+    if isinstance(template.environment, _Packaged):
+        return "".join(template.root_render_func(template.new_context(context, shared=True)))
+    return template.render(**context)
+
+
+@cache
+def template_environment(template_dir: str | None, *, compact: bool = True) -> jinja2.Environment:
+    """Templates of the package, overridden by a site's ``template_dir``.
+
+    ``compact`` (evidence blocks) drops template line breaks; whole pages keep
+    them (with jinja2's block trimming instead).
+
+    The package's own compact templates (the evidence block, the summary, the malformed-bundle warning:
+    ``template_dir`` None) escape every expression in ``finalize`` (:func:`_escape_output`) instead of
+    through autoescape, which escaped each expression twice over (a third of a block's rendering): the
+    same bytes, since those templates only print expressions (no ``~``, ``|join``, macros or ``set``
+    blocks, whose results autoescape would mark safe). A site's templates keep autoescape as the
+    safety net, whatever they do.
+
+    The packaged ones are also never reloaded (``auto_reload`` off: no ``stat`` of the template file
+    on each lookup; they change only with the package) and read attributes in C (:class:`_Packaged`).
+    """
+    loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
+    if template_dir is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
+    loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
+    packaged = template_dir is None and compact
+    environment = (_Packaged if packaged else jinja2.Environment)(
+        loader=_CompactLoader(loader) if compact else loader,
+        auto_reload=not packaged,
+        autoescape=not packaged,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=not compact,
+        lstrip_blocks=not compact,
+        keep_trailing_newline=not compact,
+        finalize=_escape_output if packaged else _escape_like_legacy,
+    )
+    environment.filters["isolate"] = isolate
+    return environment
