@@ -335,8 +335,16 @@ def test_static_build_version_answers_without_the_toolkit(capsys):
     assert done.stdout == f"{fast}['claim_evidence', 'claim_evidence._core', 'claim_evidence._core.lazy'] False\n"
 
 
-# What a run imports that only some runs use: jinja2 (rendering a block), the process pool (--jobs > 1).
-RUN_ONLY_WHEN_USED = ("jinja2", "markupsafe", "concurrent.futures", "concurrent.futures.process", "multiprocessing")
+# What a run imports that only some runs use: jinja2 (rendering a block), the process pool (--jobs > 1);
+# and what no check uses (importlib.metadata: the cache's key names the package's own version).
+RUN_ONLY_WHEN_USED = (
+    "jinja2",
+    "markupsafe",
+    "concurrent.futures",
+    "concurrent.futures.process",
+    "multiprocessing",
+    "importlib.metadata",
+)
 _RUN_PROBE = (
     "import sys; from static_helper.cli import main; code = main(sys.argv[1:]); "
     f"print('EXIT', code, sorted(m for m in {RUN_ONLY_WHEN_USED!r} if m in sys.modules))"
@@ -353,7 +361,8 @@ def _run_loading(site: Path, *args: str) -> tuple[str, str]:
 
 
 def test_static_build_cached_runs_load_neither_jinja2_nor_the_process_pool(site):
-    """Issue 32: a run that renders no block loads no jinja2, and a serial one no process pool. The cold
+    """Issue 32: a run that renders no block loads no jinja2, a serial one no process pool, none
+    importlib.metadata. The cold
     ``--write`` renders every slot (the golden bytes) and loads jinja2; after it the check of the written
     pages (checked again, their blocks from the record cache), a run answered from the page cache, a
     one-page run, and a rebuild (every page's bytes changed outside its slots) load none of them."""
