@@ -350,6 +350,39 @@ def test_fused_nodes_answer_as_the_keywords_one_by_one_and_as_jsonschema(
             assert not standard.is_valid(value), value
 
 
+@pytest.mark.parametrize(
+    ("schema", "accepted", "refused"),
+    [
+        (
+            {"type": ["string", "null"], "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+            [None, "2026-01-02"],
+            ["2026-02-30", "2026-1-2", 20260102, ""],
+        ),
+        ({"type": "string", "minLength": 1, "maxLength": 2, "pattern": "\\S"}, ["a", "ab"], ["", " ", "abc", None]),
+        ({"type": ["string", "null"]}, [None, "", "x"], [0, False, [], {}]),
+        (
+            {
+                "type": "object",
+                "required": ["a"],
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": False,
+            },
+            [{"a": "x"}],
+            [{}, {"a": 1}, {"a": "x", "b": 1}, None, ["a"]],
+        ),
+        ({"type": ["object", "null"], "required": ["a"]}, [None, {"a": 1, "b": 2}], [{}, "a"]),
+        ({"type": "array", "minItems": 1, "items": {"type": "string"}}, [["a"], ["a", "b"]], [[], [1], None, "a"]),
+        ({"type": ["array", "null"], "items": {"enum": ["a"]}}, [None, [], ["a"]], [["b"], {}]),
+    ],
+)
+def test_fused_nodes_accept_and_refuse_like_the_standard(schema: Any, accepted: list[Any], refused: list[Any]) -> None:
+    fused, generic, standard = compile_conformance(schema), _keyword_by_keyword(schema), _standard(schema)
+    for value in accepted:
+        assert fused(value) is True and generic(value) is True and standard.is_valid(value), value
+    for value in refused:
+        assert fused(value) is False and generic(value) is False and not standard.is_valid(value), value
+
+
 def _holds_a_subclass(value: Any) -> bool:
     """Whether a value that is not plain JSON (a str subclass, a tuple, an OrderedDict) is inside: the
     compiled check leaves those to jsonschema (False), so only its True must then agree."""
