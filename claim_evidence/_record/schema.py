@@ -281,7 +281,7 @@ class _Compiler:
         for a keyword value :meth:`keyword` would not compile (the generic path then defers it).
 
         The same answers as the keywords' closures joined by :func:`_all_of` (they are pure, so their
-        order cannot matter), in a third of the calls: the check runs on every node of every bundle."""
+        order cannot matter), in half the calls: the check runs on every node of every bundle."""
         names = schema.get("type")
         names = [names] if isinstance(names, str) else names
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
