@@ -22,7 +22,7 @@ ARTICLE_FIELDS = ("title", "tldr", "summary")
 
 _OPTIONS: dict[str, Any] = {"ensure_ascii": False, "sort_keys": True, "separators": (",", ":")}
 # json.dumps with these options builds an encoder per call and has the C encoder note every container
-# it enters, to refuse a cycle: a fifth of a fingerprint's cost. The one encoder below skips both; a
+# it enters, to refuse a cycle: a seventh of a fingerprint's cost. The one encoder below skips both; a
 # cycle then recurses until RecursionError, and json.dumps, asked again, gives the answer it always gave.
 _CANONICAL = json.JSONEncoder(check_circular=False, **_OPTIONS)
 
