@@ -20,9 +20,20 @@ CLAIM_FIELDS = ("statement", "evidence_label", "basis", "conditions", "as_of", "
 ARTICLE_FIELDS = ("title", "tldr", "summary")
 
 
+_OPTIONS: dict[str, Any] = {"ensure_ascii": False, "sort_keys": True, "separators": (",", ":")}
+# json.dumps with these options builds an encoder per call and has the C encoder note every container
+# it enters, to refuse a cycle: a seventh of a fingerprint's cost. The one encoder below skips both; a
+# cycle then recurses until RecursionError, and json.dumps, asked again, gives the answer it always gave.
+_CANONICAL = json.JSONEncoder(check_circular=False, **_OPTIONS)
+
+
 def canonical(value: Any) -> bytes:
     """The exact bytes hashed: sorted keys, no spaces, raw UTF-8, Python float repr."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    try:
+        text = _CANONICAL.encode(value)
+    except RecursionError:  # a cycle (ValueError from json.dumps) or nesting past Python's recursion limit
+        text = json.dumps(value, **_OPTIONS)
+    return text.encode("utf-8")
 
 
 def digest(value: Any) -> str:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 
 import pytest
 from hypothesis import given
@@ -63,6 +65,67 @@ DEEP_JSON = st.recursive(
 def test_text_depth_equals_the_depth_of_the_parsed_value(value: object, indent: int | None, ascii_only: bool) -> None:
     text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
     assert text_depth(text) == nesting_depth(json.loads(text))
+
+
+def _depth_by_regex(text: str) -> int:
+    """The computation ``text_depth`` replaced, kept as its reference: strings cut out by a pattern
+    of JSON's string syntax, then the running sum of the brackets left."""
+    outside = re.sub(r'"[^"\\]*+(?>(?:\\.[^"\\]*+)*)"', "", text, flags=re.DOTALL)
+    steps = [1 if c in "[{" else -1 for c in outside if c in "[]{}"]
+    return max(accumulate(steps), default=0)
+
+
+# Strings where the byte tricks could slip: escapes next to quotes and brackets, runs of backslashes,
+# adjacent strings, raw non-ASCII and lone surrogates (json accepts them raw in str input).
+_TRICKY_TEXT = st.text(alphabet='"\\[]{}a\u3042\ud800\udfff\U0001f600/', max_size=8)
+TRICKY_JSON = st.recursive(
+    st.none() | st.integers() | _TRICKY_TEXT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_TRICKY_TEXT, children, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(TRICKY_JSON, st.sampled_from([None, 0, 2, "\t"]), st.booleans())
+def test_text_depth_matches_the_regex_reference_and_the_value(
+    value: object, indent: int | str | None, ascii_only: bool
+) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    assert text_depth(text) == _depth_by_regex(text) == nesting_depth(json.loads(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ('"]"', 0),
+        (r'["\\"]', 1),  # an escaped backslash, then the string's end
+        (r'["\\\\", "\"]"]', 1),  # two backslashes, then an escaped quote before a bracket
+        (r'["\\\"[" ]', 1),  # three backslashes: the last escapes the quote
+        ('[["]", "[["], "{"]', 2),  # a string with brackets right before another string
+        ('["", "]]]]", ""]', 1),
+        (r'{"\"[": ["]", {"}": []}]}', 4),
+        ('[\n  "\ud800]",\n  "\u3042["\n]', 1),  # a raw lone surrogate before a bracket in the string
+        ("[" * 70 + "]" * 70, 70),
+        ("[" + '"[[[[", ' * 80 + "[]]", 2),
+    ],
+)
+def test_text_depth_counts_only_brackets_outside_strings(text: str, depth: int) -> None:
+    assert text_depth(text) == _depth_by_regex(text) == nesting_depth(json.loads(text)) == depth
+
+
+def test_loads_reports_the_same_depth_finding_past_the_limit() -> None:
+    from claim_evidence._core.jsonio import MAX_DEPTH
+
+    deeper = '{"a": "\\"]]]]", "b": ' + "[" * (MAX_DEPTH + 2) + '"]}"' + "]" * (MAX_DEPTH + 2) + "}"
+    with pytest.raises(InputError) as caught:
+        loads(deeper, "x.json")
+    d = caught.value.diagnostic
+    assert (d.code, d.message, d.file, d.line, d.column) == (
+        "CE005",
+        f"JSON nested {MAX_DEPTH + 3} levels deep, over the limit of {MAX_DEPTH}",
+        "x.json",
+        None,
+        None,
+    )
 
 
 def test_loads_enforces_the_depth_limit_from_the_text() -> None:

@@ -1,14 +1,21 @@
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from claim_evidence import article_fingerprint, claim_fingerprint, normalized_text
-from claim_evidence._record.fingerprint import canonical, claim_payload
+from claim_evidence._record.fingerprint import CLAIM_FIELDS, canonical, claim_payload
 
 from ...conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
+from .test_properties import sealed_bundles
 
 PROJECT_VECTORS = json.loads((ROOT / "schemas" / "fingerprint-vectors.json").read_text(encoding="utf-8"))
 
@@ -125,3 +132,101 @@ def test_fingerprint_source_refs_not_a_list_cover_no_sources(bundle: dict) -> No
     assert claim_fingerprint(dict(claim, source_refs=None), sources) == empty
     assert claim_fingerprint(dict(claim, source_refs="abc"), sources) == empty
     assert empty != claim_fingerprint(claim, sources)
+
+
+# --- canonical JSON against SCHEMA.md "Fingerprints", written out here -------------------------
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _spec_string(text: str) -> str:
+    """A string as SCHEMA.md says: the seven short escapes, ``\\u00XX`` for the other C0 controls, the rest raw."""
+    return '"' + "".join(_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if c < " " else c) for c in text) + '"'
+
+
+def _spec_canonical(value: Any) -> str:
+    """Canonical JSON from the spec alone: keys by code point, no whitespace, floats as repr."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return float.__repr__(value)
+    if isinstance(value, str):
+        return _spec_string(value)
+    if isinstance(value, list):
+        return "[" + ",".join(_spec_canonical(item) for item in value) + "]"
+    return "{" + ",".join(f"{_spec_string(k)}:{_spec_canonical(value[k])}" for k in sorted(value)) + "}"
+
+
+def _spec_fingerprint(claim: dict[str, Any], sources: Any) -> str:
+    """claim_fingerprint's five steps as SCHEMA.md lists them."""
+    source_map = {}
+    for source in sources if isinstance(sources, list) else []:
+        if isinstance(source, dict) and isinstance(source.get("id"), str):
+            source_map[source["id"]] = source
+    payload = {f: claim.get(f) for f in CLAIM_FIELDS}
+    payload["statement"] = re.sub(r"\s+", " ", str(payload["statement"] or "")).strip()
+    refs = claim.get("source_refs")
+    payload["source_refs"] = [
+        {"reference": ref, "source": source_map.get(str(ref.get("source_id")))}
+        for ref in (refs if isinstance(refs, list) else [])
+        if isinstance(ref, dict)
+    ]
+    return hashlib.sha256(_spec_canonical(payload).encode("utf-8")).hexdigest()
+
+
+# Every character class the spec names: the escaped ones, the other controls, what stays raw
+# (``/``, U+007F, U+2028/2029, non-ASCII, astral), whitespace the statement folds.
+_SPEC_TEXT = st.text(
+    alphabet=st.sampled_from(list('"\\/\b\f\n\r\t\x00\x1f\x7f\u2028\u2029\u3000\u00a0aZ9 é\uff01\U0001f600'))
+    | st.characters(),
+    max_size=10,
+).filter(lambda s: not any("\ud800" <= c <= "\udfff" for c in s))
+_SPEC_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=10**20, max_value=10**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([1.0, -0.0, 1e16, 1e-07, 1.5e300])
+    | _SPEC_TEXT,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_SPEC_TEXT, children, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300)
+@given(_SPEC_VALUES)
+def test_canonical_is_the_spec_text_for_any_json_value(value: Any) -> None:
+    assert canonical(value) == _spec_canonical(value).encode("utf-8")
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(sealed_bundles(), st.dictionaries(st.sampled_from(CLAIM_FIELDS), _SPEC_VALUES, max_size=3))
+def test_claim_fingerprint_is_the_spec_fingerprint_for_sealed_and_edited_claims(
+    bundle: dict[str, Any], edits: dict[str, Any]
+) -> None:
+    for claim in bundle["claims"]:
+        assert claim_fingerprint(claim, bundle["sources"]) == _spec_fingerprint(claim, bundle["sources"])
+        edited = {**claim, **edits}
+        assert claim_fingerprint(edited, bundle["sources"]) == _spec_fingerprint(edited, bundle["sources"])
+
+
+def test_claim_fingerprint_is_the_spec_fingerprint_for_every_shared_vector(shared: Path) -> None:
+    for vector in _shared_vectors(shared)["claims"]:
+        assert _spec_fingerprint(vector["claim"], vector["sources"]) == vector["fingerprint"], vector["name"]
+        assert claim_fingerprint(vector["claim"], vector["sources"]) == vector["fingerprint"], vector["name"]
+
+
+def test_canonical_refuses_a_cycle_and_too_deep_a_value_as_json_dumps_does() -> None:
+    cyclic: dict[str, Any] = {"a": [1]}
+    cyclic["a"].append(cyclic)
+    with pytest.raises(ValueError, match="^Circular reference detected$"):
+        canonical(cyclic)
+    deep: list[Any] = []
+    for _ in range(sys.getrecursionlimit() * 2):
+        deep = [deep]
+    with pytest.raises(RecursionError):
+        canonical(deep)
+    assert canonical({"a": [cyclic["a"][0]], "b": [cyclic["a"][0]]}) == b'{"a":[1],"b":[1]}'  # shared, not a cycle

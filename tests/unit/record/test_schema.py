@@ -267,3 +267,147 @@ def test_the_schema_is_read_from_the_installed_package_or_the_checkout(monkeypat
     folder = _schema.schemas_folder()
     assert folder == ROOT / "schemas"
     assert _schema.schema_text() == text
+
+
+# --- the fused nodes: one closure per node of one type (or it or null) -----------------------
+
+_FUSED_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-1, 2)
+    | st.sampled_from([1.0, "", " ", "a", "ab", "abc", "2026-01-02", "2026-02-30", "x\n", "\u3000"])
+    | st.builds(type("Text", (str,), {}), st.sampled_from(["ab", "2026-01-02"])),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.tuples(children)
+        | st.dictionaries(st.sampled_from(["a", "b", "c"]), children, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b"]), children, max_size=2).map(OrderedDict)
+    ),
+    max_leaves=6,
+)
+
+
+@st.composite
+def fused_schemas(draw: Any) -> dict[str, Any]:
+    """A node of the shape the compiler fuses: one type, maybe with null, and keywords about that type."""
+    kind = draw(st.sampled_from(["string", "object", "array"]))
+    schema: dict[str, Any] = {"type": [kind, "null"] if draw(st.booleans()) else kind, "x-code": "CE1"}
+    leaf = st.sampled_from([{"type": "string"}, {"type": ["string", "null"], "minLength": 2}, {"enum": ["ab", 1]}])
+    options: dict[str, Any] = {
+        "string": {
+            "minLength": st.integers(0, 3),
+            "maxLength": st.integers(0, 3),
+            "pattern": st.sampled_from(["\\S", "^a", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"]),
+            "format": st.sampled_from(["date", "email"]),
+        },
+        "object": {
+            "required": st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True),
+            "properties": st.dictionaries(st.sampled_from(["a", "b"]), leaf, max_size=2),
+            "additionalProperties": st.just(False),
+        },
+        "array": {"minItems": st.integers(0, 2), "items": leaf},
+    }[kind]
+    for keyword in draw(st.lists(st.sampled_from(sorted(options)), unique=True)):
+        schema[keyword] = draw(options[keyword])
+    return schema
+
+
+def _keyword_by_keyword(schema: dict[str, Any]) -> Any:
+    """The generic path the fused node replaces: each keyword's own closure, all of them required.
+    ``type`` gets a keyword of another type beside it (``minItems`` 0 on strings, ``minLength`` 0
+    otherwise, both always true) so that it too is compiled by the generic path, not fused."""
+    parts = [{"type": schema["type"], "minItems" if "string" in schema["type"] else "minLength": 0}]
+    for keyword, value in schema.items():
+        if keyword == "additionalProperties":
+            parts.append({keyword: value, "properties": schema.get("properties", {})})
+        elif keyword not in ("type", "x-code"):
+            parts.append({keyword: value})
+    checks = [compile_conformance(part) for part in parts]
+    return lambda value: all(check(value) for check in checks)
+
+
+def _standard(schema: Any) -> Any:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    checker = FormatChecker(formats=())
+    checker.checks("date")(lambda v: not isinstance(v, str) or is_valid_date(v))
+    return Draft202012Validator(schema, format_checker=checker)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(fused_schemas(), st.lists(_FUSED_VALUES, min_size=1, max_size=6))
+def test_fused_nodes_answer_as_the_keywords_one_by_one_and_as_jsonschema(
+    schema: dict[str, Any], values: list[Any]
+) -> None:
+    fused, generic, standard = compile_conformance(schema), _keyword_by_keyword(schema), _standard(schema)
+    assert deferred_keywords(schema) == []
+    for value in values:
+        answer = fused(value)
+        assert answer == generic(value), value
+        if answer:
+            assert standard.is_valid(value), value  # a True skips jsonschema: it must be right
+        elif not _holds_a_subclass(value):
+            assert not standard.is_valid(value), value
+
+
+@pytest.mark.parametrize(
+    ("schema", "accepted", "refused"),
+    [
+        (
+            {"type": ["string", "null"], "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+            [None, "2026-01-02"],
+            ["2026-02-30", "2026-1-2", 20260102, ""],
+        ),
+        ({"type": "string", "minLength": 1, "maxLength": 2, "pattern": "\\S"}, ["a", "ab"], ["", " ", "abc", None]),
+        ({"type": ["string", "null"]}, [None, "", "x"], [0, False, [], {}]),
+        (
+            {
+                "type": "object",
+                "required": ["a"],
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": False,
+            },
+            [{"a": "x"}],
+            [{}, {"a": 1}, {"a": "x", "b": 1}, None, ["a"]],
+        ),
+        ({"type": ["object", "null"], "required": ["a"]}, [None, {"a": 1, "b": 2}], [{}, "a"]),
+        ({"type": "array", "minItems": 1, "items": {"type": "string"}}, [["a"], ["a", "b"]], [[], [1], None, "a"]),
+        ({"type": ["array", "null"], "items": {"enum": ["a"]}}, [None, [], ["a"]], [["b"], {}]),
+    ],
+)
+def test_fused_nodes_accept_and_refuse_like_the_standard(schema: Any, accepted: list[Any], refused: list[Any]) -> None:
+    fused, generic, standard = compile_conformance(schema), _keyword_by_keyword(schema), _standard(schema)
+    for value in accepted:
+        assert fused(value) is True and generic(value) is True and standard.is_valid(value), value
+    for value in refused:
+        assert fused(value) is False and generic(value) is False and not standard.is_valid(value), value
+
+
+def _holds_a_subclass(value: Any) -> bool:
+    """Whether a value that is not plain JSON (a str subclass, a tuple, an OrderedDict) is inside: the
+    compiled check leaves those to jsonschema (False), so only its True must then agree."""
+    if isinstance(value, (tuple, OrderedDict)) or (isinstance(value, str) and type(value) is not str):
+        return True
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(_holds_a_subclass(child) for child in children)
+
+
+@pytest.mark.parametrize(
+    ("schema", "deferred"),
+    [
+        ({"type": "object", "additionalProperties": 0}, ["additionalProperties"]),
+        ({"type": "object", "additionalProperties": True}, ["additionalProperties"]),
+        ({"type": "object", "additionalProperties": {"type": "string"}}, ["additionalProperties"]),
+        ({"type": "string", "minLength": True}, ["minLength"]),
+        ({"type": ["string", "null"], "maxLength": 2.0}, ["maxLength"]),
+        ({"type": "string", "format": 1}, ["format"]),
+        ({"type": "array", "items": [{"type": "string"}]}, ["items"]),
+        ({"type": "array", "minItems": False}, ["minItems"]),
+        ({"type": ["string", "string"]}, []),
+        ({"type": "object", "properties": {"n": {"type": "string", "maximum": 3}}}, ["maximum"]),
+    ],
+)
+def test_a_node_the_fused_form_cannot_hold_takes_the_generic_path(schema: dict[str, Any], deferred: list[str]) -> None:
+    assert deferred_keywords(schema) == deferred
+    if deferred and "properties" not in schema:
+        assert compile_conformance(schema)("ab") is False and compile_conformance(schema)({}) is False
