@@ -164,8 +164,13 @@ def hostile_value(value: Any) -> tuple[str, PathParts, str] | None:
     Python rather than from JSON text.
     """
     stack: list[tuple[PathParts, Any]] = [((), value)]
+    seen: set[int] = set()  # containers looked into (a value from Python may hold one many times, or itself)
     while stack:
         here, node = stack.pop()
+        if isinstance(node, (dict, list)):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
         if isinstance(node, str):
             found = _SURROGATE.search(node)
             if found:
@@ -251,19 +256,34 @@ def text_depth(text: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
+CYCLIC = sys.maxsize  # the depth of a value that holds itself
+
+
 def nesting_depth(value: Any) -> int:
-    """Depth of nested lists/dicts, computed without recursion."""
-    deepest = 0
-    stack = [(value, 1)]
+    """Depth of nested lists/dicts, computed without recursion, each container once.
+
+    A value from Python (not parsed from text) may hold one list many times, ``[x, x]`` nested sixty
+    times has 2**60 paths, or hold itself (no JSON text can): each container's depth is computed once,
+    and a value that holds itself is :data:`CYCLIC`, deeper than any limit."""
+    depths: dict[int, int] = {}
+    open_: set[int] = set()  # containers entered and not finished: the path from the top
+    stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            deepest = max(deepest, depth)
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            deepest = max(deepest, depth)
-            stack.extend((v, depth + 1) for v in node)
-    return deepest
+        node, finished = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        key = id(node)
+        if finished:
+            open_.discard(key)
+            depths[key] = 1 + max((depths[id(c)] for c in children if isinstance(c, (dict, list))), default=0)
+        elif key in open_:
+            return CYCLIC
+        elif key not in depths:
+            open_.add(key)
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if isinstance(c, (dict, list)))
+    return depths.get(id(value), 0)
 
 
 def walk(value: Any) -> Iterator[tuple[PathParts, dict[str, Any]]]:

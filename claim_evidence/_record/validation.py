@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.diagnostics import Diagnostic, EvidenceValidationError, PathParts, Severity, json_path
 from .._core.hints import closest, found, shown
-from .._core.jsonio import MAX_DEPTH, hostile_value, nesting_depth
+from .._core.jsonio import CYCLIC, MAX_DEPTH, hostile_value, nesting_depth
 from .._core.memo import Memo, content_key
 from . import quoterules, recordrules, reviewrules
 from .policy import DEFAULT_POLICY, Policy
@@ -98,7 +98,11 @@ def iter_diagnostics(
     """
     if bundle is None or (isinstance(bundle, dict) and not bundle):
         return
-    if nesting_depth(bundle) > MAX_DEPTH:
+    depth = nesting_depth(bundle)
+    if depth == CYCLIC:  # (only a value from Python: no JSON text holds itself)
+        yield Diagnostic("CE005", "bundle holds itself (a list or object inside itself): it has no JSON text")
+        return
+    if depth > MAX_DEPTH:
         yield Diagnostic("CE005", f"bundle nested deeper than {MAX_DEPTH} levels")
         return
     # Values from Python skip the loader's check: a lone surrogate or an overflowing number would

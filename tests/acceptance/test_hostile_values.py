@@ -113,6 +113,18 @@ def test_validate_bundle_lone_surrogate_is_a_finding(bundle: dict[str, Any]) -> 
     assert [(d.code, d.path) for d in iter_diagnostics(bundle)] == [("CE007", "$.claims[0].statement")]
 
 
+def test_a_bundle_or_claim_that_holds_itself_is_an_answer_not_a_hang(bundle: dict[str, Any]) -> None:
+    """Only a value from Python can hold itself (no JSON text does): validation says so (CE005) and the
+    fingerprint raises json's own error, where the walks over the value used to go round for ever."""
+    claim = bundle["claims"][0]
+    claim["conditions"] = [claim]
+    assert [(d.code, d.message) for d in iter_diagnostics(bundle)] == [
+        ("CE005", "bundle holds itself (a list or object inside itself): it has no JSON text")
+    ]
+    with pytest.raises(ValueError, match="Circular reference"):
+        claim_fingerprint(claim, bundle.get("sources", []))
+
+
 def test_validate_bundle_huge_integer_is_a_finding(bundle: dict[str, Any]) -> None:
     bundle["claims"][0]["measurement"] = {"value": int(BIG)}
     assert validate_bundle(bundle) == ["claim_evidence: " + NUMBER_MESSAGE]

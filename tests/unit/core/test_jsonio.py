@@ -3,13 +3,22 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from claim_evidence import InputError
-from claim_evidence._core.jsonio import dumps_for_script, loads, nesting_depth, text_depth
+from claim_evidence._core.jsonio import (
+    CYCLIC,
+    UNICODE_CODE,
+    dumps_for_script,
+    hostile_value,
+    loads,
+    nesting_depth,
+    text_depth,
+)
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -145,3 +154,35 @@ def test_loads_counts_lines_the_same_for_every_line_ending(newline: str) -> None
     with pytest.raises(InputError) as caught:
         loads(text, "x.json")
     assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (3, 8)
+
+
+def _shared(levels: int) -> list[Any]:
+    """``[x, x]`` nested ``levels`` times: one list per level, 2**levels paths."""
+    value: list[Any] = []
+    for _ in range(levels):
+        value = [value, value]
+    return value
+
+
+def test_nesting_depth_counts_a_shared_container_once_and_a_cycle_as_cyclic() -> None:
+    """Values from Python: 2**60 paths through 61 lists take 61 steps; a list or dict inside itself
+    (directly or further down) is CYCLIC instead of a walk that never ends."""
+    assert nesting_depth(_shared(60)) == 61
+    loop: dict[str, Any] = {"a": [1, {"b": None}]}
+    loop["a"][1]["b"] = loop
+    assert nesting_depth(loop) == CYCLIC
+    listed: list[Any] = []
+    listed.append(listed)
+    assert nesting_depth(listed) == CYCLIC
+    assert nesting_depth({"a": [[], {"b": [1]}], "c": "x"}) == 4 and nesting_depth("x") == 0
+
+
+def test_hostile_value_looks_into_a_shared_or_cyclic_container_once() -> None:
+    loop: dict[str, Any] = {"ok": "x"}
+    loop["self"] = loop
+    assert hostile_value(loop) is None
+    shared = _shared(60)
+    assert hostile_value(shared) is None
+    shared[1].append("\ud800")  # (shared[1] is shared[0]: reported at the first path, $[0][2])
+    found = hostile_value(shared)
+    assert found is not None and found[0] == UNICODE_CODE and found[1] == (0, 2)
