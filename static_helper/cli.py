@@ -93,7 +93,10 @@ def _command() -> click.Command:
         type=click.Choice(REPORT_FORMATS),
         default="text",
         show_default=True,
-        help="text and github are written page by page as the run goes; json and sarif once every page is checked.",
+        help=(
+            "text and github are written page by page as the run goes; json and sarif once every page is "
+            "checked (each page's part kept as text meanwhile, on disk past a few MB)."
+        ),
     )
     @click.option(
         "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: number of cores)."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -249,33 +249,97 @@ def record_tag(d: Diagnostic) -> str:
 def json_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     """Fixed keys per file; ``rewritten`` (how many evidence slots ``--write`` re-rendered) is
     added only to a file that was rewritten, and ``written_at`` (where a finding's markup is written
-    in the site's sources) only to a finding that has it, so everything else reads as it always did."""
-    payload = {
-        "summary": _summary(results, strict, noun),
-        "files": [
+    in the site's sources) only to a finding that has it, so everything else reads as it always did.
+    The text is :func:`_json_parts` joined: ``json.dumps(…, indent=2)`` of the whole document."""
+    return "".join(_json_parts(results, strict, noun, Tally(strict)))
+
+
+def _json_file(r: FileResult, strict: bool) -> dict[str, Any]:
+    return {
+        "path": r.path,
+        "status": r.outcome(strict),
+        **({"rewritten": r.rewritten} if r.rewritten else {}),
+        "diagnostics": [
             {
-                "path": r.path,
-                "status": r.outcome(strict),
-                **({"rewritten": r.rewritten} if r.rewritten else {}),
-                "diagnostics": [
-                    {
-                        "code": d.code,
-                        "severity": d.severity,
-                        "message": d.message,
-                        "path": d.path,
-                        "subject": d.subject,
-                        "file": d.file or r.path,
-                        "line": d.line,
-                        "column": d.column,
-                        **({"written_at": [{"file": f, "line": n} for f, n in d.written]} if d.written else {}),
-                    }
-                    for d in r.diagnostics
-                ],
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+                "path": d.path,
+                "subject": d.subject,
+                "file": d.file or r.path,
+                "line": d.line,
+                "column": d.column,
+                **({"written_at": [{"file": f, "line": n} for f, n in d.written]} if d.written else {}),
             }
-            for r in results
+            for d in r.diagnostics
         ],
     }
-    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _dumped(value: Any, level: int) -> str:
+    """``value`` as ``json.dumps(…, indent=2)`` writes it ``level`` containers deep in a document (its
+    inner lines indented the more; JSON text holds no raw newline but the layout's)."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
+
+
+def _json_parts(results: Iterable[FileResult], strict: bool, noun: str, tally: Tally) -> Iterator[str]:
+    """The JSON report in pieces, once every result is counted into ``tally`` (the summary comes first).
+    Each file is written as it comes into a spool (:class:`_Spool`), so a run over a large site holds
+    its report's text, on disk past a few MB, not its results."""
+    with _Spool() as spool:
+        for result in results:
+            tally.add(result)
+            spool.add(_dumped(_json_file(result, strict), 2))
+        yield '{\n  "summary": ' + json.dumps(tally.summary(noun), ensure_ascii=False) + ',\n  "files": '
+        yield from _array(spool, 1, spool.pieces())
+        yield "\n}\n"
+
+
+def _array(spool: _Spool, level: int, items: Iterator[str]) -> Iterator[str]:
+    """The spool's items as the JSON array ``level`` containers deep that ``json.dumps(…, indent=2)`` writes."""
+    if not spool.count:
+        yield "[]"
+        return
+    inner = "\n" + "  " * (level + 1)
+    yield "[" + inner
+    for index, item in enumerate(items):
+        yield ("," + inner if index else "") + item
+    yield "\n" + "  " * level + "]"
+
+
+class _Spool:
+    """Pieces of a report's text, in order: in memory up to :data:`SPOOL_BYTES`, then in a temporary file
+    (``tempfile.SpooledTemporaryFile``), read back one by one. Lone surrogates pass through unchanged."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.file = tempfile.SpooledTemporaryFile(
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", errors="surrogatepass", newline=""
+        )
+        self.lengths: list[int] = []
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+    @property
+    def count(self) -> int:
+        return len(self.lengths)
+
+    def add(self, piece: str) -> None:
+        self.file.write(piece)
+        self.lengths.append(len(piece))
+
+    def pieces(self) -> Iterator[str]:
+        self.file.seek(0)
+        for length in self.lengths:
+            yield self.file.read(length)
+
+
+SPOOL_BYTES = 4 << 20  # (characters, as the in-memory part counts them)
 
 
 def _escape_data(value: str) -> str:
@@ -351,57 +415,76 @@ def sarif_report(results: Sequence[FileResult], strict: bool, noun: str) -> str:
     related location; placed in several, it stays on the built page and each source is related.
 
     %SRCROOT% (the working folder, normally the repository root) is left for
-    the consumer to bind, so the output is the same on every machine.
+    the consumer to bind, so the output is the same on every machine. The text is :func:`_sarif_parts`
+    joined: ``json.dumps(…, indent=2)`` of the whole log.
     """
+    return "".join(_sarif_parts(results, strict, noun, Tally(strict)))
+
+
+def _sarif_result(d: Diagnostic, result: FileResult, strict: bool) -> dict[str, Any]:
+    built = _physical_location(d.file or result.path, d.line, d.column)
+    written = [_physical_location(file, line, None) for file, line in d.written]
+    primary, related = (
+        (written[0], [(built, "built page")]) if len(written) == 1 else (built, [(w, "written here") for w in written])
+    )
+    location: dict[str, object] = {
+        "physicalLocation": primary,
+        "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
+    }
+    found: dict[str, Any] = {
+        "ruleId": d.code,
+        "ruleIndex": _UNKNOWN_RULE,  # known once every rule is: see _sarif_parts
+        "level": "error" if d.fails(strict) else d.severity,
+        "message": {"text": d.message},
+        "locations": [location],
+    }
+    if related:
+        found["relatedLocations"] = [
+            {"id": i, "physicalLocation": where, "message": {"text": text}} for i, (where, text) in enumerate(related)
+        ]
+    return found
+
+
+_UNKNOWN_RULE = -1
+# A result's ruleIndex as spooled: its first occurrence in the result's text is the key's own (ruleId, the
+# only key before it, holds a code, never this text).
+_UNKNOWN_INDEX_TEXT = f'"ruleIndex": {_UNKNOWN_RULE}'
+
+
+def _sarif_parts(results: Iterable[FileResult], strict: bool, noun: str, tally: Tally) -> Iterator[str]:
+    """The SARIF log in pieces, once every result is counted into ``tally``: each finding is spooled as it
+    comes (:class:`_Spool`) with its code; a rule's index (the rules are the codes, sorted, and come before
+    the results) is written in as the spool is read back."""
     from .. import __version__
 
-    sarif_results: list[dict[str, Any]] = []
-    codes: set[str] = set()
-    for result in results:
-        for d in result.diagnostics:
-            codes.add(d.code)
-            built = _physical_location(d.file or result.path, d.line, d.column)
-            written = [_physical_location(file, line, None) for file, line in d.written]
-            primary, related = (
-                (written[0], [(built, "built page")])
-                if len(written) == 1
-                else (built, [(w, "written here") for w in written])
-            )
-            location: dict[str, object] = {
-                "physicalLocation": primary,
-                "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
-            }
-            found: dict[str, Any] = {
-                "ruleId": d.code,
-                "ruleIndex": -1,  # filled in once every rule is known
-                "level": "error" if d.fails(strict) else d.severity,
-                "message": {"text": d.message},
-                "locations": [location],
-            }
-            if related:
-                found["relatedLocations"] = [
-                    {"id": i, "physicalLocation": where, "message": {"text": text}}
-                    for i, (where, text) in enumerate(related)
-                ]
-            sarif_results.append(found)
-    # No helpUri: it must be an absolute URI and the project has none to give (a relative
-    # "SCHEMA.md" fails the SARIF schema's "uri" format). No shortDescription either: the
-    # codes have no description text to draw on other than the prose tables in SCHEMA.md.
-    rules = [{"id": code} for code in sorted(codes)]
-    index = {code: i for i, code in enumerate(sorted(codes))}
-    for item in sarif_results:
-        item["ruleIndex"] = index[str(item["ruleId"])]
-    log = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "claim-evidence", "version": __version__, "rules": rules}},
-                "results": sarif_results,
-            }
-        ],
-    }
-    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+    codes: list[str] = []
+    with _Spool() as spool:
+        for result in results:
+            tally.add(result)
+            for d in result.diagnostics:
+                codes.append(d.code)
+                spool.add(_dumped(_sarif_result(d, result, strict), 4))
+        # No helpUri: it must be an absolute URI and the project has none to give (a relative
+        # "SCHEMA.md" fails the SARIF schema's "uri" format). No shortDescription either: the
+        # codes have no description text to draw on other than the prose tables in SCHEMA.md.
+        rules = sorted(set(codes))
+        index = {code: i for i, code in enumerate(rules)}
+        driver = {"name": "claim-evidence", "version": __version__, "rules": [{"id": code} for code in rules]}
+        yield (
+            "{\n"
+            f'  "$schema": {json.dumps(SARIF_SCHEMA)},\n'
+            '  "version": "2.1.0",\n'
+            '  "runs": [\n'
+            "    {\n"
+            f'      "tool": {_dumped({"driver": driver}, 3)},\n'
+            '      "results": '
+        )
+        found = (
+            text.replace(_UNKNOWN_INDEX_TEXT, f'"ruleIndex": {index[code]}', 1)
+            for text, code in zip(spool.pieces(), codes, strict=True)
+        )
+        yield from _array(spool, 3, found)
+        yield "\n    }\n  ]\n}\n"
 
 
 REPORTERS: dict[str, Reporter] = {
@@ -440,6 +523,8 @@ def report(
 # The formats a report can be written in result by result, as the results come (a run over a large site
 # then holds no result): each file's lines alone, then the summary line (:class:`Tally`).
 STREAMED_FORMATS = ("text", "github")
+# The others are one JSON document whose summary (or rules) come before the files: spooled, then written.
+_DOCUMENTS = {"json": _json_parts, "sarif": _sarif_parts}
 
 
 def report_lines(
@@ -479,10 +564,8 @@ def write_report(
             write(report_lines(result, fmt, strict=strict, headers=headers, all_warnings=all_warnings))
         write(tally.summary(noun) + "\n")
         return tally
-    kept = list(results)
-    for result in kept:
-        tally.add(result)
-    write(report(kept, fmt, strict=strict, noun=noun, headers=headers, all_warnings=all_warnings))
+    for part in _DOCUMENTS[fmt](results, strict, noun, tally):
+        write(part)
     return tally
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -305,3 +306,140 @@ def test_report_summarized_keeps_one_warning_and_every_error() -> None:
         "7 claims' statements have numbers but no quoted passage to check them against (a, b, c0, c1, c2, …): "
         "add quote.exact to a source_ref of each (--all-warnings lists each claim)"
     )
+
+
+# --- the JSON documents, spooled (issue 32: a run over a large site holds its report's text, not its results)
+
+
+def _reference_json(results: list[FileResult], strict: bool, noun: str) -> str:
+    """The JSON report as one ``json.dumps`` of the whole document (what json_report wrote before it spooled)."""
+    passed = sum(r.outcome(strict) == "pass" for r in results)
+    unregistered = sum(r.outcome(strict) == "unregistered" for r in results)
+    summary = f"{len(results)} {noun}{'' if len(results) == 1 else 's'}: {passed} passed, {len(results) - passed - unregistered} failed"
+    summary += f", {unregistered} unregistered" if unregistered else ""
+    files = []
+    for r in results:
+        entry: dict[str, Any] = {"path": r.path, "status": r.outcome(strict)}
+        if r.rewritten:
+            entry["rewritten"] = r.rewritten
+        entry["diagnostics"] = []
+        for d in r.diagnostics:
+            item = {
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+                "path": d.path,
+                "subject": d.subject,
+                "file": d.file or r.path,
+                "line": d.line,
+                "column": d.column,
+            }
+            if d.written:
+                item["written_at"] = [{"file": f, "line": n} for f, n in d.written]
+            entry["diagnostics"].append(item)
+        files.append(entry)
+    return json.dumps({"summary": summary, "files": files}, ensure_ascii=False, indent=2) + "\n"
+
+
+def _reference_sarif(results: list[FileResult], strict: bool) -> str:
+    """The SARIF log as one ``json.dumps``, its structure written out here from the SARIF 2.1.0 layout
+    the reporter follows (rules are the codes, sorted; a finding placed in one source is located there)."""
+    import claim_evidence
+    from claim_evidence._core.report import SARIF_SCHEMA, _physical_location
+
+    found = []
+    codes = sorted({d.code for r in results for d in r.diagnostics})
+    for r in results:
+        for d in r.diagnostics:
+            built = _physical_location(d.file or r.path, d.line, d.column)
+            written = [_physical_location(f, n, None) for f, n in d.written]
+            if len(written) == 1:
+                primary, related = written[0], [(built, "built page")]
+            else:
+                primary, related = built, [(w, "written here") for w in written]
+            item: dict[str, Any] = {
+                "ruleId": d.code,
+                "ruleIndex": codes.index(d.code),
+                "level": "error" if d.fails(strict) else d.severity,
+                "message": {"text": d.message},
+                "locations": [
+                    {
+                        "physicalLocation": primary,
+                        "logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}],
+                    }
+                ],
+            }
+            if related:
+                item["relatedLocations"] = [
+                    {"id": i, "physicalLocation": w, "message": {"text": t}} for i, (w, t) in enumerate(related)
+                ]
+            found.append(item)
+    driver = {"name": "claim-evidence", "version": claim_evidence.__version__, "rules": [{"id": c} for c in codes]}
+    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{"tool": {"driver": driver}, "results": found}]}
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _many_results() -> list[FileResult]:
+    """Every shape a file's entry takes: no findings, many, rewritten, placed in one source or several,
+    text that is not ASCII or not valid Unicode (a lone surrogate passes through as it came)."""
+    placed_once = dataclasses.replace(
+        Diagnostic("SH120", "本文が記録と違う「引用」", "$.claims[1]", "error", "claim y", line=3, column=1),
+        written=(("content/a.md", 4),),
+    )
+    placed_twice = dataclasses.replace(
+        Diagnostic("SH121", 'two "places"', "$", "warning", "page", line=9, column=2),
+        written=(("content/a.md", 5), ("layouts/b.html", 7)),
+    )
+    odd = Diagnostic("CE900", "a \ud800 b \\ c\t\u2028", "$.x", "warning", "claim z")
+    return [
+        *_results(),
+        FileResult("site/rewritten.html", [odd], rewritten=3),
+        FileResult("site/placed.html", [placed_once, placed_twice, odd]),
+        FileResult("site/empty.html", status="error"),
+    ]
+
+
+@pytest.mark.parametrize("spool_bytes", [4 << 20, 1], ids=["in-memory", "on-disk"])
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+@pytest.mark.parametrize("count", [0, 1, 4, 7])
+def test_report_json_and_sarif_are_one_dump_of_the_whole_document(
+    monkeypatch: pytest.MonkeyPatch, spool_bytes: int, strict: bool, count: int
+) -> None:
+    """The spooled documents are byte for byte the whole document dumped at once, with the spool in memory
+    and past its size on disk; the file and finding counts include none and one."""
+    from claim_evidence._core import report as reporting
+
+    monkeypatch.setattr(reporting, "SPOOL_BYTES", spool_bytes)
+    results = _many_results()[:count]
+    assert REPORTERS["json"](results, strict, "page") == _reference_json(results, strict, "page")
+    assert REPORTERS["sarif"](results, strict, "page") == _reference_sarif(results, strict)
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_report_write_report_keeps_no_result_of_a_json_document(fmt: str) -> None:
+    """``write_report`` lets each result go once spooled (the summary and the rules come first, so the
+    document is written once all are in), and writes what :func:`report` gives for them."""
+    import gc
+    import weakref
+    from collections.abc import Iterator
+
+    from claim_evidence._core.report import report, write_report
+
+    results = _many_results()
+    alive: list[int] = []
+    refs: list[weakref.ref[FileResult]] = []
+
+    def given() -> Iterator[FileResult]:
+        for result in results:
+            copy_ = copy.deepcopy(result)
+            refs.append(weakref.ref(copy_))
+            yield copy_
+            del copy_
+            gc.collect()
+            alive.append(sum(ref() is not None for ref in refs))
+
+    written: list[str] = []
+    write_report(given(), fmt, written.append, noun="page")
+    # (asked for the next one, only the last handed on is alive: the reporter's loop variable still holds it)
+    assert alive == [1] * len(results)
+    assert "".join(written) == report(results, fmt, noun="page")

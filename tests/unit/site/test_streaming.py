@@ -186,7 +186,8 @@ def test_streaming_prepublish_report_is_the_report_of_the_collected_results(
 
 
 def test_streaming_write_report_writes_each_file_as_it_comes() -> None:
-    """A streamed format is written before the next result is asked for; json only once all are in."""
+    """A streamed format is written before the next result is asked for; json only once all are in (its
+    summary comes first), the same text as :func:`report`'s."""
     written: list[str] = []
     asked: list[int] = []
 
@@ -200,4 +201,4 @@ def test_streaming_write_report_writes_each_file_as_it_comes() -> None:
     written.clear()
     asked.clear()
     write_report(results(), "json", written.append, noun="page")
-    assert asked == [0, 0, 0] and len(written) == 1
+    assert asked == [0, 0, 0] and "".join(written) == report(list(results()), "json", noun="page")
