@@ -308,14 +308,14 @@ def _array(spool: _Spool, level: int, items: Iterator[str]) -> Iterator[str]:
 
 
 class _Spool:
-    """Pieces of a report's text, in order: in memory up to :data:`SPOOL_BYTES`, then in a temporary file
+    """Pieces of a report's text, in order: in memory up to :data:`SPOOL_CHARS`, then in a temporary file
     (``tempfile.SpooledTemporaryFile``), read back one by one. Lone surrogates pass through unchanged."""
 
     def __init__(self) -> None:
         import tempfile
 
         self.file = tempfile.SpooledTemporaryFile(
-            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", errors="surrogatepass", newline=""
+            max_size=SPOOL_CHARS, mode="w+", encoding="utf-8", errors="surrogatepass", newline=""
         )
         self.lengths: list[int] = []
 
@@ -339,7 +339,7 @@ class _Spool:
             yield self.file.read(length)
 
 
-SPOOL_BYTES = 4 << 20  # (characters, as the in-memory part counts them)
+SPOOL_CHARS = 4 << 20  # (the in-memory part counts characters)
 
 
 def _escape_data(value: str) -> str:

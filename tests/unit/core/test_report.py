@@ -399,17 +399,17 @@ def _many_results() -> list[FileResult]:
     ]
 
 
-@pytest.mark.parametrize("spool_bytes", [4 << 20, 1], ids=["in-memory", "on-disk"])
+@pytest.mark.parametrize("spool_chars", [4 << 20, 1], ids=["in-memory", "on-disk"])
 @pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
 @pytest.mark.parametrize("count", [0, 1, 4, 7])
 def test_report_json_and_sarif_are_one_dump_of_the_whole_document(
-    monkeypatch: pytest.MonkeyPatch, spool_bytes: int, strict: bool, count: int
+    monkeypatch: pytest.MonkeyPatch, spool_chars: int, strict: bool, count: int
 ) -> None:
     """The spooled documents are byte for byte the whole document dumped at once, with the spool in memory
     and past its size on disk; the file and finding counts include none and one."""
     from claim_evidence._core import report as reporting
 
-    monkeypatch.setattr(reporting, "SPOOL_BYTES", spool_bytes)
+    monkeypatch.setattr(reporting, "SPOOL_CHARS", spool_chars)
     results = _many_results()[:count]
     assert REPORTERS["json"](results, strict, "page") == _reference_json(results, strict, "page")
     assert REPORTERS["sarif"](results, strict, "page") == _reference_sarif(results, strict)
