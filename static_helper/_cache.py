@@ -4,7 +4,11 @@ An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
 and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
-always checked again). Entries are JSON values in one SQLite file,
+always checked again). Each passing page also leaves a prefix entry, one per
+page and settings: its result with what decided it (its text up to the last
+evidence element, its language and newline), which answers the page's next
+bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
+a build that changed only what follows the evidence). Entries are JSON values in one SQLite file,
 ``.claim-evidence-cache/pages.sqlite3`` (beside claim-evidence.toml, else in the
 user's cache folder: see default_folder; see ``claim_evidence._core.kvstore``); an
 entry that does not parse, has another format, names another key or holds
@@ -157,15 +161,57 @@ class Cache:
         """Store a passing result (or nothing to report); anything else is not cached."""
         if result is not None and (result.outcome() != "pass" or result.status):
             return
-        entry: dict[str, Any] = {"format": FORMAT, "key": key}
-        if result is None:
-            entry["outcome"] = NOTHING
-        else:
-            entry["outcome"] = "pass"
-            entry["path"] = result.path
-            entry["detail"] = result.detail
-            entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
+        self.store.put(key, json.dumps(_entry(key, result), ensure_ascii=False).encode("utf-8"))
+
+    def prefix_key(self, display: str, registered: bool) -> str:
+        """The key of the page's prefix entry: one per page (its path as shown and whether it is registered)
+        and settings, replaced by each passing check of the page."""
+        return hashlib.sha256(f"{self.salt}\0prefix\0{display}\0{int(registered)}\0".encode()).hexdigest()
+
+    def put_prefix(self, key: str, result: FileResult) -> None:
+        """Keep a passing result with its page's prefix (``result.prefix``: ``claim_evidence._check.page.Prefix``),
+        so that the page's next text, when the prefix holds for it, is answered with it (:meth:`get_prefix`)."""
+        prefix = result.prefix
+        if prefix is None or result.outcome() != "pass" or result.status:
+            return
+        entry = _entry(key, result)
+        entry["prefix"] = [prefix.end, prefix.digest, prefix.newline, prefix.lang]
         self.store.put(key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+
+    def get_prefix(self, key: str, display: str) -> tuple[Any, FileResult] | None:
+        """``(prefix, result)`` of the page's prefix entry, or None without a usable one. The caller asks
+        ``claim_evidence._check.page.prefix_holds`` whether the page's new text checks as that one did."""
+        raw = self.store.get(key)
+        if raw is None:
+            return None
+        try:
+            entry = json.loads(raw)
+            hit, result = _decode(entry, key, display)
+            end, digest, newline, lang = entry["prefix"]
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+        if (
+            not hit
+            or result is None
+            or type(end) is not int
+            or not all(isinstance(v, str) for v in (digest, newline, lang))
+        ):
+            return None
+        from claim_evidence._check.page import Prefix  # (a run reaches here only to check or answer a changed page)
+
+        return Prefix(end, digest, newline, lang), result
+
+
+def _entry(key: str, result: FileResult | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"format": FORMAT, "key": key}
+    if result is None:
+        entry["outcome"] = NOTHING
+    else:
+        entry["outcome"] = "pass"
+        entry["path"] = result.path
+        entry["detail"] = result.detail
+        entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
+    return entry
 
 
 _FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column")

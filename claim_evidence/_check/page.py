@@ -29,6 +29,7 @@ from .._core.diagnostics import Diagnostic, Severity
 from .._core.jsonio import dumps_for_script, loads
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._core.textio import read_text
+from .._html import relocate
 from .._html.fastpath import FastLocated, attempt, fast_locate, slot_ends_after
 from .._html.locate import SLOT_ATTR, Element, Located, locate
 from . import recordcache as _recordcache
@@ -132,6 +133,8 @@ class Page:
     # Why the fast path left the page to the reference tokenizer (:func:`.._html.fastpath.attempt`); "" when
     # it located it, or when the page was located otherwise (``check_located``).
     fallback: str = field(default="", compare=False)
+    # Located by the record cache's entry for the page (the page's last location still holds), not afresh.
+    relocated: bool = field(default=False, compare=False)
 
     @property
     def has_markup(self) -> bool:
@@ -302,8 +305,8 @@ def _fast_proof(located: Located, new_text: str, edits: list[Edit]) -> bool:
     """Whether the fast path's argument shows that ``new_text`` locates as ``located`` moved by ``edits``:
     the old page was located by it (every slot's old content proven to end where it ends, the rest of the
     page read by lexbor as by the reference), and each new content ends its slot by the same test."""
-    if not isinstance(located, FastLocated):
-        return False
+    if type(located) is not FastLocated:
+        return False  # (a subclass, such as a location the record cache answered, was not read by lexbor)
     by_span = {(e.open_end, e.close_start): e for e in (*located.slots, *located.summaries)}
     shift = 0
     for start, end, text in sorted(edits):
@@ -349,11 +352,65 @@ def check_text(
 
     The markup is located by the C parser when selectolax is installed and it is sure to find exactly
     what the reference tokenizer finds (:mod:`.._html.fastpath`), else by the reference tokenizer; either
-    way the checks below are the same code on the same :class:`Located`."""
-    located, why = attempt(text)
-    page = check_located(text, name, located if located is not None else locate(text), options, records=records)
-    page.fallback = why if located is None else ""
+    way the checks below are the same code on the same :class:`Located`. With a record cache and a
+    ``name``, the page's last location answers instead when it still holds for ``text``
+    (:meth:`.recordcache.RecordCache.located`; ``Page.relocated`` says so)."""
+    kept = records.located(name, text) if records is not None and name is not None else None
+    if kept is not None:
+        located, why = kept
+    else:
+        fast, why = attempt(text)
+        located = fast if fast is not None else locate(text)
+        why = why if fast is None else ""
+        if records is not None and name is not None:
+            records.keep_located(name, located, why)
+    page = check_located(text, name, located, options, records=records)
+    page.fallback = why
+    page.relocated = kept is not None
     return page
+
+
+@dataclass(frozen=True)
+class Prefix:
+    """What decides a checked page's findings besides the run's settings and the page's name: its text up
+    to the end of its last evidence element (``end`` characters, their SHA-256 ``digest``), its newline and
+    its labels' language (:func:`page_prefix`)."""
+
+    end: int
+    digest: str
+    newline: str
+    lang: str
+
+
+def page_prefix(page: Page) -> Prefix | None:
+    """The :class:`Prefix` of a checked page, when every later text that :func:`prefix_holds` for checks
+    exactly as it did (under the same settings and name); else None.
+
+    Why that is exact: every finding of a page is a function of where its markup is (:class:`Located`),
+    of its text inside that markup (the bundle script, the claim elements' text, the links, the slots'
+    content), of its ``<html lang>`` and its newline style (the argument :func:`_prove` rests on), each
+    finding placed at an offset inside that markup. The one reading of the text beyond it is the search
+    for SVG or MathML that swallowed a bundle script or a stylesheet link (:func:`.markup._parsing`),
+    made only for a page without exactly one bundle script or with SH130: such a page has no prefix. A
+    text that :func:`prefix_holds` for locates as this one did (:func:`.._html.relocate.holds`), so its
+    markup, and the text inside it, all before ``end``, are this page's, and so are its language and
+    newline: it has this page's findings, at the same lines and columns."""
+    if len(page.located.scripts) != 1 or any(d.code == "SH130" for d in page.diagnostics):
+        return None
+    kept = relocate.prefix(page.located)
+    if kept is None:
+        return None
+    return Prefix(kept[0], kept[1], newline_style(page.text), page.lang)
+
+
+def prefix_holds(prefix: Prefix, text: str, options: PageOptions) -> bool:
+    """Whether ``text``, checked with ``options``, checks as the page ``prefix`` came from (see
+    :func:`page_prefix`; the caller keys the prefix by the settings and the page's name)."""
+    return (
+        relocate.holds(text, (prefix.end, prefix.digest))
+        and newline_style(text) == prefix.newline
+        and page_lang(text, options.lang) == prefix.lang
+    )
 
 
 def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:

@@ -73,6 +73,9 @@ class Located:
     # Slots the browser would put inside a link, each with the offset of that <a> start tag.
     linked: list[tuple[Element, int]] = field(default_factory=list)
     _lines: list[int] | None = field(default=None, repr=False)
+    # Where the last element ends and the SHA-256 of the text up to there, once :mod:`.relocate` computed
+    # them (:func:`.relocate.prefix`): a later text with that prefix may be answered from this one.
+    _prefix: tuple[int, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_markup(self) -> bool:

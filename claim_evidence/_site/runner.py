@@ -29,7 +29,7 @@ from .._core.textio import MAX_BYTES, decode_utf8, read_text
 from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 
 if TYPE_CHECKING:
-    from .._check.page import Page
+    from .._check.page import Page, Prefix
 
 
 def check_text(text: str, name: str | None, options: PageOptions, records: RecordCache | None = None) -> Page:
@@ -257,10 +257,12 @@ class Stats:
     cached: int = 0
     fast: int = 0
     fallbacks: Counter[str] = field(default_factory=Counter)
+    relocated: int = 0  # checked pages whose markup's location the record cache answered
 
     def count(self, checked: FileResult | None) -> None:
         """Count a page that was read and checked (not answered from the cache)."""
         self.checked += 1
+        self.relocated += checked is not None and checked.relocated
         if checked is not None and checked.fallback is not None:
             if checked.fallback:
                 self.fallbacks[checked.fallback] += 1
@@ -288,6 +290,12 @@ class ResultCache(Protocol):
     def get(self, key: str, display: str) -> tuple[bool, FileResult | None]: ...
 
     def put(self, key: str, result: FileResult | None) -> None: ...
+
+    def prefix_key(self, display: str, registered: bool) -> str: ...
+
+    def get_prefix(self, key: str, display: str) -> tuple[Prefix, FileResult] | None: ...
+
+    def put_prefix(self, key: str, result: FileResult) -> None: ...
 
 
 # Re-renders a page's stale slots in place, never outside the root, checking it with the run's record cache:
@@ -457,15 +465,41 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
         return check_task(task, None, state), True  # check_task reports the problem
     if len(data) > MAX_BYTES:
         return check_task(task, None, state), True
-    key = cache.key(_identity(task), task.registered, data)
+    identity = _identity(task)
+    key = cache.key(identity, task.registered, data)
     hit, found = cache.get(key, task.display)
     if hit:
         return found, False
+    prefix_key = cache.prefix_key(identity, task.registered)
+    answered = _from_prefix(cache, prefix_key, task, data)
+    if answered is not None:
+        cache.put(key, answered)  # (the same bytes next time: answered by their own entry, without decoding)
+        return answered, False
     result = check_task(task, data, state)
     # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
     if (result is None or result.outcome() == "pass") and not (result is not None and result.rewritten):
         cache.put(key, result)
+        if result is not None and result.prefix is not None:
+            cache.put_prefix(prefix_key, result)
     return result, True
+
+
+def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -> FileResult | None:
+    """The page's last passing result, when its new bytes check as the page it came from did: the text
+    up to the last evidence element unchanged, nothing after it that could add markup, the same language
+    and newline (:func:`.._check.page.prefix_holds` says why that is exact). A generator's rebuild that
+    only changed what follows the evidence (a build stamp, a footer) is answered so."""
+    kept = cache.get_prefix(prefix_key, task.display)
+    if kept is None:
+        return None
+    prefix, result = kept
+    from .._check.page import prefix_holds  # (only runs that kept a prefix: the cached ones load no checker)
+
+    try:
+        text = decode_utf8(data, task.path)
+    except InputError:
+        return None
+    return result if prefix_holds(prefix, text, task.options) else None
 
 
 def _identity(task: Task) -> str:
@@ -498,7 +532,11 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
             if not page.has_markup:
                 return None
             return FileResult(
-                task.display, status="unregistered", detail=unregistered_detail(task), fallback=page.fallback
+                task.display,
+                status="unregistered",
+                detail=unregistered_detail(task),
+                fallback=page.fallback,
+                relocated=page.relocated,
             )
         if task.write:
             writer = state.writer
@@ -513,7 +551,12 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
         if not task.registered:
             return None  # a stray unreadable file that is not a page of the site
         return input_error_result(task.display, exc)
-    return _result(task, page, rewritten)
+    result = _result(task, page, rewritten)
+    if state.cache is not None and not rewritten:
+        from .._check.page import page_prefix
+
+        result.prefix = page_prefix(page)
+    return result
 
 
 def unregistered_detail(task: Task) -> str:
@@ -547,4 +590,6 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
-    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten, fallback=page.fallback)
+    return FileResult(
+        task.display, diagnostics, detail=detail, rewritten=rewritten, fallback=page.fallback, relocated=page.relocated
+    )

@@ -365,17 +365,25 @@ def test_static_build_cached_runs_load_neither_jinja2_nor_the_process_pool(site)
     importlib.metadata. The cold
     ``--write`` renders every slot (the golden bytes) and loads jinja2; after it the check of the written
     pages (checked again, their blocks from the record cache), a run answered from the page cache, a
-    one-page run, and a rebuild (every page's bytes changed outside its slots) load none of them."""
+    one-page run, and rebuilds (every page's bytes changed outside its slots: after the evidence, answered
+    by the pages' prefix entries; before it, checked again) load none of them."""
     assert _run_loading(site, "--write", "--jobs", "1", ".")[0] == "EXIT 0 ['jinja2', 'markupsafe']"
     assert [(site / f"{name}.html").read_bytes() for name in ("basic", "tricky")] == [golden("basic"), golden("tricky")]
-    checked_again = ("EXIT 0 []", "static-helper stats: pages=2 checked=2 cached=0")
+    checked_again = ("EXIT 0 []", "static-helper stats: pages=2 checked=2 cached=0 relocated=0")
     assert _run_loading(site, "--jobs", "1", "--stats", ".") == checked_again
     assert _run_loading(site, "--jobs", "1", "--stats", ".") == (
         "EXIT 0 []",
-        "static-helper stats: pages=2 checked=0 cached=2",
+        "static-helper stats: pages=2 checked=0 cached=2 relocated=0",
     )
     assert _run_loading(site, "basic.html")[0] == "EXIT 0 []"  # (--jobs: the cores; one page makes no pool)
     for name in ("basic", "tricky"):
         page = site / f"{name}.html"
         page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    assert _run_loading(site, "--jobs", "1", "--stats", ".") == (
+        "EXIT 0 []",
+        "static-helper stats: pages=2 checked=0 cached=2 relocated=0",  # (answered by their prefix entries)
+    )
+    for name in ("basic", "tricky"):  # a build that changed what precedes the evidence: checked again
+        page = site / f"{name}.html"
+        page.write_bytes(b"<!-- build 3 -->" + page.read_bytes())
     assert _run_loading(site, "--jobs", "1", "--stats", ".") == checked_again

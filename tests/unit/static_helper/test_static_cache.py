@@ -40,7 +40,26 @@ def store(folder: Path) -> KeyValueStore:
 
 
 def entries(site: Path) -> list[str]:
-    return store(site / CACHE_DIR_NAME).keys()
+    """The keys of the entries of pages' bytes (not the prefix entries: :func:`prefixes`)."""
+    return _keys(store(site / CACHE_DIR_NAME), prefix=False)
+
+
+def prefixes(site: Path) -> list[str]:
+    """The keys of the prefix entries, one per passing page."""
+    return _keys(store(site / CACHE_DIR_NAME), prefix=True)
+
+
+def _keys(found: KeyValueStore, prefix: bool) -> list[str]:
+    """(Read from the file itself: reading through the store would mark every entry used, and spare it
+    from the next prune.)"""
+    import sqlite3
+
+    found.flush()
+    if not found.path.exists():
+        return []
+    with sqlite3.connect(found.path) as db:
+        rows = db.execute("SELECT key, value FROM entries ORDER BY key").fetchall()
+    return [key for key, value in rows if (b'"prefix": [' in bytes(value)) == prefix]
 
 
 def entry(site: Path, key: str) -> dict[str, Any]:
@@ -72,18 +91,38 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_cache_hit_gives_the_same_report_without_checking(run: Any, site: Path) -> None:
     first = run()
-    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0}
+    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0, "relocated": 0}
     assert len(entries(site)) == 2
     second = run()
     assert second[:2] == first[:2]
-    assert second[2] == {"pages": 2, "checked": 0, "cached": 2}
+    assert second[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}
 
 
 def test_cache_miss_when_page_bytes_change(run: Any, site: Path) -> None:
     run()
     page = site / "pages" / "basic.html"
-    page.write_bytes(page.read_bytes() + b"<!-- edited -->\n")
-    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+    page.write_bytes(b"<!-- edited -->\n" + page.read_bytes())  # before its evidence: checked again
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1, "relocated": 0}
+
+
+def test_cache_a_change_after_the_evidence_is_answered_by_the_prefix(run: Any, site: Path) -> None:
+    """A build that changed only what follows the last evidence element (a build stamp) is answered by
+    the page's prefix entry, with the report a check gives; then by the new bytes' own entry. A change
+    there that could add markup (a stylesheet link) is checked."""
+    first = run()
+    assert len(prefixes(site)) == 2
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n<footer>\xc2\xa9 2026</footer>\n")
+    checked = run("--no-cache")
+    answered = run()
+    assert answered[:2] == checked[:2] == first[:2]
+    assert answered[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}
+    assert len(entries(site)) == 4 and len(prefixes(site)) == 2
+    page = site / "pages" / "basic.html"
+    page.write_bytes(page.read_bytes() + b'<link rel="stylesheet" href="/other.css">\n')
+    code, out, stats = run()
+    assert (code, out) == run("--no-cache")[:2]
+    assert stats == {"pages": 2, "checked": 1, "cached": 1, "relocated": 0}  # (the link: located afresh)
 
 
 def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,15 +150,38 @@ def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
 
 def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site: Path) -> None:
     _, expected, _ = run()
-    first, second = entries(site)
-    set_entry(site, first, b"\x00not json")
-    raw = entry(site, second)
-    raw["key"] = "0" * 64  # an entry copied from elsewhere
-    set_entry(site, second, json.dumps(raw).encode())
+    for first, second in (entries(site), prefixes(site)):
+        set_entry(site, first, b"\x00not json")
+        raw = entry(site, second)
+        raw["key"] = "0" * 64  # an entry copied from elsewhere
+        set_entry(site, second, json.dumps(raw).encode())
     code, out, stats = run()
     assert (code, out, stats["checked"]) == (0, expected, 2)
-    assert all(entry(site, key)["outcome"] == "pass" for key in entries(site))
+    assert all(entry(site, key)["outcome"] == "pass" for key in store(site / CACHE_DIR_NAME).keys())
     assert run()[2]["cached"] == 2
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda e: e.update(prefix=None),
+        lambda e: e.update(prefix=[1, 2, 3, 4]),
+        lambda e: e.update(prefix=["1", "d", "\n", "ja"]),
+        lambda e: e.update(prefix=[1, "d", "\n"]),
+        lambda e: e.pop("prefix"),
+        lambda e: e.update(outcome="fail"),
+    ],
+)
+def test_cache_a_damaged_prefix_entry_answers_nothing(run: Any, site: Path, damage: Any) -> None:
+    _, expected, _ = run()
+    for key in prefixes(site):
+        raw = entry(site, key)
+        damage(raw)
+        set_entry(site, key, json.dumps(raw).encode())
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 2)
 
 
 @pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
@@ -135,7 +197,7 @@ def test_cache_damaged_file_is_made_anew(run: Any, site: Path, damage: bytes) ->
 
 def test_cache_entry_claiming_a_failure_is_never_trusted(run: Any, site: Path) -> None:
     run()
-    for key in entries(site):
+    for key in store(site / CACHE_DIR_NAME).keys():  # (the prefix entries hold the result too)
         raw = entry(site, key)
         raw["diagnostics"] = [
             {
@@ -158,7 +220,7 @@ def test_cache_failing_pages_are_not_cached(run: Any, site: Path) -> None:
     code, _, stats = run()
     assert (code, stats["checked"]) == (1, 2)
     assert len(entries(site)) == 1
-    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1, "relocated": 1}  # (its location: the record cache's)
 
 
 def test_cache_no_cache_neither_reads_nor_writes(run: Any, site: Path) -> None:
@@ -171,14 +233,14 @@ def test_cache_no_cache_neither_reads_nor_writes(run: Any, site: Path) -> None:
 def test_cache_dir_option_and_paths_mode(run: Any, site: Path, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere"
     run("--cache-dir", str(other), "pages")
-    assert len(store(other).keys()) == 2 and not (site / CACHE_DIR_NAME).exists()
+    assert len(store(other).keys()) == 4 and not (site / CACHE_DIR_NAME).exists()  # (bytes and prefix entries)
     assert run("--cache-dir", str(other), "pages")[2]["cached"] == 2
 
 
 def test_cache_dir_creates_only_its_last_folder(run: Any, site: Path, tmp_path: Path) -> None:
     made = tmp_path / "new-cache"
     assert run("--cache-dir", str(made), "pages")[0] == 0
-    assert len(store(made).keys()) == 2 and (made / ".gitignore").read_text(encoding="utf-8").endswith("\n*\n")
+    assert len(store(made).keys()) == 4 and (made / ".gitignore").read_text(encoding="utf-8").endswith("\n*\n")
 
 
 @pytest.mark.parametrize("missing", ["absent/cache", "absent/deeper/cache"])
@@ -279,7 +341,7 @@ def test_cache_run_over_the_site_drops_entries_it_did_not_use(run: Any, site: Pa
     run()
     now = entries(site)
     assert len(now) == 2 and not set(now) & set(first)
-    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}  # the kept ones answer
+    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}  # the kept ones answer
 
 
 def _age(site: Path, days: float = 1 / 24) -> None:
@@ -304,6 +366,6 @@ def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Pat
     for n in range(MIN_PARALLEL):
         (site / "pages" / f"copy{n:03d}.html").write_bytes(basic)
     pages = MIN_PARALLEL + 2
-    assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0}
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0, "relocated": 0}
     assert len(entries(site)) == pages
-    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages, "relocated": 0}

@@ -1,0 +1,224 @@
+"""A kept location answers a later text exactly as the reference would locate it, or not at all.
+
+Differential: for pages of every kind the tests know (the html5lib tree-construction corpus before, inside
+and after a claim/slot/bundle trio, the pages under tests/data, examples and the shared corpora, the
+benchmarks' pages) the reference location is kept (:func:`relocate.remember`), the text after its last
+element is replaced by another rest (the corpus inputs themselves, what builds write there, and each
+construct :func:`relocate.reuse` must refuse), and wherever ``reuse`` answers, its answer must equal the
+reference's location of the new text (every element, span, attribute and its order, the links, the
+frameset, the slots inside links).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claim_evidence._html import relocate
+from claim_evidence._html.locate import Located, _locate
+
+from ...acceptance.test_static_corpus import BLOCK, CORPUS, pages, read_inputs
+from .test_static_fastscan import _pages
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# What builds write after the evidence, and what may follow it in any page.
+BUILD_RESTS = (
+    "",
+    "</footer><!-- build 2 --></body></html>",
+    '<footer><p>© 2026 <a href="/about">About</a> &copy; &amp;</p></footer>\n</body>\n</html>\n',
+    '<script src="/assets/app.4f3a9c.js" defer></script><script>window.dataLayer=[];</script></body></html>',
+    "<nav><ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul></nav>",
+    "<!-- unclosed comment",
+    "<plaintext>everything after is text <p>",
+    "</a></b></p></div></body></html><p>after html",
+    "<table><tr><td>x</td></tr></table><a href=x><div>y</div></a>",
+    "<template><p>inert</p></template><select><option>a</option></select>",
+    '<svg viewBox="0 0 1 1"><foreignObject><div>x</div></foreignObject></svg>',
+    "<math><annotation-xml encoding='text/html'><div>x</div></annotation-xml></math>",
+    "<script>var a = '<p>';</script><style>p{}</style><textarea></div></textarea>",
+)
+# Each of these adds an element, or drops the body, for the reference: reuse must refuse them all.
+REFUSED_RESTS = (
+    '<link rel="stylesheet" href="/assets/claim-evidence.css">',
+    "<LINK REL=stylesheet HREF=/x.css>",
+    '<p data-claim-id="C-9">x</p>',
+    '<div data-evidence-for="C-1"></div>',
+    "<div DATA-EVIDENCE-SUMMARY></div>",
+    '<script type="application/json" id="claim-evidence-data">{}</script>',
+    '<script type="application/json" id="claim&#45;evidence-data">{}</script>',
+    '<script type="application/json" id="claim-evidence&#x2d;data">{}</script>',
+    "<frameset><frame></frameset>",
+    "<FRAMESET>",
+)
+
+
+def _shape(located: Located) -> tuple[object, ...]:
+    """Everything a location holds, attributes in their order and elements in each list."""
+    lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
+    elements = tuple(
+        tuple(
+            (e.name, tuple(e.attrs.items()), e.start, e.open_end, e.close_start, e.end, e.self_closing) for e in found
+        )
+        for found in lists
+    )
+    linked = tuple((slot.start, link) for slot, link in located.linked)
+    return elements, located.hidden, located.frameset, linked
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.kept = self.unkept = self.answered = self.refused = 0
+
+
+def _compare(text: str, rests: list[str], tally: Tally) -> None:
+    """Keep ``text``'s reference location; every rest that ``reuse`` answers must locate as it says."""
+    located = _locate(text, fast=False)
+    kept = relocate.remember(located, "")
+    if kept is None:
+        tally.unkept += 1
+        return
+    tally.kept += 1
+    end = kept["end"]
+    # (The same text answers itself when its rest adds nothing: a build that changed nothing.)
+    for rest in (text[end:], *rests):
+        new = text[:end] + rest
+        answer = relocate.reuse(new, kept)
+        if answer is None:
+            tally.refused += 1
+            continue
+        tally.answered += 1
+        assert _shape(answer[0]) == _shape(_locate(new, fast=False)), (text[:300], rest[:300])
+        assert answer[0].text is new and answer[1] == ""
+
+
+def _corpus() -> list[str]:
+    inputs = read_inputs(CORPUS)
+    assert inputs, f"the vendored html5lib tree-construction corpus is missing under {CORPUS}"
+    return [data for _, data in inputs]
+
+
+def test_reuse_matches_reference_on_the_html5lib_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = _corpus()
+    rng = random.Random(32)
+    tally = Tally()
+    for index, data in enumerate(corpus):
+        for placement in ("before", "between-body-slot", "between-slot-bundle", "after"):
+            text = pages(data, BLOCK)[placement]
+            rests = rng.sample(corpus, 2)
+            if index % 8 == 0:
+                rests += [*BUILD_RESTS, *REFUSED_RESTS]
+            _compare(text, rests, tally)
+    with capsys.disabled():
+        print(
+            f"\nrelocate, html5lib corpus: {tally.kept} locations kept ({tally.unkept} not), {tally.answered} "
+            f"rests answered, {tally.refused} refused"
+        )
+    # Most intact pages are kept and most rests answered: the rule is not one that answers nothing.
+    assert tally.kept > 3 * len(corpus) and tally.answered > 3 * len(corpus)
+
+
+def test_reuse_matches_reference_on_known_pages() -> None:
+    corpus = _corpus()
+    rng = random.Random(7)
+    tally = Tally()
+    for path in _pages():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        _compare(text, [*BUILD_RESTS, *REFUSED_RESTS, *rng.sample(corpus, 20)], tally)
+    assert tally.kept > 0 and tally.answered > 0
+
+
+def _module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"_{name}", ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_rebuilt_benchmark_page_is_answered() -> None:
+    # What the benchmark's rebuild does to a page (a build stamp after the footer) is answered, on every
+    # shape of the varied site and on the classic site's pages: the rebuild's figure rests on it.
+    varied, bench = _module("varied"), _module("bench")
+    texts = [varied.page(index, 10, 7, True)[0] for index in range(2 * len(varied.SHAPES))]
+    texts += [bench._page(index, 10, 7, True, 1)[0] for index in range(4)]
+    for text in texts:
+        located = _locate(text, fast=False)
+        kept = relocate.remember(located, "")
+        assert kept is not None
+        rebuilt = bench._BUILD.sub(b"</footer><!-- build 2 -->", text.encode(), count=1).decode()
+        assert rebuilt != text
+        answer = relocate.reuse(rebuilt, kept)
+        assert answer is not None and _shape(answer[0]) == _shape(_locate(rebuilt, fast=False))
+
+
+@pytest.mark.parametrize("rest", REFUSED_RESTS)
+def test_a_rest_that_adds_an_element_is_refused(rest: str) -> None:
+    # (After the trio's claim sentence the standard ignores a <frameset>; after a bare slot it takes it.)
+    text = '<div data-evidence-for="C-1"></div>' if "frameset" in rest.lower() else pages("", BLOCK)["before"]
+    located = _locate(text, fast=False)
+    kept = relocate.remember(located, "")
+    assert kept is not None
+    new = text + rest
+    assert relocate.reuse(new, kept) is None
+    # ...and refusing is needed: the reference finds another location there.
+    assert _shape(_locate(new, fast=False)) != _shape(located)
+
+
+def test_a_change_before_the_last_element_is_refused() -> None:
+    text = pages("<p>intro</p>", BLOCK)["before"]
+    kept = relocate.remember(_locate(text, fast=False), "why")
+    assert kept is not None
+    assert relocate.reuse(text + "<!-- b -->", kept) is not None
+    assert relocate.reuse(text + "<!-- b -->", kept)[1] == "why"  # type: ignore[index]
+    for at in (0, text.index("intro"), kept["end"] - 1):
+        changed = text[:at] + ("X" if text[at] != "X" else "Y") + text[at + 1 :]
+        assert relocate.reuse(changed, kept) is None
+    assert relocate.reuse(text[: kept["end"] - 1], kept) is None  # shorter than the kept prefix
+
+
+def test_an_implied_end_is_not_kept() -> None:
+    # The last element ends where the next tag implies it (or at the end of the text): that tag lies
+    # after the cut, so the text up to there does not decide it.
+    for text in (
+        '<ul><li data-claim-id="C-1">x<li>y</ul>',
+        '<p data-claim-id="C-1">x',
+        '<p data-claim-id="C-1">x<div>y</div>',
+    ):
+        located = _locate(text, fast=False)
+        assert located.has_markup and relocate.remember(located, "") is None
+    text = '<ul><li data-claim-id="C-1">x</li><li>y</ul>'
+    assert relocate.remember(_locate(text, fast=False), "") is not None
+    assert relocate.remember(_locate("<p>no markup</p>", fast=False), "") is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda k: k.update(format=2),
+        lambda k: k.update(end="12"),
+        lambda k: k.update(end=10**9),
+        lambda k: k.update(digest="0" * 64),
+        lambda k: k.update(why=None),
+        lambda k: k.update(claims=[99]),
+        lambda k: k.update(claims=[-1]),
+        lambda k: k.update(claims="0"),
+        lambda k: k.update(elements=[["p", [["a", 1]], 0, 3, 4, 8, False]]),
+        lambda k: k.update(elements=[["p", [], 5, 3, 4, 8, False]]),
+        lambda k: k.update(elements=[["p", [], 0, 3, 4, 8]]),
+        lambda k: k.update(linked=[[0, "x"]]),
+        lambda k: k.update(frameset="1"),
+        lambda k: k.pop("slots"),
+        lambda k: k.update(claims=[], slots=[], summaries=[], scripts=[], links=[]),
+    ],
+)
+def test_a_damaged_entry_answers_nothing(damage: Any) -> None:
+    text = pages("", BLOCK)["before"]
+    kept = relocate.remember(_locate(text, fast=False), "")
+    assert kept is not None and relocate.reuse(text, kept) is not None
+    damage(kept)
+    assert relocate.reuse(text, kept) is None
