@@ -11,6 +11,7 @@ frameset, the slots inside links).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import random
 from pathlib import Path
@@ -222,3 +223,11 @@ def test_a_damaged_entry_answers_nothing(damage: Any) -> None:
     assert kept is not None and relocate.reuse(text, kept) is not None
     damage(kept)
     assert relocate.reuse(text, kept) is None
+
+
+def test_digest_is_the_sha256_of_the_prefix_whatever_was_asked_before() -> None:
+    # (digest keeps its last answer: it must never be another text's.)
+    asked = [("abc", 2), ("abd", 2), ("xbc", 2), ("xbc", 3), ("xbc", 3), ("日本語\ud800", 4), ("abc", 2)]
+    for text, end in asked:
+        expected = hashlib.sha256(text[:end].encode("utf-8", "surrogatepass")).hexdigest()
+        assert relocate.digest(text, end) == expected
