@@ -117,9 +117,9 @@ def _command() -> click.Command:
     @click.option(
         "--stats",
         is_flag=True,
-        help="Print how many pages were checked, how many came from the cache, and of those checked how "
-        "many were located from the cache (relocated: the text before their last evidence element "
-        "unchanged), and why the fast path left pages to the reference tokenizer, if it did (stderr).",
+        help="Print how many pages were checked and how many came from the cache (by their bytes, or by "
+        "their text up to the last evidence element: see the README's cache section), and why the fast "
+        "path left pages to the reference tokenizer, if it did (stderr).",
     )
     @click.option(
         "--all-warnings",
@@ -295,11 +295,7 @@ def execute(
     ):  # the date review ages were counted to, and where it came from
         click.echo(f"{PROG}: {options.freshness.describe()}", err=True)
     if caching.report:
-        click.echo(
-            f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached} "
-            f"relocated={stats.relocated}",
-            err=True,
-        )
+        click.echo(f"{PROG} stats: pages={stats.pages} checked={stats.checked} cached={stats.cached}", err=True)
         for line in stats.fallback_lines():
             click.echo(f"{PROG} fallback: {line}", err=True)
     if page_out is not None:

@@ -133,8 +133,6 @@ class Page:
     # Why the fast path left the page to the reference tokenizer (:func:`.._html.fastpath.attempt`); "" when
     # it located it, or when the page was located otherwise (``check_located``).
     fallback: str = field(default="", compare=False)
-    # Located by the record cache's entry for the page (the page's last location still holds), not afresh.
-    relocated: bool = field(default=False, compare=False)
 
     @property
     def has_markup(self) -> bool:
@@ -305,8 +303,8 @@ def _fast_proof(located: Located, new_text: str, edits: list[Edit]) -> bool:
     """Whether the fast path's argument shows that ``new_text`` locates as ``located`` moved by ``edits``:
     the old page was located by it (every slot's old content proven to end where it ends, the rest of the
     page read by lexbor as by the reference), and each new content ends its slot by the same test."""
-    if type(located) is not FastLocated:
-        return False  # (a subclass, such as a location the record cache answered, was not read by lexbor)
+    if not isinstance(located, FastLocated):
+        return False
     by_span = {(e.open_end, e.close_start): e for e in (*located.slots, *located.summaries)}
     shift = 0
     for start, end, text in sorted(edits):
@@ -352,21 +350,10 @@ def check_text(
 
     The markup is located by the C parser when selectolax is installed and it is sure to find exactly
     what the reference tokenizer finds (:mod:`.._html.fastpath`), else by the reference tokenizer; either
-    way the checks below are the same code on the same :class:`Located`. With a record cache and a
-    ``name``, the page's last location answers instead when it still holds for ``text``
-    (:meth:`.recordcache.RecordCache.located`; ``Page.relocated`` says so)."""
-    kept = records.located(name, text) if records is not None and name is not None else None
-    if kept is not None:
-        located, why = kept
-    else:
-        fast, why = attempt(text)
-        located = fast if fast is not None else locate(text)
-        why = why if fast is None else ""
-        if records is not None and name is not None:
-            records.keep_located(name, located, why)
-    page = check_located(text, name, located, options, records=records)
-    page.fallback = why
-    page.relocated = kept is not None
+    way the checks below are the same code on the same :class:`Located`."""
+    located, why = attempt(text)
+    page = check_located(text, name, located if located is not None else locate(text), options, records=records)
+    page.fallback = why if located is None else ""
     return page
 
 

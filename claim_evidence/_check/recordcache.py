@@ -5,10 +5,7 @@ new asset hash), so the page cache (``static_helper._cache``), keyed by the
 page's bytes, misses on every page of every build. The records inside rarely
 change. This cache keeps, per bundle text, its validation findings and every
 claim's rendered block, so a rebuilt page whose records did not change pays
-only for locating its markup and comparing its slots; and, per page (its path
-as shown), where its markup was (:meth:`RecordCache.located`), which answers
-the next build's text when that changed only after the last evidence element
-(:mod:`.._html.relocate` says when that is exact).
+only for locating its markup and comparing its slots.
 
 An entry is keyed by SHA-256 over the run's ``salt`` (the toolkit's version and
 the bytes of its code, templates and schema), the label language, the render
@@ -34,12 +31,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._core.diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from .._html.locate import Located
 
 FORMAT = 1
 _FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column", "hint")
@@ -81,37 +75,6 @@ class RecordCache:
             return _decode(json.loads(raw), key)
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
-
-    def located(self, name: str, text: str) -> tuple[Located, str] | None:
-        """Where the page ``name`` (its path as shown) has its markup, and the fast path's reason for leaving
-        it to the reference ("" when it did not), when its last check's location still holds for ``text``
-        (:func:`.._html.relocate.reuse`: the text up to the last evidence element unchanged, nothing after
-        it that could add one); else None."""
-        raw = self.store.get(self._located_key(name))
-        if raw is None:
-            return None
-        try:
-            kept = json.loads(raw)
-        except ValueError:
-            return None
-        if not isinstance(kept, dict) or kept.get("key") != self._located_key(name):
-            return None
-        from .._html.relocate import reuse  # (the page check's: a run answered from the page cache loads none of it)
-
-        return reuse(text, kept)
-
-    def keep_located(self, name: str, located: Located, why: str) -> None:
-        """Keep ``located`` (found in the page ``name``'s text) for :meth:`located` to answer the
-        page's next text from; one entry per page, replaced by the next location that differs."""
-        from .._html.relocate import remember
-
-        kept = remember(located, why)
-        if kept is not None:
-            key = kept["key"] = self._located_key(name)
-            self.store.put(key, json.dumps(kept, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-
-    def _located_key(self, name: str) -> str:
-        return hashlib.sha256(f"{FORMAT}\0{self.salt}\0located\0{name}".encode("utf-8", "surrogatepass")).hexdigest()
 
     def put(self, key: str, stored: Stored) -> None:
         entry = {

@@ -28,7 +28,6 @@ class FileResult:
     # A page with evidence markup: "" when the fast path located it, else why it was left to the reference
     # tokenizer (``static-helper --stats`` counts them); None for anything else (no markup, unreadable).
     fallback: str | None = None
-    relocated: bool = False  # its markup's location came from the record cache (``static-helper --stats``)
     # What the page cache keeps to answer the page's next text (a page check's ``_check.page.Prefix``), or None.
     prefix: Any = field(default=None, compare=False, repr=False)
 

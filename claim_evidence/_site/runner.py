@@ -257,12 +257,10 @@ class Stats:
     cached: int = 0
     fast: int = 0
     fallbacks: Counter[str] = field(default_factory=Counter)
-    relocated: int = 0  # checked pages whose markup's location the record cache answered
 
     def count(self, checked: FileResult | None) -> None:
         """Count a page that was read and checked (not answered from the cache)."""
         self.checked += 1
-        self.relocated += checked is not None and checked.relocated
         if checked is not None and checked.fallback is not None:
             if checked.fallback:
                 self.fallbacks[checked.fallback] += 1
@@ -532,11 +530,7 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
             if not page.has_markup:
                 return None
             return FileResult(
-                task.display,
-                status="unregistered",
-                detail=unregistered_detail(task),
-                fallback=page.fallback,
-                relocated=page.relocated,
+                task.display, status="unregistered", detail=unregistered_detail(task), fallback=page.fallback
             )
         if task.write:
             writer = state.writer
@@ -590,6 +584,4 @@ def _result(task: Task, page: Page, rewritten: int) -> FileResult:
     detail = f"{claims} claim{'' if claims == 1 else 's'} bound"
     if rewritten:
         detail += f", {rewritten} evidence slot{'' if rewritten == 1 else 's'} re-rendered"
-    return FileResult(
-        task.display, diagnostics, detail=detail, rewritten=rewritten, fallback=page.fallback, relocated=page.relocated
-    )
+    return FileResult(task.display, diagnostics, detail=detail, rewritten=rewritten, fallback=page.fallback)

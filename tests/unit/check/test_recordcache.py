@@ -13,7 +13,6 @@ import pytest
 
 from claim_evidence._check import binding as _binding
 from claim_evidence._check import facts as _facts
-from claim_evidence._check import page as _page
 from claim_evidence._check.recordcache import RecordCache, Stored
 from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.kvstore import KeyValueStore, cache_secret
@@ -50,16 +49,6 @@ def rebuild(site: Path, mark: str) -> None:
             data = page.read_bytes()
             stamp = f"<!-- build {mark} -->".encode()
             page.write_bytes(data.replace(b"</head>", stamp + b"</head>", 1) if b"</head>" in data else stamp + data)
-
-
-def stamp_after(site: Path, mark: str) -> None:
-    """A build that changed every page only after its evidence (a build stamp at the end), and the
-    config, so that no page entry answers: every page is checked."""
-    for page in site.rglob("*.html"):
-        if CACHE not in page.parts:
-            page.write_bytes(page.read_bytes() + f"<!-- build {mark} -->\n".encode())
-    config = site / "claim-evidence.toml"
-    config.write_text(config.read_text(encoding="utf-8") + f"# build {mark}\n", encoding="utf-8")
 
 
 def store(site: Path) -> KeyValueStore:
@@ -110,43 +99,6 @@ def test_recordcache_rebuild_checks_pages_without_validating_or_rendering_record
     assert (code, again) == (0, first)
     assert stats["checked"] == stats["pages"]  # every page missed the page cache: its bytes changed
     assert stats["cached"] == 0
-
-
-def _marked_pages(site: Path) -> int:
-    return sum(b"data-claim-id" in page.read_bytes() for page in site.rglob("*.html") if CACHE not in page.parts)
-
-
-def test_recordcache_rebuild_locates_pages_from_their_last_location(
-    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A build that changed the pages only after their last evidence element: every page is checked (its
-    bytes changed), none located again; the report is the one a check without the cache gives."""
-    code, first, stats = run()
-    assert stats["relocated"] == 0
-    stamp_after(site, "2")
-    no_cache = run("--no-cache")[:2]
-    with monkeypatch.context() as patched:
-        for name in ("attempt", "locate"):
-            patched.setattr(_page, name, _unless_marked(getattr(_page, name)))
-        code, again, stats = run()
-    assert (code, again) == no_cache == (0, first)
-    assert stats["checked"] == stats["pages"] and stats["relocated"] == _marked_pages(site) > 0
-    # A rest that adds an element (a stylesheet link after the evidence) is located afresh, and found.
-    page = site / "about.html"
-    page.write_bytes(page.read_bytes() + b'<link rel="stylesheet" href="/other.css">')
-    code, out, stats = run()
-    assert (stats["checked"], stats["relocated"]) == (1, 0)  # (the others: from their page entries)
-    assert (code, out) == run("--no-cache")[:2]
-
-
-def _unless_marked(locator: Any) -> Any:
-    """``locator`` for pages without evidence markup (nothing to answer them from); an error for the others."""
-
-    def pages_without_markup(text: str) -> Any:
-        assert "data-claim-id" not in text, "a page with evidence markup was located again"
-        return locator(text)
-
-    return pages_without_markup
 
 
 def test_recordcache_another_build_date_in_the_same_states_hits(
@@ -367,9 +319,7 @@ def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_
     run("notes/ame-free-tier.html")
     assert len(entries(site)) == len(first) + 1  # named pages: nothing pruned
     run()
-    # The other pages came from their page entries: their records and locations went unused. The named page
-    # keeps its record entry and its location, both written by the run that named it.
-    assert len(entries(site)) == 2
+    assert len(entries(site)) == 1  # the other pages came from their page entries: their records went unused
     rebuild(site, "3")
     code, _, stats = run()
     assert code == 0 and len(entries(site)) == len(first)  # computed again, stored again

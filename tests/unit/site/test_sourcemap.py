@@ -461,8 +461,8 @@ def test_sourcemap_static_helper_clean_run_and_cache_hits_read_no_source(
     captured = capsys.readouterr()
     assert captured.out == "PASS public/about/index.html: 1 claim bound\n1 page: 1 passed, 0 failed\n" * 2
     assert captured.err.splitlines() == [
-        "static-helper stats: pages=1 checked=1 cached=0 relocated=0",
-        "static-helper stats: pages=1 checked=0 cached=1 relocated=0",
+        "static-helper stats: pages=1 checked=1 cached=0",
+        "static-helper stats: pages=1 checked=0 cached=1",
     ]
 
 
@@ -518,7 +518,7 @@ def test_sourcemap_warning_from_the_cache_is_placed_as_a_fresh_one(
     second = capsys.readouterr()
     assert "CE900 [latency] unknown key 'zzz_note' (warning)\n    written at content/about.md:4\n" in first.out
     assert second.out == first.out
-    assert second.err == "static-helper stats: pages=1 checked=0 cached=1 relocated=0\n"
+    assert second.err == "static-helper stats: pages=1 checked=0 cached=1\n"
 
 
 # --- a record's findings: in the data file holding the page's bundle JSON -----------------------

@@ -31,7 +31,7 @@ def test_stats_fallback_lines_name_each_reason(run_static: Any, tmp_path: Path, 
     code, _, err = run_static("fast.html", "div.html", "fast.html", "--stats", "--no-cache")
     assert code == 1  # (the claim's visible text no longer matches its statement)
     assert err.splitlines()[-3:] == [
-        "static-helper stats: pages=3 checked=3 cached=0 relocated=0",
+        "static-helper stats: pages=3 checked=3 cached=0",
         "static-helper fallback: 1 of 3 pages with evidence markup left to the reference tokenizer (33.3%)",
         "static-helper fallback: 1 claim <p>: content not neutral (<div>)",
     ]
@@ -40,7 +40,7 @@ def test_stats_fallback_lines_name_each_reason(run_static: Any, tmp_path: Path, 
 def test_stats_without_fallbacks_prints_one_line(run_static: Any, tmp_path: Path, monkeypatch) -> None:
     _pages(tmp_path, monkeypatch)
     code, _, err = run_static("fast.html", "--stats", "--no-cache")
-    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=1 cached=0 relocated=0")
+    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=1 cached=0")
     assert "fallback" not in err
 
 
@@ -50,4 +50,4 @@ def test_stats_counts_no_fallback_for_cached_pages(run_static: Any, tmp_path: Pa
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert run_static("fast.html")[0] == 0
     code, _, err = run_static("fast.html", "--stats")
-    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1 relocated=0")
+    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1")

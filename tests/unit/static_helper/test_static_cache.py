@@ -91,18 +91,18 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_cache_hit_gives_the_same_report_without_checking(run: Any, site: Path) -> None:
     first = run()
-    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0, "relocated": 0}
+    assert first[0] == 0 and first[2] == {"pages": 2, "checked": 2, "cached": 0}
     assert len(entries(site)) == 2
     second = run()
     assert second[:2] == first[:2]
-    assert second[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}
+    assert second[2] == {"pages": 2, "checked": 0, "cached": 2}
 
 
 def test_cache_miss_when_page_bytes_change(run: Any, site: Path) -> None:
     run()
     page = site / "pages" / "basic.html"
     page.write_bytes(b"<!-- edited -->\n" + page.read_bytes())  # before its evidence: checked again
-    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1, "relocated": 0}
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
 
 
 def test_cache_a_change_after_the_evidence_is_answered_by_the_prefix(run: Any, site: Path) -> None:
@@ -116,13 +116,13 @@ def test_cache_a_change_after_the_evidence_is_answered_by_the_prefix(run: Any, s
     checked = run("--no-cache")
     answered = run()
     assert answered[:2] == checked[:2] == first[:2]
-    assert answered[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}
+    assert answered[2] == {"pages": 2, "checked": 0, "cached": 2}
     assert len(entries(site)) == 4 and len(prefixes(site)) == 2
     page = site / "pages" / "basic.html"
     page.write_bytes(page.read_bytes() + b'<link rel="stylesheet" href="/other.css">\n')
     code, out, stats = run()
     assert (code, out) == run("--no-cache")[:2]
-    assert stats == {"pages": 2, "checked": 1, "cached": 1, "relocated": 0}  # (the link: located afresh)
+    assert stats == {"pages": 2, "checked": 1, "cached": 1}
 
 
 def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,7 +220,7 @@ def test_cache_failing_pages_are_not_cached(run: Any, site: Path) -> None:
     code, _, stats = run()
     assert (code, stats["checked"]) == (1, 2)
     assert len(entries(site)) == 1
-    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1, "relocated": 1}  # (its location: the record cache's)
+    assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
 
 
 def test_cache_no_cache_neither_reads_nor_writes(run: Any, site: Path) -> None:
@@ -341,7 +341,7 @@ def test_cache_run_over_the_site_drops_entries_it_did_not_use(run: Any, site: Pa
     run()
     now = entries(site)
     assert len(now) == 2 and not set(now) & set(first)
-    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2, "relocated": 0}  # the kept ones answer
+    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}  # the kept ones answer
 
 
 def _age(site: Path, days: float = 1 / 24) -> None:
@@ -366,6 +366,6 @@ def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Pat
     for n in range(MIN_PARALLEL):
         (site / "pages" / f"copy{n:03d}.html").write_bytes(basic)
     pages = MIN_PARALLEL + 2
-    assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0, "relocated": 0}
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0}
     assert len(entries(site)) == pages
-    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages, "relocated": 0}
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}

@@ -463,7 +463,7 @@ def test_cli_cache_without_config_is_outside_the_checked_folder(run_static: Any,
     sites = list((xdg / "claim-evidence" / "sites").iterdir())
     assert len(sites) == 1 and len(sites[0].name) == 16
     code, out, err = run_static("basic.html", "--stats")
-    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1 relocated=0")
+    assert (code, err.splitlines()[-1]) == (0, "static-helper stats: pages=1 checked=0 cached=1")
 
 
 def test_cli_marked_page_without_bundle_names_claim_add(run_static: Any, site: Path) -> None:
