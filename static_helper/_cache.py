@@ -1,4 +1,5 @@
-"""The incremental cache: a page that passed, unchanged, under the same toolkit and settings, passes.
+"""The incremental cache: a page that passed, unchanged (or changed only after its last evidence element),
+under the same toolkit and settings, passes.
 
 An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
@@ -8,10 +9,10 @@ always checked again). Each passing page also leaves a prefix entry, one per
 page and settings: its result with what decided it (its text up to the last
 evidence element, its language and newline), which answers the page's next
 bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
-a build that changed only what follows the evidence). Entries are JSON values in one SQLite file,
-``.claim-evidence-cache/pages.sqlite3`` (beside claim-evidence.toml, else in the
-user's cache folder: see default_folder; see ``claim_evidence._core.kvstore``); an
-entry that does not parse, has another format, names another key or holds
+a build that changed only what follows the evidence). Entries are JSON values
+in one SQLite file, ``.claim-evidence-cache/pages.sqlite3`` (beside
+claim-evidence.toml, else in the user's cache folder: see default_folder; see
+``claim_evidence._core.kvstore``); an entry that does not parse, has another format, names another key or holds
 anything but a pass is ignored and rebuilt, never trusted. A pass entry is a
 claim ("this page passed before"): a forged one would make a failing page pass,
 so every entry is sealed with an HMAC under a secret that never lives in the
