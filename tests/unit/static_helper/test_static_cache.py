@@ -367,5 +367,9 @@ def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Pat
         (site / "pages" / f"copy{n:03d}.html").write_bytes(basic)
     pages = MIN_PARALLEL + 2
     assert run("--jobs", "2")[2] == {"pages": pages, "checked": pages, "cached": 0}
-    assert len(entries(site)) == pages
+    assert len(entries(site)) == pages and len(prefixes(site)) == pages
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
+    # The workers' prefix entries answer a rebuild that stamped every page after its evidence.
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
     assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
