@@ -176,7 +176,7 @@ class Cache:
         if prefix is None or result.outcome() != "pass" or result.status:
             return
         entry = _entry(key, result)
-        entry["prefix"] = [prefix.end, prefix.digest, prefix.newline, prefix.lang]
+        entry["prefix"] = [prefix.end, prefix.size, prefix.digest, prefix.newline, prefix.lang]
         self.store.put(key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
     def get_prefix(self, key: str, display: str) -> tuple[Any, FileResult] | None:
@@ -188,19 +188,20 @@ class Cache:
         try:
             entry = json.loads(raw)
             hit, result = _decode(entry, key, display)
-            end, digest, newline, lang = entry["prefix"]
+            end, size, digest, newline, lang = entry["prefix"]
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
         if (
             not hit
             or result is None
             or type(end) is not int
+            or type(size) is not int
             or not all(isinstance(v, str) for v in (digest, newline, lang))
         ):
             return None
         from claim_evidence._check.page import Prefix  # (a run reaches here only to check or answer a changed page)
 
-        return Prefix(end, digest, newline, lang), result
+        return Prefix(end, size, digest, newline, lang), result
 
 
 def _entry(key: str, result: FileResult | None) -> dict[str, Any]:

@@ -364,9 +364,14 @@ class Prefix:
     its labels' language (:func:`page_prefix`)."""
 
     end: int
+    size: int  # the UTF-8 bytes of those characters
     digest: str
     newline: str
     lang: str
+
+    @property
+    def cut(self) -> relocate.Cut:
+        return relocate.Cut(self.end, self.size, self.digest)
 
 
 def page_prefix(page: Page) -> Prefix | None:
@@ -387,14 +392,15 @@ def page_prefix(page: Page) -> Prefix | None:
     kept = relocate.prefix(page.located)
     if kept is None:
         return None
-    return Prefix(kept[0], kept[1], newline_style(page.text), page.lang)
+    return Prefix(kept.end, kept.size, kept.digest, newline_style(page.text), page.lang)
 
 
-def prefix_holds(prefix: Prefix, text: str, options: PageOptions) -> bool:
+def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start: bool = False) -> bool:
     """Whether ``text``, checked with ``options``, checks as the page ``prefix`` came from (see
-    :func:`page_prefix`; the caller keys the prefix by the settings and the page's name)."""
+    :func:`page_prefix`; the caller keys the prefix by the settings and the page's name). ``same_start``:
+    the caller found the page's bytes to start with the prefix's (:func:`.._html.relocate.starts_with`)."""
     return (
-        relocate.holds(text, (prefix.end, prefix.digest))
+        relocate.holds(text, prefix.cut, same_start=same_start)
         and newline_style(text) == prefix.newline
         and page_lang(text, options.lang) == prefix.lang
     )

@@ -11,12 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .._core.diagnostics import line_column, line_starts
 from .elements import MARKERS, RAWTEXT, RCDATA, VOID
 from .fastscan import fast_scan
 from .tokenizer import attribute_value, iter_attributes, scan
 from .treebuilder import Handler, TreeBuilder
+
+if TYPE_CHECKING:
+    from .relocate import Cut
 
 CLAIM_ATTR = "data-claim-id"
 SLOT_ATTR = "data-evidence-for"
@@ -75,7 +79,7 @@ class Located:
     _lines: list[int] | None = field(default=None, repr=False)
     # Where the last element ends and the SHA-256 of the text up to there, once :mod:`.relocate` computed
     # them (:func:`.relocate.prefix`): a later text with that prefix may be answered from this one.
-    _prefix: tuple[int, str] | None = field(default=None, repr=False, compare=False)
+    _prefix: Cut | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_markup(self) -> bool:

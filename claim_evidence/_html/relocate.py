@@ -28,18 +28,27 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import NamedTuple
 
 from .elements import VOID
 from .locate import Located, might_have_markup
 from .tokenizer import START_TAG
 
-__all__ = ["cut", "digest", "holds", "prefix", "rest_adds_nothing"]
+__all__ = ["Cut", "cut", "digest", "holds", "prefix", "rest_adds_nothing", "starts_with"]
 
 # In the rest of a page: a <link> start (every link is located), a <frameset> (the body dropped), and a
 # <script> start, whose id might spell the bundle script's with a character reference. In any case (as
 # Unicode folds it, which finds more than the tokenizer's ASCII lowercasing: more pages refused, none
 # wrongly answered), in comments and raw text too.
 _REST = re.compile(r"(?i)<link|frameset|<script")
+
+
+class Cut(NamedTuple):
+    """A location's prefix: its text up to ``end`` characters, ``size`` bytes in UTF-8, and their SHA-256."""
+
+    end: int
+    size: int
+    digest: str
 
 
 def cut(located: Located) -> int | None:
@@ -57,20 +66,25 @@ def cut(located: Located) -> int | None:
 
 
 def digest(text: str, end: int) -> str:
-    """SHA-256 of ``text[:end]`` (UTF-8; a lone surrogate as itself). The last one is kept: a rebuilt page
-    that its prefix entry could not answer (an asset hash of the same length changed before its evidence)
-    is asked it again, for the same text and end, when its check keeps its new prefix (some 80 µs for a
-    50 KB page)."""
+    """SHA-256 of ``text[:end]`` (UTF-8; a lone surrogate as itself)."""
+    return _digested(text, end)[1]
+
+
+def _digested(text: str, end: int) -> tuple[int, str]:
+    """``(size, digest)`` of ``text[:end]`` in UTF-8. The last one is kept: a rebuilt page that its prefix
+    entry could not answer (an asset hash of the same length changed before its evidence) is asked it
+    again, for the same text and end, when its check keeps its new prefix (some 80 µs for 50 KB)."""
     global _LAST
     last = _LAST  # (one tuple, swapped whole: a reader in another thread sees one digest's or the other's)
     if last is not None and last[1] == end and last[0] == text:
-        return last[2]
-    value = hashlib.sha256(text[:end].encode("utf-8", "surrogatepass")).hexdigest()
-    _LAST = (text, end, value)
-    return value
+        return last[2], last[3]
+    data = text[:end].encode("utf-8", "surrogatepass")
+    value = hashlib.sha256(data).hexdigest()
+    _LAST = (text, end, len(data), value)
+    return len(data), value
 
 
-_LAST: tuple[str, int, str] | None = None  # (text, end, digest) of the last digest this process computed
+_LAST: tuple[str, int, int, str] | None = None  # (text, end, size, digest) of the last digest computed
 
 
 def rest_adds_nothing(text: str, end: int) -> bool:
@@ -88,19 +102,27 @@ def rest_adds_nothing(text: str, end: int) -> bool:
     return True
 
 
-def prefix(located: Located) -> tuple[int, str] | None:
-    """``(end, digest)``: where ``located``'s last element ends (:func:`cut`) and the digest of its text up
-    to there; None when no later text can be answered from it. Computed once per location."""
+def prefix(located: Located) -> Cut | None:
+    """Where ``located``'s last element ends (:func:`cut`) and the digest of its text up to there; None when
+    no later text can be answered from it. Computed once per location."""
     if located._prefix is None:
         end = cut(located)
         if end is None:
             return None
-        located._prefix = end, digest(located.text, end)
+        located._prefix = Cut(end, *_digested(located.text, end))
     return located._prefix
 
 
-def holds(text: str, kept: tuple[int, str]) -> bool:
+def holds(text: str, kept: Cut, *, same_start: bool = False) -> bool:
     """Whether ``text`` locates as the text that ``kept`` (its :func:`prefix`) came from: the same
-    characters up to ``end``, and a rest that adds nothing."""
-    end, known = kept
-    return 0 < end <= len(text) and rest_adds_nothing(text, end) and digest(text, end) == known
+    characters up to ``end`` (``same_start``: the caller found them by :func:`starts_with`), and a rest
+    that adds nothing."""
+    end = kept.end
+    return 0 < end <= len(text) and rest_adds_nothing(text, end) and (same_start or digest(text, end) == kept.digest)
+
+
+def starts_with(data: bytes, kept: Cut) -> bool:
+    """Whether UTF-8 ``data`` (no byte-order mark) starts with the bytes of ``kept``'s text: then it decodes
+    to a text whose first ``end`` characters are those (the bytes end where a character does), without
+    decoding or encoding anything; some 35 µs for 50 KB against 110 to decode and digest the text."""
+    return len(data) >= kept.size and hashlib.sha256(data[: kept.size]).hexdigest() == kept.digest

@@ -25,7 +25,7 @@ from .._core.atomic import TEMP_PREFIX, deferred_folder_syncs
 from .._core.diagnostics import Diagnostic, InputError, internal_error
 from .._core.report import FileResult, input_error_result
 from .._core.splice import InternalError
-from .._core.textio import MAX_BYTES, decode_utf8, read_text
+from .._core.textio import MAX_BYTES, bom_of, decode_utf8, read_text
 from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 
 if TYPE_CHECKING:
@@ -491,13 +491,17 @@ def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -
     if kept is None:
         return None
     prefix, result = kept
-    from .._check.page import prefix_holds  # (only runs that kept a prefix: the cached ones load no checker)
+    from .._html.relocate import starts_with  # (only runs that kept a prefix: the cached ones load no checker)
+
+    if not starts_with(data[len(bom_of(data)) :], prefix.cut):  # (most changed pages go here, undecoded)
+        return None
+    from .._check.page import prefix_holds
 
     try:
         text = decode_utf8(data, task.path)
     except InputError:
         return None
-    return result if prefix_holds(prefix, text, task.options) else None
+    return result if prefix_holds(prefix, text, task.options, same_start=True) else None
 
 
 def _identity(task: Task) -> str:

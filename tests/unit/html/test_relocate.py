@@ -88,6 +88,9 @@ def _compare(text: str, rests: list[str], tally: Tally) -> None:
     # (The same text holds for itself when its rest adds nothing: a build that changed nothing.)
     for rest in (text[end:], *rests):
         new = text[:end] + rest
+        # (The bytes test the runner makes first agrees with the text's, and holds then needs no digest.)
+        assert relocate.starts_with(new.encode("utf-8", "surrogatepass"), kept)
+        assert relocate.holds(new, kept) == relocate.holds(new, kept, same_start=True)
         if not relocate.holds(new, kept):
             tally.refused += 1
             continue
@@ -175,9 +178,11 @@ def test_a_change_before_the_last_element_is_refused() -> None:
     assert kept is not None and relocate.holds(text + "<!-- b -->", kept)
     for at in (0, text.index("intro"), kept[0] - 1):
         changed = text[:at] + ("X" if text[at] != "X" else "Y") + text[at + 1 :]
-        assert not relocate.holds(changed, kept)
+        assert not relocate.holds(changed, kept) and not relocate.starts_with(changed.encode(), kept)
+    assert relocate.starts_with(text.encode(), kept) and not relocate.starts_with(text.encode()[: kept.size - 1], kept)
     assert not relocate.holds(text[: kept[0] - 1], kept)  # shorter than the kept prefix
-    assert not relocate.holds(text, (0, kept[1])) and not relocate.holds(text, (len(text) + 1, kept[1]))
+    assert not relocate.holds(text, kept._replace(end=0))
+    assert not relocate.holds(text, kept._replace(end=len(text) + 1))
 
 
 def test_an_implied_end_has_no_prefix() -> None:

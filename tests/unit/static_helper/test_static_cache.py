@@ -148,6 +148,18 @@ def test_cache_miss_when_templates_change(tmp_path: Path) -> None:
     assert folders_fingerprint("1", [templates]) != before
 
 
+def test_cache_a_page_with_a_byte_order_mark_is_answered_by_its_prefix(run: Any, site: Path) -> None:
+    # (The mark is no text: the prefix is the text's, and the bytes after the mark are compared.)
+    page = site / "pages" / "basic.html"
+    page.write_bytes(b"\xef\xbb\xbf" + page.read_bytes())
+    first = run()
+    page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}
+    page.write_bytes(page.read_bytes()[3:] + b"<!-- build 3 -->\n")  # the mark gone: the same text
+    answered = run()
+    assert answered[2] == {"pages": 2, "checked": 0, "cached": 2} and answered[:2] == first[:2] == run("--no-cache")[:2]
+
+
 def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site: Path) -> None:
     _, expected, _ = run()
     for first, second in (entries(site), prefixes(site)):
@@ -165,9 +177,12 @@ def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site
     "damage",
     [
         lambda e: e.update(prefix=None),
-        lambda e: e.update(prefix=[1, 2, 3, 4]),
-        lambda e: e.update(prefix=["1", "d", "\n", "ja"]),
-        lambda e: e.update(prefix=[1, "d", "\n"]),
+        lambda e: e.update(prefix=[1, 2, 3, 4, 5]),
+        lambda e: e.update(prefix=["1", 5, "d", "\n", "ja"]),
+        lambda e: e.update(prefix=[1, "5", "d", "\n", "ja"]),
+        lambda e: e.update(prefix=[1, 5, "d", "\n"]),
+        lambda e: e["prefix"].__setitem__(1, e["prefix"][1] + 1),  # (the bytes no longer those of the text)
+        lambda e: e["prefix"].__setitem__(2, "0" * 64),
         lambda e: e.pop("prefix"),
         lambda e: e.update(outcome="fail"),
     ],
