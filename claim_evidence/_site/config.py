@@ -373,8 +373,10 @@ class GlobMatch:
 
 def site_path(root: Path, path: Path) -> str | None:
     """``path`` relative to the site root, POSIX (``articles/a.html``); None when it lies outside."""
-    # Globs and the walk give paths under the (resolved) root already: no system call for those.
-    for candidate in (path, Path(os.path.abspath(path)), Path(os.path.realpath(path))):
+    # Globs and the walk give paths under the (resolved) root already: no system call for those (the
+    # candidates are made one by one: a realpath is a system call per component of the path).
+    for make in (lambda: path, lambda: Path(os.path.abspath(path)), lambda: Path(os.path.realpath(path))):
+        candidate = make()
         if candidate.is_absolute():
             try:
                 return candidate.relative_to(root).as_posix()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,54 @@ def test_runner_validate_reports_a_bug_on_its_file_and_checks_the_rest(
         f"PASS {files[2]}",
         "3 files: 2 passed, 1 failed",
     ]
+
+
+# --- finding a site's pages ---------------------------------------------------------------------
+
+
+def test_runner_realpaths_resolve_as_realpath_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RealPaths resolves each folder once and each file that is a link whole: the same answers as
+    os.path.realpath for links to files and folders, dangling links, relative paths and missing files."""
+    site = tmp_path / "site"
+    (site / "pages").mkdir(parents=True)
+    (site / "pages" / "a.html").write_text("a", encoding="utf-8")
+    (site / "alias.html").symlink_to(site / "pages" / "a.html")
+    (site / "mirror").symlink_to(site / "pages", target_is_directory=True)
+    (site / "dangling.html").symlink_to(site / "gone.html")
+    (site / "chain.html").symlink_to("alias.html")
+    (site / "pages" / "deep").mkdir()
+    (site / "down").symlink_to(site / "pages" / "deep", target_is_directory=True)
+    monkeypatch.chdir(site)
+    real = _runner.RealPaths()
+    asked = [
+        site / "pages" / "a.html",
+        site / "alias.html",
+        site / "mirror" / "a.html",
+        site / "dangling.html",
+        site / "chain.html",
+        site / "missing.html",
+        Path("pages/a.html"),
+        Path("mirror/a.html"),
+        Path("mirror/../alias.html"),
+        Path("down/../a.html"),  # (pages/a.html: the link first, then "..")
+        site / "down" / ".." / "a.html",
+    ]
+    for path in asked * 2:  # (the second time from the folders it keeps)
+        assert real(path) == os.path.realpath(path), path
+
+
+def test_runner_a_link_to_a_registered_page_is_not_a_second_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    (site / "pages").mkdir(parents=True)
+    (site / "pages" / "a.html").write_text("<p>a</p>", encoding="utf-8")
+    (site / "pages" / "b.html").write_text("<p>b</p>", encoding="utf-8")
+    (site / "alias.html").symlink_to(site / "pages" / "a.html")
+    (site / "claim-evidence.toml").write_text('pages = ["pages/*.html"]\n', encoding="utf-8")
+    (tmp_path / "here").symlink_to(site, target_is_directory=True)
+    monkeypatch.chdir(tmp_path / "here")  # (shown relative to the working folder, a link to the site)
+    from claim_evidence._site.config import load_config
+
+    tasks = _runner.tasks_for_config(load_config(site / "claim-evidence.toml"), False)
+    assert [(t.display, t.registered) for t in tasks] == [("pages/a.html", True), ("pages/b.html", True)]
