@@ -71,20 +71,9 @@ def digest(text: str, end: int) -> str:
 
 
 def _digested(text: str, end: int) -> tuple[int, str]:
-    """``(size, digest)`` of ``text[:end]`` in UTF-8. The last one is kept: a rebuilt page that its prefix
-    entry could not answer (an asset hash of the same length changed before its evidence) is asked it
-    again, for the same text and end, when its check keeps its new prefix (some 80 µs for 50 KB)."""
-    global _LAST
-    last = _LAST  # (one tuple, swapped whole: a reader in another thread sees one digest's or the other's)
-    if last is not None and last[1] == end and last[0] == text:
-        return last[2], last[3]
+    """``(size, digest)`` of ``text[:end]`` in UTF-8."""
     data = text[:end].encode("utf-8", "surrogatepass")
-    value = hashlib.sha256(data).hexdigest()
-    _LAST = (text, end, len(data), value)
-    return len(data), value
-
-
-_LAST: tuple[str, int, int, str] | None = None  # (text, end, size, digest) of the last digest computed
+    return len(data), hashlib.sha256(data).hexdigest()
 
 
 def rest_adds_nothing(text: str, end: int) -> bool:

@@ -126,13 +126,22 @@ def _clean_folder(folder: Path) -> None:
 class RealPaths:
     """``os.path.realpath`` of the many files of one site, resolving each folder once: a realpath makes a
     system call per component of the path (some 15–30 µs a page; a site's pages share a few dozen
-    folders). A file that is itself a link is resolved whole."""
+    folders). A file that is itself a link is resolved whole; each path is resolved once (a page is
+    asked for twice: to tell it from a link's target, and to show it)."""
 
     def __init__(self) -> None:
         self.folders: dict[str, str] = {}
+        self.paths: dict[str, str] = {}
 
     def __call__(self, path: str | os.PathLike[str]) -> str:
-        if ".." in os.fspath(path):
+        given = os.fspath(path)
+        known = self.paths.get(given)
+        if known is None:
+            known = self.paths[given] = self._resolve(given)
+        return known
+
+    def _resolve(self, path: str) -> str:
+        if ".." in path:
             return os.path.realpath(path)  # (abspath would drop "x/.." before x's link is followed)
         folder, name = os.path.split(os.path.abspath(path))
         real = self.folders.get(folder)
