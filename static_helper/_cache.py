@@ -1,5 +1,6 @@
-"""The incremental cache: a page that passed, unchanged (or changed only after its last evidence element),
-under the same toolkit and settings, passes.
+"""The incremental cache: a page that passed, unchanged (or changed only after its last evidence element,
+or only in what its head's comments, white space and meta values say), under the same toolkit and
+settings, passes.
 
 An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
@@ -7,9 +8,10 @@ and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
 always checked again). Each passing page also leaves a prefix entry, one per
 page and settings: its result with what decided it (its text up to the last
-evidence element, its language and newline), which answers the page's next
-bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
-a build that changed only what follows the evidence). Entries are JSON values
+evidence element, its language and newline, its head), which answers the page's
+next bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
+a build that changed only what follows the evidence; ``head_moved``: one that
+changed only comments, white space or meta values in the head). Entries are JSON values
 in one SQLite file, ``.claim-evidence-cache/pages.sqlite3`` (beside
 claim-evidence.toml, else in the user's cache folder: see default_folder; see
 ``claim_evidence._core.kvstore``); an entry that does not parse, has another format, names another key or holds
@@ -177,6 +179,7 @@ class Cache:
             return
         entry = _entry(key, result)
         entry["prefix"] = [prefix.end, prefix.size, prefix.digest, prefix.newline, prefix.lang]
+        entry["head"] = None if prefix.head is None else list(prefix.head)
         self.store.put(key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
     def get_prefix(self, key: str, display: str) -> tuple[Any, FileResult] | None:
@@ -189,6 +192,7 @@ class Cache:
             entry = json.loads(raw)
             hit, result = _decode(entry, key, display)
             end, size, digest, newline, lang = entry["prefix"]
+            head = entry["head"]
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
         if (
@@ -197,11 +201,27 @@ class Cache:
             or type(end) is not int
             or type(size) is not int
             or not all(isinstance(v, str) for v in (digest, newline, lang))
+            or not (head is None or _is_head(head))
         ):
             return None
+        if head is not None and (head[0] + head[4] != end or head[1] + head[5] != size):
+            return None  # (a head must end where its middle starts, and that end where the prefix does)
         from claim_evidence._check.page import Prefix  # (a run reaches here only to check or answer a changed page)
+        from claim_evidence._html.relocate import Head
 
-        return Prefix(end, size, digest, newline, lang), result
+        return Prefix(end, size, digest, newline, lang, None if head is None else Head(*head)), result
+
+
+# A prefix entry's head (``claim_evidence._html.relocate.Head``): its fields' types in order.
+_HEAD_TYPES = (int, int, int, str, int, int, str)
+
+
+def _is_head(value: Any) -> bool:
+    return (
+        type(value) is list
+        and len(value) == len(_HEAD_TYPES)
+        and all(type(v) is t for v, t in zip(value, _HEAD_TYPES, strict=True))
+    )
 
 
 def _entry(key: str, result: FileResult | None) -> dict[str, Any]:

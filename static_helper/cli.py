@@ -117,9 +117,10 @@ def _command() -> click.Command:
     @click.option(
         "--stats",
         is_flag=True,
-        help="Print how many pages were checked and how many came from the cache (by their bytes, or by "
-        "their text up to the last evidence element: see the README's cache section), and why the fast "
-        "path left pages to the reference tokenizer, if it did (stderr).",
+        help="Print how many pages were checked and how many came from the cache (by their bytes, by their "
+        "text up to the last evidence element, or by their text after a head changed only in comments, "
+        "white space and meta values: see the README's cache section), and why the fast path left pages "
+        "to the reference tokenizer, if it did (stderr).",
     )
     @click.option(
         "--all-warnings",

@@ -19,8 +19,10 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -368,6 +370,9 @@ class Prefix:
     digest: str
     newline: str
     lang: str
+    # The page's head and the digest of its text after it (:func:`.._html.relocate.head`): a text that
+    # differs only there is answered by :func:`head_moved`. None when its first line holds more.
+    head: relocate.Head | None = None
 
     @property
     def cut(self) -> relocate.Cut:
@@ -392,7 +397,8 @@ def page_prefix(page: Page) -> Prefix | None:
     kept = relocate.prefix(page.located)
     if kept is None:
         return None
-    return Prefix(kept.end, kept.size, kept.digest, newline_style(page.text), page.lang)
+    head = relocate.head(page.text, kept.end)
+    return Prefix(kept.end, kept.size, kept.digest, newline_style(page.text), page.lang, head)
 
 
 def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start: bool = False) -> bool:
@@ -404,6 +410,55 @@ def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start:
         and newline_style(text) == prefix.newline
         and page_lang(text, options.lang) == prefix.lang
     )
+
+
+def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> Prefix | None:
+    """The :class:`Prefix` of ``text`` (``data`` decoded: UTF-8 without a byte-order mark), checked with
+    ``options``, when it checks as the page ``prefix`` came from with every finding after the head moved
+    by as many lines as its head gained (``head.lines`` of the two prefixes; the caller keys the prefix
+    by the settings and the page's name); else None.
+
+    Why that is exact: :func:`.._html.relocate.moved_head` holds when ``text`` is that page with only its
+    head changed in what decides nothing and its rest (after the last evidence element) in what adds
+    nothing: the reference then locates every element after the head where it was, moved by the head's
+    change in length, with the same text inside it. Findings follow from that
+    location, that text, the language and the newline (see :func:`page_prefix`), each placed at an offset
+    inside the markup; an offset after the head keeps its column (the head ends a line) and moves by
+    the head's line breaks. A finding placed in the head is not moved: the caller refuses its result."""
+    kept = prefix.head
+    if kept is None:
+        return None
+    head = relocate.moved_head(data, text, kept)
+    if head is None or newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
+        return None
+    size = head.size + head.middle_size
+    return Prefix(
+        head.end + head.middle, size, hashlib.sha256(data[:size]).hexdigest(), prefix.newline, prefix.lang, head
+    )
+
+
+_NAMES_A_LINE = re.compile(r"\blines? \d")
+
+
+def moved_findings(diagnostics: list[Diagnostic], old: Prefix, new: Prefix) -> list[Diagnostic] | None:
+    """The findings of the page ``old`` came from, placed in the text ``new`` came from (:func:`head_moved`):
+    every line after the head moved by the line breaks the head gained; None when a finding is placed in
+    the head, or names a line in its message (a link's, a ``<frameset>``'s, an ``<a>``'s: they may be in
+    the head, and where in the new head they went is not known here; only errors name one today, and
+    errors are never answered)."""
+    if old.head is None or new.head is None:
+        return None
+    lines, shift = old.head.lines, new.head.lines - old.head.lines
+    moved = []
+    for d in diagnostics:
+        if _NAMES_A_LINE.search(d.message):
+            return None
+        if d.line is not None:
+            if d.line <= lines:
+                return None
+            d = dataclasses.replace(d, line=d.line + shift)
+        moved.append(d)
+    return moved
 
 
 def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:

@@ -99,17 +99,8 @@ def _markup(text: str, lt: int, stop: int, builder: TreeBuilder) -> int:
         return _to_gt(text, lt + 2, stop)
     if nxt == "!":
         if text.startswith("<!--", lt):
-            if text.startswith("<!-->", lt):
-                return lt + 5
-            if text.startswith("<!--->", lt):
-                return lt + 6
-            close = text.find("-->", lt + 4, stop)
-            bang = text.find("--!>", lt + 4, stop)
-            if close < 0 and bang < 0:
-                return stop
-            if bang >= 0 and (close < 0 or bang < close):
-                return bang + 4
-            return close + 3
+            closed = comment_end(text, lt, stop)
+            return stop if closed is None else closed
         if builder.foreign and text.startswith("<![CDATA[", lt):
             close = text.find("]]>", lt + 9, stop)
             if close < 0:
@@ -135,17 +126,43 @@ def _raw_text(text: str, pos: int, stop: int, name: str, builder: TreeBuilder) -
     if name == "plaintext":
         builder.handler.text(pos, stop, True)
         return stop
-    close = _script_end(text, pos, stop) if name == "script" else _raw_end(name).search(text, pos, stop)
-    if close is None:
+    at = raw_close(text, pos, stop, name)
+    if at is None:
         builder.handler.text(pos, stop, name not in RCDATA)
         return stop
-    at = close if isinstance(close, int) else close.start()
     builder.handler.text(pos, at, name not in RCDATA)
     match = END_TAG.match(text, at, stop)
     if match is None:
         return stop
     builder.end(name, at, match.end())
     return match.end()
+
+
+def comment_end(text: str, lt: int, stop: int) -> int | None:
+    """Where the comment whose ``<!--`` is at ``lt`` ends (after its ``-->`` or ``--!>``; ``<!-->`` and
+    ``<!--->`` are whole comments), or None when it runs to ``stop``."""
+    if text.startswith("<!-->", lt):
+        return lt + 5
+    if text.startswith("<!--->", lt):
+        return lt + 6
+    close = text.find("-->", lt + 4, stop)
+    # (A "--!>" that comes first starts before the "-->": searched for only up to there, not to the end
+    # of the text, once per comment.)
+    bang = text.find("--!>", lt + 4, stop if close < 0 else close + 3)
+    if close < 0 and bang < 0:
+        return None
+    if bang >= 0 and (close < 0 or bang < close):
+        return bang + 4
+    return close + 3
+
+
+def raw_close(text: str, pos: int, stop: int, name: str) -> int | None:
+    """Where the raw text or RCDATA of a ``name`` element whose content starts at ``pos`` ends: the start of
+    the end tag that closes it, or None when it runs to ``stop``."""
+    if name == "script":
+        return _script_end(text, pos, stop)
+    close = _raw_end(name).search(text, pos, stop)
+    return None if close is None else close.start()
 
 
 def _script_end(text: str, pos: int, stop: int) -> int | None:

@@ -523,15 +523,38 @@ def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -
     prefix, result = kept
     from .._html.relocate import starts_with  # (only runs that kept a prefix: the cached ones load no checker)
 
-    if not starts_with(data[len(bom_of(data)) :], prefix.cut):  # (most changed pages go here, undecoded)
+    body = data[len(bom_of(data)) :]  # (the text is that of the bytes after a byte-order mark)
+    same_start = starts_with(body, prefix.cut)  # (tested undecoded: most changed pages fail it)
+    if not same_start and prefix.head is None:
         return None
-    from .._check.page import prefix_holds
-
     try:
         text = decode_utf8(data, task.path)
     except InputError:
         return None
-    return result if prefix_holds(prefix, text, task.options, same_start=True) else None
+    if same_start:
+        from .._check.page import prefix_holds
+
+        return result if prefix_holds(prefix, text, task.options, same_start=True) else None
+    return _from_head(cache, prefix_key, task, prefix, result, body, text)
+
+
+def _from_head(
+    cache: ResultCache, prefix_key: str, task: Task, prefix: Prefix, result: FileResult, data: bytes, text: str
+) -> FileResult | None:
+    """The page's last passing result with every finding moved by the lines its head gained, when its new
+    text is that page with only its head changed in what decides nothing (a build stamp in a comment, a
+    ``<meta>`` date, indentation: :func:`.._check.page.head_moved` says why that is exact); it becomes the
+    page's prefix entry."""
+    from .._check.page import head_moved, moved_findings
+
+    moved = head_moved(prefix, data, text, task.options)
+    diagnostics = None if moved is None else moved_findings(result.diagnostics, prefix, moved)
+    if diagnostics is None:
+        return None
+    answered = FileResult(result.path, diagnostics, detail=result.detail)
+    answered.prefix = moved
+    cache.put_prefix(prefix_key, answered)
+    return answered
 
 
 def _identity(task: Task) -> str:

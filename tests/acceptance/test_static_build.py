@@ -366,7 +366,8 @@ def test_static_build_cached_runs_load_neither_jinja2_nor_the_process_pool(site)
     ``--write`` renders every slot (the golden bytes) and loads jinja2; after it the check of the written
     pages (checked again, their blocks from the record cache), a run answered from the page cache, a
     one-page run, and rebuilds (every page's bytes changed outside its slots: after the evidence, answered
-    by the pages' prefix entries; before it, checked again) load none of them."""
+    by the pages' prefix entries; in a comment before it, by their heads; a tag before it, checked again)
+    load none of them."""
     assert _run_loading(site, "--write", "--jobs", "1", ".")[0] == "EXIT 0 ['jinja2', 'markupsafe']"
     assert [(site / f"{name}.html").read_bytes() for name in ("basic", "tricky")] == [golden("basic"), golden("tricky")]
     checked_again = ("EXIT 0 []", "static-helper stats: pages=2 checked=2 cached=0")
@@ -383,7 +384,14 @@ def test_static_build_cached_runs_load_neither_jinja2_nor_the_process_pool(site)
         "EXIT 0 []",
         "static-helper stats: pages=2 checked=0 cached=2",  # (answered by their prefix entries)
     )
-    for name in ("basic", "tricky"):  # a build that changed what precedes the evidence: checked again
+    for name in ("basic", "tricky"):  # a build stamp in a comment before the evidence
         page = site / f"{name}.html"
         page.write_bytes(b"<!-- build 3 -->" + page.read_bytes())
+    assert _run_loading(site, "--jobs", "1", "--stats", ".") == (
+        "EXIT 0 []",
+        "static-helper stats: pages=2 checked=1 cached=1",  # (basic.html by its head; tricky's lines end in CRLF)
+    )
+    for name in ("basic", "tricky"):  # a build that changed a tag before the evidence: checked again
+        page = site / f"{name}.html"
+        page.write_bytes(b"<p>build 4</p>" + page.read_bytes())
     assert _run_loading(site, "--jobs", "1", "--stats", ".") == checked_again

@@ -9,16 +9,26 @@ message, JSON path, severity, subject, line and column), the same re-rendered sl
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
 import pytest
 
-from claim_evidence._check.page import Page, PageOptions, check_text, page_prefix, prefix_holds
+from claim_evidence._check.page import (
+    Page,
+    PageOptions,
+    check_text,
+    head_moved,
+    moved_findings,
+    page_prefix,
+    prefix_holds,
+)
+from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.jsonio import dumps_for_script
 
-from ...acceptance.test_static_corpus import BLOCK, BUNDLE, CORPUS, LINK, STATEMENT, pages, read_inputs
-from ..html.test_relocate import BUILD_RESTS, REFUSED_RESTS, _module
+from ...acceptance.test_static_corpus import BLOCK, BUNDLE, CORPUS, LINK, SCRIPT, STATEMENT, pages, read_inputs
+from ..html.test_relocate import BUILD_RESTS, REFUSED_RESTS, _module, head_edits
 from ..html.test_static_fastscan import _pages
 
 SCRIPT_ONE_LINE = (
@@ -114,3 +124,98 @@ def test_what_a_prefix_does_not_hold_for(tmp_path: Path) -> None:
     assert not prefix_holds(prefix, one_line + "\r", options)
     # A page whose check read beyond its markup (no bundle script: the SVG/MathML search) has none.
     assert page_prefix(check_text(text.replace('id="claim-evidence-data"', 'id="x"'), None, options)) is None
+
+
+# --- a page changed only in its head ---------------------------------------------------------------
+
+
+def _moved_shape(page: Page, end: int) -> tuple[object, ...]:
+    """:func:`_shape` with the re-rendered slots placed from the head's end."""
+    found, rendered, *rest = _shape(page)
+    return (found, tuple((start - end, content) for start, content in rendered), *rest)  # type: ignore[union-attr]
+
+
+def _compare_heads(text: str, options: PageOptions, rng: random.Random, count: int, tally: Tally) -> None:
+    page = check_text(text, None, options)
+    prefix = page_prefix(page)
+    if prefix is None or prefix.head is None:
+        tally.none += 1
+        return
+    tally.prefixes += 1
+    middle, rest = text[prefix.head.end : prefix.end], text[prefix.end :]
+    for index, head in enumerate(head_edits(text[: prefix.head.end], rng, count)):
+        new = head + middle + (rest if index % 3 else rng.choice((*BUILD_RESTS, *CHECK_RESTS)))
+        moved = head_moved(prefix, new.encode("utf-8", "surrogatepass"), new, options)
+        placed = None if moved is None else moved_findings(page.diagnostics, prefix, moved)
+        if moved is None or placed is None:
+            tally.refused += 1
+            continue
+        tally.held += 1
+        again = check_text(new, None, options)
+        found, rendered, *others = _moved_shape(page, prefix.head.end)
+        expected = (
+            tuple((d.code, d.message, d.path, d.severity, d.subject, d.line, d.column) for d in placed),
+            rendered,
+            *others,
+        )
+        assert _moved_shape(again, moved.head.end) == expected, (head, text[:300])  # type: ignore[union-attr]
+        assert page_prefix(again) == moved  # (the next build's entry: as a check of the new text makes it)
+
+
+def test_a_changed_head_checks_as_the_page_did(capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(5)
+    varied, bench = _module("varied"), _module("bench")
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in _pages()]
+    for index in range(2 * len(varied.SHAPES)):
+        texts += varied.page(index, 10, 7, True)
+    texts += [bench._page(index, 10, 7, True, 1)[1] for index in range(3)]
+    texts += [text.replace("<head>", "<head>\r\n") for text in texts[:4]]  # (a CR in the head: refused)
+    tally = Tally()
+    for index, text in enumerate(texts):
+        _compare_heads(text, OPTIONS[index % 2], rng, 30, tally)
+    with capsys.disabled():
+        print(
+            f"\nchanged heads: {tally.prefixes} pages with a head ({tally.none} without), {tally.held} held, {tally.refused} refused"
+        )
+    assert tally.prefixes > len(texts) // 3 and tally.held > 5 * tally.prefixes
+
+
+def test_what_a_head_does_not_hold_for() -> None:
+    options = OPTIONS[0]
+    head = '<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta name="built" content="1">\n  <!-- build 1 -->\n'
+    head += f"  {LINK}\n</head>\n<body>\n"
+    text = head + f'<p data-claim-id="C-1">{STATEMENT} 42</p>\n<div data-evidence-for="C-1"></div>\n{SCRIPT}\n'
+    page = check_text(text, None, options)
+    prefix = page_prefix(page)
+    assert prefix is not None and prefix.head is not None and page.diagnostics
+
+    def held(new: str) -> bool:
+        moved = head_moved(prefix, new.encode(), new, options)
+        return moved is not None and moved_findings(page.diagnostics, prefix, moved) is not None
+
+    stamped = text.replace("build 1", "build 2")
+    assert held(stamped) and held(text.replace('content="1"', 'content="2026-12-03"'))
+    moved = head_moved(prefix, stamped.encode(), stamped, options)
+    assert moved is not None and moved.end == prefix.end and moved.digest != prefix.digest
+    grown = text.replace("</head>", "<!-- a line after the link -->\n</head>")
+    moved = head_moved(prefix, grown.encode(), grown, options)
+    assert moved is not None and moved.head is not None and moved.head.lines == prefix.head.lines + 1
+    placed = moved_findings(page.diagnostics, prefix, moved)
+    assert placed is not None and [d.line for d in placed] == [d.line + 1 for d in page.diagnostics]  # type: ignore[operator]
+    assert held(text.replace("  <!-- build 1 -->\n", "  <!-- build 1 -->\n\n"))  # (the link a line lower)
+    # A finding placed in the head, or whose message names a line (which may be in the head), is not moved.
+    for found in (
+        dataclasses.replace(page.diagnostics[0], line=prefix.head.lines),
+        Diagnostic("SH1", "the <a> at line 3"),
+    ):
+        assert moved_findings([*page.diagnostics, found], prefix, moved) is None
+    # What the head decides: the labels' language, the links, tags, a CR.
+    assert not held(text.replace('lang="en"', 'lang="ja"'))
+    assert not held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css?v=2"))
+    assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 --><script>x</script>"))
+    assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 -->\r"))
+    assert not held(text.replace("<!-- build 1 -->", '<!-- <p data-claim-id="C-2"> -->'))
+    # ...and what follows it: the same bytes up to the last evidence element, then a rest that adds nothing.
+    assert not held(stamped.replace(STATEMENT, STATEMENT.upper()))
+    assert held(stamped + "<footer>built 2</footer>\n")
+    assert not held(stamped + '<link rel="stylesheet" href="/x.css">\n')

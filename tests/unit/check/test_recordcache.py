@@ -43,11 +43,12 @@ def run(run_static: Any) -> Any:
 
 def rebuild(site: Path, mark: str) -> None:
     """What a generator's build does to every page: bytes change outside the slots, records do not. (In
-    the head: a change after the evidence is answered by the page cache's prefix entries, unchecked.)"""
+    the head, in a style sheet: a change after the evidence is answered by the page cache's prefix entries,
+    and one in a comment in the head by their heads, unchecked.)"""
     for page in site.rglob("*.html"):
         if CACHE not in page.parts:
             data = page.read_bytes()
-            stamp = f"<!-- build {mark} -->".encode()
+            stamp = f"<style>/* build {mark} */</style>".encode()
             page.write_bytes(data.replace(b"</head>", stamp + b"</head>", 1) if b"</head>" in data else stamp + data)
 
 

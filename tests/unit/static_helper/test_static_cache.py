@@ -101,7 +101,7 @@ def test_cache_hit_gives_the_same_report_without_checking(run: Any, site: Path) 
 def test_cache_miss_when_page_bytes_change(run: Any, site: Path) -> None:
     run()
     page = site / "pages" / "basic.html"
-    page.write_bytes(b"<!-- edited -->\n" + page.read_bytes())  # before its evidence: checked again
+    page.write_bytes(b"<p>edited</p>\n" + page.read_bytes())  # before its evidence: checked again
     assert run()[2] == {"pages": 2, "checked": 1, "cached": 1}
 
 
@@ -123,6 +123,40 @@ def test_cache_a_change_after_the_evidence_is_answered_by_the_prefix(run: Any, s
     code, out, stats = run()
     assert (code, out) == run("--no-cache")[:2]
     assert stats == {"pages": 2, "checked": 1, "cached": 1}
+
+
+def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
+    """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
+    value, a line more) is answered by the page's prefix entry, with the report a check gives: its
+    findings' lines moved with the head. A change there that decides something (a link's href) is checked."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_varied", DATA.parents[2] / "benchmarks" / "varied.py")
+    assert spec is not None and spec.loader is not None
+    varied = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(varied)
+    page = site / "pages" / "varied.html"
+    page.write_text(varied.page(1, 10, 7, True)[0], encoding="utf-8")  # (a page with CE905 warnings)
+    first = run()
+    assert "CE905" in first[1] and first[2]["checked"] == 3  # (warnings: findings placed on lines)
+    text = page.read_bytes()
+    for build, new in enumerate(
+        (
+            text.replace(b"</head>", b"<!-- build 2 --></head>", 1),
+            text.replace(b"</head>", b"<!-- build 3 -->\n\n</head>", 1),  # (two lines more)
+            text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1),  # (a tag changed)
+            text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1),
+        )
+    ):
+        assert new != text
+        page.write_bytes(new)
+        checked = run("--no-cache")
+        answered = run()
+        assert answered[:2] == checked[:2] and answered[0] == 0
+        assert answered[2]["checked"] == (0 if build < 2 else 1), build
+        if build == 1:
+            assert checked[1] != first[1] and checked[1].count("CE905") == first[1].count("CE905")
+        text = new
 
 
 def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,6 +192,13 @@ def test_cache_a_page_with_a_byte_order_mark_is_answered_by_its_prefix(run: Any,
     page.write_bytes(page.read_bytes()[3:] + b"<!-- build 3 -->\n")  # the mark gone: the same text
     answered = run()
     assert answered[2] == {"pages": 2, "checked": 0, "cached": 2} and answered[:2] == first[:2] == run("--no-cache")[:2]
+    # In the head (the mark back; two marks: the second is text, which makes it another head).
+    for mark, checked in ((b"\xef\xbb\xbf", 0), (b"\xef\xbb\xbf\xef\xbb\xbf", 1)):
+        page.write_bytes(mark + page.read_bytes().replace(b"<title>", b"<!-- build 4 --><title>", 1))
+        answered = run()
+        assert answered[2] == {"pages": 2, "checked": checked, "cached": 2 - checked}, mark
+        assert answered[:2] == run("--no-cache")[:2]
+        page.write_bytes(page.read_bytes()[len(mark) :].replace(b"<!-- build 4 -->", b"", 1))
 
 
 def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site: Path) -> None:
@@ -191,12 +232,40 @@ def test_cache_a_damaged_prefix_entry_answers_nothing(run: Any, site: Path, dama
     _, expected, _ = run()
     for key in prefixes(site):
         raw = entry(site, key)
+        raw["head"] = None  # (a head answers on its own, prefix damaged or not: see the next test)
         damage(raw)
         set_entry(site, key, json.dumps(raw).encode())
     for page in (site / "pages").glob("*.html"):
         page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
     code, out, stats = run()
     assert (code, out, stats["checked"]) == (0, expected, 2)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        None,  # (none: the head answers)
+        lambda h: h.__setitem__(0, h[0] + 1),  # (a head that does not end where its middle starts)
+        lambda h: h.__setitem__(5, h[5] - 1),
+        lambda h: h.__setitem__(6, "0" * 64),  # (another middle)
+        lambda h: h.__setitem__(3, "0" * 64),  # (other parts)
+        lambda h: h.__setitem__(2, "3"),
+        lambda h: h.pop(),
+        lambda h: h.append(0),
+        lambda h: h.clear(),
+    ],
+)
+def test_cache_a_damaged_head_answers_nothing(run: Any, site: Path, damage: Any) -> None:
+    _, expected, _ = run()
+    for key in prefixes(site):
+        raw = entry(site, key)
+        if raw["head"] is not None and damage is not None:  # (tricky.html has none: its lines end with CRLF)
+            damage(raw["head"])
+        set_entry(site, key, json.dumps(raw).encode())
+    page = site / "pages" / "basic.html"
+    page.write_bytes(page.read_bytes().replace(b"<title>", b"<!-- build 2 --><title>", 1))
+    code, out, stats = run()
+    assert (code, out, stats["checked"]) == (0, expected, 0 if damage is None else 1)
 
 
 @pytest.mark.parametrize("damage", [b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
