@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -370,8 +369,9 @@ class Prefix:
     digest: str
     newline: str
     lang: str
-    # The page's head and the digest of its text after it (:func:`.._html.relocate.head`): a text that
-    # differs only there is answered by :func:`head_moved`. None when its first line holds more.
+    # The page's head and the digest of its text from there to ``end`` (:func:`.._html.relocate.head`): a
+    # text that differs only in the head and the rest is answered by :func:`head_moved`. None when the
+    # page's first line holds more than a head may (or a line ends with a CR).
     head: relocate.Head | None = None
 
     @property
@@ -416,7 +416,9 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     """The :class:`Prefix` of ``text`` (``data`` decoded: UTF-8 without a byte-order mark), checked with
     ``options``, when it checks as the page ``prefix`` came from with every finding after the head moved
     by as many lines as its head gained (``head.lines`` of the two prefixes; the caller keys the prefix
-    by the settings and the page's name); else None.
+    by the settings and the page's name); else None. A text that is the page's up to its last evidence
+    element, only its rest changed (:func:`prefix_holds`), is such a text too. The prefix returned has
+    no digest (``""``): a prefix with a head is tested by its head.
 
     Why that is exact: :func:`.._html.relocate.moved_head` holds when ``text`` is that page with only its
     head changed in what decides nothing and its rest (after the last evidence element) in what adds
@@ -431,10 +433,8 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     head = relocate.moved_head(data, text, kept)
     if head is None or newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
         return None
-    size = head.size + head.middle_size
-    return Prefix(
-        head.end + head.middle, size, hashlib.sha256(data[:size]).hexdigest(), prefix.newline, prefix.lang, head
-    )
+    # (No digest: a prefix with a head is tested by its head, which holds wherever the digest would.)
+    return Prefix(head.end + head.middle, head.size + head.middle_size, "", prefix.newline, prefix.lang, head)
 
 
 _NAMES_A_LINE = re.compile(r"\blines? \d")

@@ -53,10 +53,11 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .elements import VOID
-from .locate import Located, might_have_markup
+from .locate import Located, _keyword_starts, might_have_markup
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
@@ -205,9 +206,22 @@ def _head(text: str, stop: int) -> tuple[int, str, int]:
     pos = end = kept = 0
     texted = kept_texted = False  # a chunk of text that is more than white space since the last tag
     size = len(text)
+    keywords = _keyword_starts(text)  # (one search, read as the tokens go: not one per token)
+    ahead = next(keywords, size)
+
+    def marked(start: int, stop: int) -> bool:
+        """Whether an evidence keyword starts in ``text[start:stop]`` (asked in the text's order; a keyword
+        never spans two tokens: none holds a "<" or a ">")."""
+        nonlocal ahead
+        found = False
+        while ahead < stop:
+            found = found or ahead >= start
+            ahead = next(keywords, size)
+        return found
+
     while pos < stop:
         run = _TEXT.match(text, pos, stop).end()  # type: ignore[union-attr]  # (matches the empty string)
-        if might_have_markup(text[pos:run]):
+        if marked(pos, run):
             break  # (a page's keywords decide whether it is located at all)
         newline = text.rfind("\n", pos, run)
         if newline >= 0:
@@ -218,7 +232,7 @@ def _head(text: str, stop: int) -> tuple[int, str, int]:
         pos = run
         if pos >= stop or text[pos] != "<":
             break
-        token = _head_token(text, pos, size)
+        token = _head_token(text, pos, size, marked)
         if token is None or token[0] > stop:
             break
         after, part = token
@@ -242,7 +256,7 @@ def _blank(chunk: str) -> bool:
     return not chunk.strip("\t\n\f\r \0")
 
 
-def _head_token(text: str, lt: int, size: int) -> tuple[int, str | None] | None:
+def _head_token(text: str, lt: int, size: int, marked: Callable[[int, int], bool]) -> tuple[int, str | None] | None:
     """``(end, part)`` of the token at ``text[lt] == "<"``, read as the reference tokenizer reads it
     (:func:`.tokenizer._markup`): ``part`` is what of it can matter (None for a comment without an evidence
     keyword, ``""`` for a ``<`` read as text); None for what the head may not hold: a start tag with an evidence
@@ -251,7 +265,7 @@ def _head_token(text: str, lt: int, size: int) -> tuple[int, str | None] | None:
     after = text[lt + 1 : lt + 2]
     if after.isascii() and after.isalpha():
         tag = START_TAG.match(text, lt, size)
-        if tag is None or might_have_markup(tag.group(0)):
+        if tag is None or marked(lt, tag.end()):
             return None
         name = lower(tag.group(1))
         if name not in _HEAD_TAGS or (name == "script" and "&" in tag.group(0)):
@@ -270,7 +284,7 @@ def _head_token(text: str, lt: int, size: int) -> tuple[int, str | None] | None:
         closed = comment_end(text, lt, size)
         if closed is None:
             return None
-        return closed, text[lt:closed] if might_have_markup(text[lt:closed]) else None
+        return closed, text[lt:closed] if marked(lt, closed) else None
     if after == "/":
         tag = END_TAG.match(text, lt, size)
         if tag is not None:

@@ -524,14 +524,15 @@ def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -
     from .._html.relocate import starts_with  # (only runs that kept a prefix: the cached ones load no checker)
 
     body = data[len(bom_of(data)) :]  # (the text is that of the bytes after a byte-order mark)
-    same_start = starts_with(body, prefix.cut)  # (tested undecoded: most changed pages fail it)
-    if not same_start and prefix.head is None:
+    # A page with a head is answered by it whether its head or its rest changed (the same head and text
+    # up to the end of the evidence is the prefix's case); one without is tested for the prefix undecoded.
+    if prefix.head is None and not starts_with(body, prefix.cut):
         return None
     try:
         text = decode_utf8(data, task.path)
     except InputError:
         return None
-    if same_start:
+    if prefix.head is None:
         from .._check.page import prefix_holds
 
         return result if prefix_holds(prefix, text, task.options, same_start=True) else None
@@ -543,17 +544,18 @@ def _from_head(
 ) -> FileResult | None:
     """The page's last passing result with every finding moved by the lines its head gained, when its new
     text is that page with only its head changed in what decides nothing (a build stamp in a comment, a
-    ``<meta>`` date, indentation: :func:`.._check.page.head_moved` says why that is exact); it becomes the
-    page's prefix entry."""
+    ``<meta>`` date, indentation) and its rest in what adds nothing (:func:`.._check.page.head_moved` says
+    why that is exact); with a head of another length, it becomes the page's prefix entry."""
     from .._check.page import head_moved, moved_findings
 
     moved = head_moved(prefix, data, text, task.options)
     diagnostics = None if moved is None else moved_findings(result.diagnostics, prefix, moved)
-    if diagnostics is None:
+    if moved is None or diagnostics is None:
         return None
     answered = FileResult(result.path, diagnostics, detail=result.detail)
     answered.prefix = moved
-    cache.put_prefix(prefix_key, answered)
+    if moved.head != prefix.head:  # (the same head, middle and rest test: the kept entry answers the next build too)
+        cache.put_prefix(prefix_key, answered)
     return answered
 
 
