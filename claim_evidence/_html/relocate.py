@@ -27,8 +27,9 @@ A page changed only in its head. A generator also rewrites what comes before the
 in a comment in ``<head>``, a ``<meta>`` date, indentation. :func:`head` reads a page's head: its lines
 from the start up to the first that holds what a head may not: a start tag other than ``<html>``,
 ``<head>``, ``<meta>``, ``<link>``, ``<base>``, ``<title>``, ``<style>``, ``<script>`` (the last three read
-to their end tags, as the reference reads their raw text) and ``<body>``; an evidence keyword in a tag
-or in text; a script tag with a character reference (which may spell the bundle's id); a CR.
+to their end tags, as the reference reads their raw text) and ``<body>``; an evidence keyword in a tag;
+a CR. (A bundle script whose id is spelled with a character reference may be in it: where in the head it
+went is not kept, and every finding placed in it is placed in the head.)
 :func:`moved_head` says whether a later text is that page with its head changed only in what decides
 nothing, then the same text up to the cut, then a rest that adds nothing (as for :func:`holds`).
 
@@ -221,8 +222,6 @@ def _head(text: str, stop: int) -> tuple[int, str, int]:
 
     while pos < stop:
         run = _TEXT.match(text, pos, stop).end()  # type: ignore[union-attr]  # (matches the empty string)
-        if marked(pos, run):
-            break  # (a page's keywords decide whether it is located at all)
         newline = text.rfind("\n", pos, run)
         if newline >= 0:
             end, kept = newline + 1, len(parts)
@@ -260,15 +259,14 @@ def _head_token(text: str, lt: int, size: int, marked: Callable[[int, int], bool
     """``(end, part)`` of the token at ``text[lt] == "<"``, read as the reference tokenizer reads it
     (:func:`.tokenizer._markup`): ``part`` is what of it can matter (None for a comment without an evidence
     keyword, ``""`` for a ``<`` read as text); None for what the head may not hold: a start tag with an evidence
-    keyword (or a script's with a character reference: an id that may spell the bundle's), one not in
-    ``_HEAD_TAGS``, a token that runs to the end of the text."""
+    keyword, one not in ``_HEAD_TAGS``, a token that runs to the end of the text."""
     after = text[lt + 1 : lt + 2]
     if after.isascii() and after.isalpha():
         tag = START_TAG.match(text, lt, size)
         if tag is None or marked(lt, tag.end()):
             return None
         name = lower(tag.group(1))
-        if name not in _HEAD_TAGS or (name == "script" and "&" in tag.group(0)):
+        if name not in _HEAD_TAGS:
             return None
         end = tag.end()
         if name in _RAW:

@@ -222,3 +222,18 @@ def test_what_a_head_does_not_hold_for() -> None:
     assert not held(stamped.replace(STATEMENT, STATEMENT.upper()))
     assert held(stamped + "<footer>built 2</footer>\n")
     assert not held(stamped + '<link rel="stylesheet" href="/x.css">\n')
+
+
+def test_a_head_holds_for_no_other_language() -> None:
+    # A page whose <html> has no lang takes it from a later <html lang>, in the rest too: refused.
+    options = OPTIONS[0]
+    text = f'<!DOCTYPE html>\n<html>\n<head>\n<!-- build 1 -->\n{LINK}\n</head>\n<body>\n<p data-claim-id="C-1">{STATEMENT}</p>\n'
+    text += f'<div data-evidence-for="C-1"></div>\n{SCRIPT}\n'
+    page = check_text(text, None, options)
+    prefix = page_prefix(page)
+    assert prefix is not None and prefix.head is not None
+    stamped = text.replace("build 1", "build 2")
+    assert head_moved(prefix, stamped.encode(), stamped, options) is not None
+    relabelled = stamped + '<html lang="en">\n'
+    assert check_text(relabelled, None, options).lang != page.lang
+    assert head_moved(prefix, relabelled.encode(), relabelled, options) is None

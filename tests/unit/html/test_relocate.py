@@ -436,3 +436,22 @@ def test_a_changed_head_matches_the_reference_on_known_and_benchmark_pages() -> 
     for text in texts:
         _compare_heads(text, rng, 40, tally)
     assert tally.heads > len(texts) // 2 and tally.answered > 5 * tally.heads
+
+
+@pytest.mark.parametrize("name", ["textarea", "xmp", "iframe", "noembed", "noframes", "title", "style", "script"])
+def test_a_head_reads_no_raw_text_as_markup(name: str) -> None:
+    # Raw text and RCDATA hold no comment: the reference ends them at their end tag wherever it is. A
+    # head reads the ones it may hold to that end tag (their text is compared whole), and ends before the
+    # others; an edit that ends one early and opens SVG there must never be answered.
+    body = f'\n<body>\n<p data-claim-id="C-1">The sky is blue.</p>\n<div data-evidence-for="C-1"></div>\n{SCRIPT_TAG}\n'
+    text = f"<!DOCTYPE html>\n<html lang=en>\n<head>\n<{name}><!-- a --></{name}>\n</head>{body}"
+    located = _locate(text, fast=False)
+    cut = relocate.prefix(located)
+    assert cut is not None
+    kept = relocate.head(text, cut.end)
+    assert kept is not None
+    if name not in ("title", "style", "script"):
+        assert kept.end <= text.index(f"<{name}>")
+    new = text.replace("<!-- a -->", f"<!-- </{name}><svg> -->")
+    assert relocate.moved_head(new.encode(), new, kept) is None
+    assert _relative(_locate(new, fast=False), kept.end) != _relative(located, kept.end)
