@@ -361,8 +361,9 @@ def check_text(
 @dataclass(frozen=True)
 class Prefix:
     """What decides a checked page's findings besides the run's settings and the page's name: its text up
-    to the end of its last evidence element (``end`` characters, their SHA-256 ``digest``), its newline and
-    its labels' language (:func:`page_prefix`)."""
+    to the end of its last evidence element (``end`` characters, their SHA-256 ``digest``: ``""`` in a
+    prefix :func:`head_moved` made, which its head tests instead), its newline and its labels' language
+    (:func:`page_prefix`)."""
 
     end: int
     size: int  # the UTF-8 bytes of those characters
