@@ -221,10 +221,10 @@ def test_digest_is_the_sha256_of_the_prefix() -> None:
 
 # --- a page changed only in its head ---------------------------------------------------------------
 
-# What a generator's build changes before the evidence (each must be answered on the heads below), and
-# pieces of text written anywhere in a head, on purpose beside every construct the head reader must
-# read as the reference tokenizer does: comment and raw-text ends, tags split by a quote, text that is
-# white space only when decoded (the frameset test asks), CRs, keywords, the tags a head may not hold.
+# Pieces of text written anywhere in a head (:func:`head_edits`), on purpose beside every construct the
+# head reader must read as the reference tokenizer does: comment and raw-text ends, tags split by a quote,
+# text that is white space only when decoded (the frameset test asks), CRs, keywords, the tags a head may
+# not hold. (What builds change there, a stamp, a meta's value, a line more, head_edits writes first.)
 HEAD_FRAGMENTS = (
     "<!-- build 3 -->",
     "<!---->",
@@ -309,7 +309,6 @@ HEAD_FRAGMENTS = (
     "claim-evidence-data",
     '<script id="claim&#45;evidence-data">',
 )
-_TAG = re.compile(r"<meta[^>]*>")
 _VALUE = re.compile(r"""(content=)("[^"]*"|'[^']*'|[^\s>]*)""")
 
 
