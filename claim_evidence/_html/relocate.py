@@ -171,7 +171,7 @@ def head(text: str, cut: int) -> Head | None:
     """``text``'s head (see the module's docstring), for a location whose last element ends at ``cut``
     (:func:`prefix`); None when the head ends after it, or the first line already holds more."""
     end, parts, lines = _head(text, cut)
-    if end == 0 or text.find("\r", 0, end) >= 0:
+    if end == 0:
         return None
     middle = text[end:cut].encode("utf-8", "surrogatepass")
     size = len(text[:end].encode("utf-8", "surrogatepass"))
@@ -184,7 +184,7 @@ def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
     values) and its rest in what adds nothing (:func:`rest_adds_nothing`): its head the same tags, then
     the same bytes up to the end of the last evidence element (``end + middle``). Else None."""
     end, parts, lines = _head(text, len(text))
-    if end == 0 or parts != kept.parts or text.find("\r", 0, end) >= 0:
+    if end == 0 or parts != kept.parts:
         return None
     at = len(text[:end].encode("utf-8", "surrogatepass"))
     stop = at + kept.middle_size
@@ -197,8 +197,8 @@ def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
 
 def _head(text: str, stop: int) -> tuple[int, str, int]:
     """``(end, parts, lines)``: where the head ends when no token of it ends after ``stop`` (after the last
-    line break in text between its tokens), the SHA-256 of the parts of its tokens that can matter, and
-    its line breaks.
+    line break in text between its tokens; 0 when a CR comes before), the SHA-256 of the parts of its
+    tokens that can matter, and its line breaks.
 
     Text is read by no builder but the frameset test's (:func:`.frameset.frameset_accepted`), which asks
     only whether a chunk of it, decoded, is more than white space: such a chunk counts as the part
@@ -243,6 +243,9 @@ def _head(text: str, stop: int) -> tuple[int, str, int]:
                 texted = False
             parts.append(part)
         pos = after
+    if text.find("\r", 0, end) >= 0:
+        end = kept = 0  # (a CR in a tag or a comment: the reference counts it as a line break, here LF's are)
+        kept_texted = False
     kept_parts = parts[:kept] + (["T"] if kept_texted else [])
     digest = hashlib.sha256(json.dumps(kept_parts).encode()).hexdigest()
     return end, digest, text.count("\n", 0, end)
