@@ -1,6 +1,6 @@
 """The incremental cache: a page that passed, unchanged (or changed only after its last evidence element,
-or only in what its head's comments, white space and meta values say), under the same toolkit and
-settings, passes.
+or before it only in what its head's comments, white space and meta values say and in markup of its body
+that opens and closes its own elements), under the same toolkit and settings, passes.
 
 An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
@@ -11,7 +11,8 @@ page and settings: its result with what decided it (its text up to the last
 evidence element, its language and newline, its head), which answers the page's
 next bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
 a build that changed only what follows the evidence; ``head_moved``: one that
-changed only comments, white space or meta values in the head). Entries are JSON values
+changed only comments, white space or meta values in the head, or a navigation item in the body before
+the evidence). Entries are JSON values
 in one SQLite file, ``.claim-evidence-cache/pages.sqlite3`` (beside
 claim-evidence.toml, else in the user's cache folder: see default_folder; see
 ``claim_evidence._core.kvstore``); an entry that does not parse, has another format, names another key or holds
@@ -204,8 +205,14 @@ class Cache:
             or not (head is None or _is_head(head))
         ):
             return None
-        if head is not None and (head[0] + head[4] != end or head[1] + head[5] != size):
-            return None  # (a head must end where its middle starts, and that end where the prefix does)
+        if head is not None and (
+            head[0] + head[4] != end
+            or head[1] + head[5] != size
+            or not (0 <= head[7] <= head[0] and 0 <= head[8] <= head[1])
+        ):
+            return (
+                None  # (a head must end where its middle starts, that end where the prefix does, its body part in it)
+            )
         from claim_evidence._check.page import Prefix  # (a run reaches here only to check or answer a changed page)
         from claim_evidence._html.relocate import Head
 
@@ -213,7 +220,7 @@ class Cache:
 
 
 # A prefix entry's head (``claim_evidence._html.relocate.Head``): its fields' types in order.
-_HEAD_TYPES = (int, int, int, str, int, int, str)
+_HEAD_TYPES = (int, int, int, str, int, int, str, int, int, str, str)
 
 
 def _is_head(value: Any) -> bool:

@@ -119,7 +119,8 @@ def _command() -> click.Command:
         is_flag=True,
         help="Print how many pages were checked and how many came from the cache (by their bytes, by their "
         "text up to the last evidence element, or by their text after a head changed only in comments, "
-        "white space and meta values: see the README's cache section), and why the fast path left pages "
+        "white space, meta values and markup before the evidence that opens and closes its own elements: "
+        "see the README's cache section), and why the fast path left pages "
         "to the reference tokenizer, if it did (stderr).",
     )
     @click.option(

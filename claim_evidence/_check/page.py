@@ -422,9 +422,10 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     no digest (``""``): a prefix with a head is tested by its head.
 
     Why that is exact: :func:`.._html.relocate.moved_head` holds when ``text`` is that page with only its
-    head changed in what decides nothing and its rest (after the last evidence element) in what adds
-    nothing: the reference then locates every element after the head where it was, moved by the head's
-    change in length, with the same text inside it. Findings follow from that
+    head changed in what decides nothing (in its body part, the navigation and such before the evidence,
+    in markup that leaves the same elements open) and its rest (after the last evidence element) in what
+    adds nothing: the reference then locates every element after the head where it was, moved by the
+    head's change in length, with the same text inside it. Findings follow from that
     location, that text, the language and the newline (see :func:`page_prefix`), each placed at an offset
     inside the markup; an offset after the head keeps its column (the head ends a line) and moves by
     the head's line breaks. A finding placed in the head is not moved: the caller refuses its result."""

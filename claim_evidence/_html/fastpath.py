@@ -58,9 +58,8 @@ import importlib
 import re
 from typing import Any
 
-from .elements import HEADINGS
 from .fastlimits import too_hostile
-from .fastscan import _ATTRS, CONTAINERS, INLINE
+from .fastscan import _ATTRS, CONTAINERS
 from .locate import (
     BUNDLE_ID,
     CLAIM_ATTR,
@@ -73,6 +72,7 @@ from .locate import (
     might_have_markup,
     parse_attributes,
 )
+from .neutral import STRICT_TOKEN, VOIDS, stop
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
 __all__ = ["NO_MARKUP", "UNAVAILABLE", "FastLocated", "attempt", "available", "fast_locate", "slot_ends_after"]
@@ -145,19 +145,8 @@ _WS = "[\t\n\f\r ]"
 # '<', so content is in the strict shape (every '<' in it starts a tag that the reference tokenizer reads
 # as this pattern does) exactly when no name found in it is "" (:func:`strict_names`).
 _STRICT_NAME = re.compile(rf"<(/[a-z][a-z0-9]*+(?={_WS}*+>)|[a-z][a-z0-9]*+(?={_ATTRS})|)")
-# A tag of the strict shape, a comment that ends at its first "-->" for every reader (no "--" in it, not
-# "<!-->" nor "<!--->"), or any other '<' (which the walk gives up on).
-_CONTENT_TOKEN = re.compile(
-    rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<!--(?!-?>)(?>(?:[^-]++|-(?!-))*)-->|<"
-)
 _SCRIPT_CLOSE = re.compile(rf"</script{_WS}*+>")
 _STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
-_VOIDS = frozenset({"br", "img", "wbr"})
-_PHRASING = INLINE | {"a", "ruby"}
-_RUBY_TEXT = frozenset({"rt", "rp"})  # (in a ruby whose rt/rp are closed: their start then ends nothing)
-_LEAVES = frozenset({"p", "pre", "summary"}) | HEADINGS
-_LISTS = frozenset({"ul", "ol"})
-_BLOCKS_OK = CONTAINERS | {""}  # "": the slot itself
 _NEUTRAL: dict[tuple[bool, tuple[str, ...]], bool] = {}
 _NEUTRAL_MAX = 4096
 
@@ -177,44 +166,11 @@ def neutral(names: tuple[str, ...], block: bool) -> bool:
     key = (block, names)
     known = _NEUTRAL.get(key)
     if known is None:
-        known = _stop(names, block) < 0
+        known = stop(names, block) < 0
         if len(_NEUTRAL) >= _NEUTRAL_MAX:
             _NEUTRAL.clear()
         _NEUTRAL[key] = known
     return known
-
-
-def _stop(names: tuple[str, ...], block: bool) -> int:
-    """-1 when the content is neutral, else the index of the first tag that is not (``len(names)``: some
-    element left open)."""
-    stack = [""] if block else ["span"]  # the current node: a container slot, or phrasing
-    for at, name in enumerate(names):
-        if name[0] == "/":
-            if len(stack) == 1 or stack[-1] != name[1:]:
-                return at
-            stack.pop()
-            continue
-        top = stack[-1]
-        if name in _VOIDS:
-            continue
-        if name in _PHRASING:
-            ok = name != "a" or "a" not in stack
-        elif name in _LEAVES or name in _LISTS or name in CONTAINERS:
-            ok = top in _BLOCKS_OK or (
-                top == "li" and name in _LEAVES
-            )  # (a leaf's start closes a p in button scope, a heading a heading on top: neither is open)
-        elif name == "li":
-            ok = top in _LISTS  # (its search for an open li stops at the list)
-        elif name in _RUBY_TEXT:
-            ok = top == "ruby"
-        elif name == "script":
-            ok = True  # (in body, a script's start tag ends nothing; its content is raw text, its end tag pops it)
-        else:
-            ok = False
-        if not ok:
-            return at
-        stack.append(name)
-    return -1 if len(stack) == 1 else len(names)
 
 
 class FastLocated(Located):
@@ -639,7 +595,7 @@ class _Ends:
             if lt < 0:
                 self._fail("no end tag")
                 return None
-            tag = _CONTENT_TOKEN.match(text, lt)
+            tag = STRICT_TOKEN.match(text, lt)
             assert tag is not None  # (the pattern's last branch is "<")
             end, start = tag.group(1), tag.group(2)
             pos = tag.end()
@@ -658,7 +614,7 @@ class _Ends:
                 names += ["script", "/script"]
                 pos = script
             elif start is not None:
-                depth += start not in _VOIDS
+                depth += start not in VOIDS
                 names.append(start)
             elif pos - lt == 1:
                 self._fail(f"markup not in the strict shape ({text[lt : lt + 12]!r})")
@@ -710,5 +666,5 @@ class _Ends:
 def _shown(names: tuple[str, ...], block: bool) -> str:
     """The first tag of some content that is not neutral, for a reason (``<x>``, ``</x>``, or an element
     left open)."""
-    at = _stop(names, block)
+    at = stop(names, block)
     return "an element left open" if at >= len(names) else f"<{names[at]}>"

@@ -35,8 +35,8 @@ import html
 import re
 
 from .._core.normalize import normalized_text
-from .fastpath import _PHRASING, _RUBY_TEXT, _VOIDS
 from .fastscan import _ATTRS
+from .neutral import PHRASING, RUBY_TEXT, VOIDS
 from .tokenizer import END_TAG, _script_end
 
 __all__ = ["ACCEPTED", "BREAKS", "HIDING", "content_text"]
@@ -53,8 +53,8 @@ _EMPTY_COMMENT = "<!---->"  # what an inline script element counts as: no text, 
 # The elements this reader accepts, and what the reference's text collector does with them: BREAKS are
 # in text.BLOCKS (a space), HIDING in text.HIDDEN, the rest in neither (the tests hold the two together).
 BREAKS = frozenset({"br", "p"})
-HIDING = _RUBY_TEXT | {"script"}
-ACCEPTED = _PHRASING | _RUBY_TEXT | _VOIDS | {"p", "script"}
+HIDING = RUBY_TEXT | {"script"}
+ACCEPTED = PHRASING | RUBY_TEXT | VOIDS | {"p", "script"}
 
 _Reading = tuple[tuple[str, ...], tuple[int, ...]]
 _READINGS: dict[tuple[str | None, ...], _Reading | None] = {}
@@ -158,15 +158,15 @@ def _reading(names: tuple[str | None, ...]) -> _Reading | None:
             closed = stack.pop()
             hiding -= closed in HIDING
             anchors -= closed == "a"
-        elif name in _VOIDS:
+        elif name in VOIDS:
             pass
-        elif name in _PHRASING:
+        elif name in PHRASING:
             if name == "a":
                 if anchors:
                     return None  # (the adoption agency would end the open one, and what is open in it)
                 anchors += 1
             stack.append(name)
-        elif name in _RUBY_TEXT:
+        elif name in RUBY_TEXT:
             if not stack or stack[-1] != "ruby":
                 return None
             stack.append(name)

@@ -46,6 +46,15 @@ same calls, every element there moved by the heads' difference in length and lin
 link or an ``<a>`` lies is not kept: a finding placed there or naming a line is not answered
 (``_check.page.moved_findings``). ``tests/unit/html/test_relocate.py`` compares it with the reference on
 head edits of many kinds.
+
+A page changed in its body before the evidence. A generator's build also adds an item to every page's
+navigation, or an element after ``<body>``. After its ``<body>`` tag a head reads on, as its *body part*,
+the lines up to the one that holds the first evidence keyword, as long as they hold only tags that push
+and pop just what they open (:mod:`.neutral`: containers, lists, paragraphs, headings, phrasing; inline
+scripts; comments), and compares that part by the elements it leaves open, not by its tags: the
+reference builder ends it in the same state whatever was opened and closed in it (:func:`_body_part` says
+why), and the tokenizer at a line start in the data state. A page with a body part and a ``<frameset>``
+in its middle has no head (the frameset-ok flag is what a body's text decides).
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from typing import NamedTuple
 
 from .elements import VOID
 from .locate import Located, _keyword_starts, might_have_markup
+from .neutral import STRICT_TOKEN, VOIDS, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
@@ -146,9 +156,11 @@ def starts_with(data: bytes, kept: Cut) -> bool:
 
 class Head(NamedTuple):
     """A page's head as :func:`moved_head` compares it: ``end`` characters (``size`` bytes in UTF-8, ``lines``
-    line breaks) and the digest of its ``parts`` (:func:`_head`); and its text from there to the end of
-    its last evidence element (the cut of :func:`prefix`): ``middle`` characters, ``middle_size`` bytes
-    and their SHA-256."""
+    line breaks), the digest of the ``parts`` of its tokens before its body part (:func:`_head`); and its
+    text from there to the end of its last evidence element (the cut of :func:`prefix`): ``middle``
+    characters, ``middle_size`` bytes and their SHA-256. Its *body part*, the last ``body`` characters of
+    it (``body_size`` bytes, their SHA-256 ``body_digest``: 0, 0 and "" when it has none), is read after
+    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``)."""
 
     end: int
     size: int
@@ -157,55 +169,125 @@ class Head(NamedTuple):
     middle: int
     middle_size: int
     middle_digest: str
+    body: int = 0
+    body_size: int = 0
+    body_digest: str = ""
+    skeleton: str = ""
 
 
-# The start tags a head may hold: a document's head and the <body> after it. The first other start tag
-# ends it (reading on would cost a Python step per tag of the page's navigation on every rebuild). Title,
+# The start tags a head may hold before its body part: a document's head and the <body> after it. Title,
 # style and script are read to their end tags, as the reference reads their raw text and RCDATA.
 _HEAD_TAGS = frozenset("html head meta link base title style script body".split())
 _RAW = frozenset(("title", "style", "script"))
 _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as LF's)
+# A <frameset> the reference would weigh (its frameset-ok flag depends on the body before it): a head with
+# a body part is kept only for a page whose middle has none (the rest is tested for one anyway).
+_FRAMESET = re.compile(r"(?i)frameset")
+
+
+class _Read(NamedTuple):
+    """What :func:`_head` read: where the head ends (after a line break; 0: no head), the digest of the
+    parts of its tokens before its body part, its line breaks, where its body part starts (``end`` when
+    it has none), the digest of what that part leaves open ("" when none), and where the first evidence
+    keyword after the ``<body>`` tag starts (read up to that tag only: the body part ends before it)."""
+
+    end: int
+    parts: str
+    lines: int
+    body: int
+    skeleton: str
+    keyword: int = 0
 
 
 def head(text: str, cut: int) -> Head | None:
     """``text``'s head (see the module's docstring), for a location whose last element ends at ``cut``
     (:func:`prefix`); None when the head ends after it, or the first line already holds more."""
-    end, parts, lines = _head(text, cut)
-    if end == 0:
+    read = _head(text, cut)
+    end = read.end
+    if end == 0 or (read.body < end and _FRAMESET.search(text, end, cut)):
         return None
     middle = text[end:cut].encode("utf-8", "surrogatepass")
     size = len(text[:end].encode("utf-8", "surrogatepass"))
-    return Head(end, size, lines, parts, cut - end, len(middle), hashlib.sha256(middle).hexdigest())
+    body = text[read.body : end].encode("utf-8", "surrogatepass")
+    return Head(
+        end,
+        size,
+        read.lines,
+        read.parts,
+        cut - end,
+        len(middle),
+        hashlib.sha256(middle).hexdigest(),
+        end - read.body,
+        len(body),
+        hashlib.sha256(body).hexdigest() if body else "",
+        read.skeleton,
+    )
 
 
 def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
     """The head of ``text`` (``data`` decoded: UTF-8 without a byte-order mark) when it is the page that
     ``kept`` came from with only its head changed in what decides nothing (comments, white space, meta
-    values) and its rest in what adds nothing (:func:`rest_adds_nothing`): its head the same tags, then
-    the same bytes up to the end of the last evidence element (``end + middle``). Else None."""
-    end, parts, lines = _head(text, len(text))
-    if end == 0 or parts != kept.parts:
-        return None
-    at = len(text[:end].encode("utf-8", "surrogatepass"))
+    values; in its body part, markup that pushes and pops only what it opens) and its rest in what adds
+    nothing (:func:`rest_adds_nothing`): its head the same tags before its body part, that part the same
+    bytes or leaving the same elements open, then the same bytes up to the end of the last evidence
+    element (``end + middle``). Else None."""
+    if kept.body:
+        found = _moved_body(data, text, kept)
+        if found is None:
+            return None
+        end, at, lines, body, body_size, body_digest = found
+    else:
+        read = _head(text, len(text))
+        end = read.end
+        if end == 0 or read.body < end or read.parts != kept.parts:
+            return None
+        at = len(text[:end].encode("utf-8", "surrogatepass"))
+        lines, body, body_size, body_digest = read.lines, 0, 0, ""
     stop = at + kept.middle_size
     if stop > len(data) or hashlib.sha256(memoryview(data)[at:stop]).hexdigest() != kept.middle_digest:
         return None
     if not rest_adds_nothing(text, end + kept.middle):
         return None
-    return Head(end, at, lines, parts, kept.middle, kept.middle_size, kept.middle_digest)
+    return Head(
+        end, at, lines, kept.parts, kept.middle, kept.middle_size, kept.middle_digest, body, body_size, body_digest,
+        kept.skeleton,
+    )  # fmt: skip
 
 
-def _head(text: str, stop: int) -> tuple[int, str, int]:
-    """``(end, parts, lines)``: where the head ends when no token of it ends after ``stop`` (after the last
-    line break in text between its tokens; 0 when a CR comes before), the SHA-256 of the parts of its
-    tokens that can matter, and its line breaks.
+def _moved_body(data: bytes, text: str, kept: Head) -> tuple[int, int, int, int, int, str] | None:
+    """``(end, size, lines, body, body_size, body_digest)`` of the head of ``text`` when it has ``kept``'s
+    parts before its body part, and a body part of the same bytes (the head proper is all that is read:
+    a stamp in ``<head>``) or, read, leaving the same elements open (a new navigation item)."""
+    proper = _head(text, len(text), to_body=True)
+    if proper.body <= 0 or proper.parts != kept.parts:
+        return None
+    start = len(text[: proper.body].encode("utf-8", "surrogatepass"))
+    stop = start + kept.body_size
+    if stop <= len(data) and hashlib.sha256(memoryview(data)[start:stop]).hexdigest() == kept.body_digest:
+        end = proper.body + kept.body  # (the same bytes from a character's start: the same characters)
+        return end, stop, text.count("\n", 0, end), kept.body, kept.body_size, kept.body_digest
+    read = _with_body(text, proper.body, min(proper.keyword, len(text)), proper.parts)
+    if read is None or read.end == 0 or read.skeleton != kept.skeleton:
+        return None
+    end = read.end
+    body = text[read.body : end].encode("utf-8", "surrogatepass")
+    return end, start + len(body), read.lines, end - read.body, len(body), hashlib.sha256(body).hexdigest()
 
-    Text is read by no builder but the frameset test's (:func:`.frameset.frameset_accepted`), which asks
-    only whether a chunk of it, decoded, is more than white space: such a chunk counts as the part
-    ``"T"``, once between two tags."""
+
+def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
+    """What the head of ``text`` is (:class:`_Read`) when no token of it ends after ``stop``; with
+    ``to_body``, only up to its ``<body>`` tag (``body``: where that tag ends, -1 when the head ends before).
+
+    Up to the ``<body>`` tag the head ends after the last line break in text between its tokens (0 when
+    a CR comes before) ahead of the first token it may not hold, and its parts are those of its tokens
+    up to there that can matter. Text is read by no builder but the frameset test's
+    (:func:`.frameset.frameset_accepted`), which asks only whether a chunk of it, decoded, is more than
+    white space: such a chunk counts as the part ``"T"``, once between two tags. After the ``<body>``
+    tag it reads its body part (:func:`_body_part`); without one it ends as if the page had none."""
     parts: list[str] = []
     pos = end = kept = 0
     texted = kept_texted = False  # a chunk of text that is more than white space since the last tag
+    body = -1  # where the <body> tag ends, once read
     size = len(text)
     keywords = _keyword_starts(text)  # (one search, read as the tokens go: not one per token)
     ahead = next(keywords, size)
@@ -242,13 +324,161 @@ def _head(text: str, stop: int) -> tuple[int, str, int]:
                 parts.append("T")
                 texted = False
             parts.append(part)
+            if _is_body(part):
+                body = after
+                break
         pos = after
-    if text.find("\r", 0, end) >= 0:
-        end = kept = 0  # (a CR in a tag or a comment: the reference counts it as a line break, here LF's are)
-        kept_texted = False
+    if body >= 0:
+        marked(body, body)  # (the first keyword after the <body> tag: the body part ends before its line)
+        if to_body:
+            return _Read(0, _digest_parts(parts), 0, body if text.find("\r", 0, body) < 0 else -1, "", ahead)
+        read = _with_body(text, body, min(ahead, stop), _digest_parts(parts))
+        if read is not None:
+            return read
+    elif to_body:
+        return _Read(0, "", 0, -1, "")
     kept_parts = parts[:kept] + (["T"] if kept_texted else [])
-    digest = hashlib.sha256(json.dumps(kept_parts).encode()).hexdigest()
-    return end, digest, text.count("\n", 0, end)
+    if text.find("\r", 0, end) >= 0:
+        return _NO_HEAD  # (a CR in a tag or a comment: the reference counts it as a line break)
+    return _Read(end, _digest_parts(kept_parts), text.count("\n", 0, end), end, "")
+
+
+_NO_HEAD = _Read(0, "", 0, -1, "")
+
+
+def _with_body(text: str, body: int, limit: int, parts: str) -> _Read | None:
+    """The head whose parts before its body part have the digest ``parts`` and whose ``<body>`` tag ends at
+    ``body``, with the body part read up to ``limit`` (:func:`_body_part`); None when that part ends
+    nowhere (the head then ends before it)."""
+    end, skeleton = _body_part(text, body, limit)
+    if not end:
+        return None
+    if text.find("\r", 0, end) >= 0:
+        return _NO_HEAD  # (a CR in a tag or a comment: the reference counts it as a line break)
+    return _Read(end, parts, text.count("\n", 0, end), body, _sha256(skeleton))
+
+
+def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
+    """``(end, skeleton)`` of the body part of a head whose ``<body>`` tag ends at ``start``, ahead of the
+    first evidence keyword after it (at ``limit``, or the page's cut): where it ends (0: nowhere) and the
+    start tags, as written, of the elements open there (JSON).
+
+    It holds start and end tags that push and pop only what they open by the rules of :mod:`.neutral`
+    (a body's navigation, headings, paragraphs), inline scripts read to their end, comments; it ends after
+    the last line break in text between them ahead of ``limit`` or of anything else (a table, an icon, a
+    form, a CR in text).
+
+    Why that is exact: each such tag, read by the reference tokenizer, leaves the reference builder as a
+    push or a pop of one element, so two body parts after the same ``<body>`` tag that leave the same
+    elements open leave the builder in the same state but for where the elements left open start (an
+    ``<a>``'s start is kept on its list of active formatting elements: a finding placed in the head, or
+    naming a line, is not answered, ``_check.page.moved_findings``), and the tokenizer in the data state at
+    a line start. Their text decides nothing, since the page has no ``<frameset>`` after them
+    (:func:`head`, :func:`holds`: the frameset-ok flag is what the text before one decides); a script in
+    them is never the bundle script (its tag holds no keyword, nor a character reference).
+
+    Tokens in the strict shape (:data:`.neutral.STRICT_TOKEN`), which the reference tokenizer reads as
+    that pattern does, are taken from one search each; any other (a script, an upper-case tag, a ``<``
+    in text) is read as the reference tokenizer reads it (:func:`_body_token`)."""
+    stack = [""]  # the elements opened, by name ("": the body)
+    tags: list[str] = []  # their start tags as written
+    end = 0
+    open_tags: tuple[str, ...] = ()
+    size = len(text)
+    carriage = text.find("\r", start, limit) >= 0
+    search = STRICT_TOKEN.search
+    pos = start
+    while True:
+        token = search(text, pos, limit)
+        lt = token.start() if token is not None else limit
+        # (Text stops at a CR, which the reference counts as a line break: this part's are LF's.)
+        cr = text.find("\r", pos, lt) if carriage else -1
+        newline = text.rfind("\n", pos, lt if cr < 0 else cr)
+        if newline >= 0:
+            end, open_tags = newline + 1, tuple(tags)
+        if token is None or cr >= 0:
+            break
+        closed, name = token.group(1), token.group(2)
+        if closed is not None:
+            if len(stack) == 1 or stack[-1] != closed:
+                break
+            stack.pop()
+            tags.pop()
+            pos = token.end()
+        elif name is not None and name != "script":
+            written = token.group()
+            if name not in VOIDS:
+                if not opens(name, stack):
+                    break
+                stack.append(name)
+                tags.append(written)
+            pos = token.end()
+        elif name is None and token.end() - lt > 1:
+            pos = token.end()  # (a comment)
+        else:
+            after = _body_token(text, lt, size, stack, tags)
+            if after is None or after > limit:
+                break
+            pos = after
+    return end, json.dumps(list(open_tags)) if end else ""
+
+
+def _digest_parts(parts: list[str]) -> str:
+    return _sha256(json.dumps(parts))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _is_body(part: str) -> bool:
+    """Whether a head's part is a ``<body>`` start tag (as written: any case, then white space, ``/`` or ``>``)."""
+    return part[:5].lower() == "<body" and part[5:6] in _AFTER_NAME
+
+
+_AFTER_NAME = frozenset("\t\n\f\r />")
+
+
+def _body_token(text: str, lt: int, size: int, stack: list[str], tags: list[str]) -> int | None:
+    """Where the token at ``text[lt] == "<"`` of a head's body part ends, read as the reference tokenizer
+    reads it, with its start or end tag pushed onto or popped off ``stack`` (its start tags as written in
+    ``tags``); None for what the body part may not hold: a tag that does not push or pop only what it opens
+    (:func:`.neutral.opens`; the reference reads ``<div/>`` as ``<div>``, as the standard does), a script
+    tag with a character reference, a doctype or a bogus comment, a token that runs to the end of the
+    text. (It holds no evidence keyword: it ends before the first.)"""
+    after = text[lt + 1 : lt + 2]
+    if after.isascii() and after.isalpha():
+        tag = START_TAG.match(text, lt, size)
+        if tag is None:
+            return None
+        name, written = lower(tag.group(1)), tag.group(0)
+        if name in VOIDS:
+            return tag.end()
+        if name == "script":
+            if "&" in written:
+                return None  # (an id the reference decodes might spell the bundle script's)
+            close = raw_close(text, tag.end(), size, name)
+            closing = None if close is None else END_TAG.match(text, close, size)
+            return None if closing is None else closing.end()
+        if not opens(name, stack):
+            return None
+        stack.append(name)
+        tags.append(written)
+        return tag.end()
+    if after == "/":
+        tag = END_TAG.match(text, lt, size)
+        if tag is None:
+            return None
+        if len(stack) == 1 or stack[-1] != lower(tag.group(1)):
+            return None
+        stack.pop()
+        tags.pop()
+        return tag.end()
+    if after == "!" and text.startswith("<!--", lt):
+        return comment_end(text, lt, size)
+    if after in ("!", "?"):
+        return None  # (a doctype or a bogus comment in the body: rare, not worth reading)
+    return lt + 1  # "<" read as text
 
 
 def _blank(chunk: str) -> bool:

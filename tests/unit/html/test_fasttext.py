@@ -176,7 +176,7 @@ _TEXT = st.sampled_from(
 _ATTRS = st.sampled_from(
     ["", ' class="c"', " href='/x?a=1&amp;b=2'", " id=x", " title=\"a 'b'\"", " hidden", " x = y "]
 )
-_INLINE = sorted(_fasttext._PHRASING - {"a", "ruby"})
+_INLINE = sorted(_fasttext.PHRASING - {"a", "ruby"})
 _SCRIPT_BODY = st.lists(
     st.sampled_from(["x", "</p>", "</div>", "a<b", "<b>", '"</scrip"', "-->", "<!-", "&amp;", "\n", "</scripts>"]),
     max_size=4,

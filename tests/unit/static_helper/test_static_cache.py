@@ -159,6 +159,58 @@ def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path
         text = new
 
 
+def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(run: Any, site: Path) -> None:
+    """A build that changed the body before the evidence only in markup that pushes and pops what it
+    opens (a navigation item more, a new element after ``<body>``, lines more) is answered by the page's
+    head, with the report a check gives; one that leaves another element open there is checked."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_varied", DATA.parents[2] / "benchmarks" / "varied.py")
+    assert spec is not None and spec.loader is not None
+    varied = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(varied)
+    page = site / "pages" / "varied.html"
+    page.write_text(varied.page(1, 10, 7, True)[0], encoding="utf-8")  # (a page with CE905 warnings)
+    first = run()
+    assert "CE905" in first[1] and first[2]["checked"] == 3
+    (key,) = (key for key in prefixes(site) if entry(site, key)["path"].endswith("varied.html"))
+    assert entry(site, key)["head"][7] > 0  # (the head has a body part: the header and its navigation)
+    text = page.read_bytes()
+    for build, (new, checked) in enumerate(
+        (
+            (text.replace(b"</li>", b'</li><li><a href="/articles/new.html">New</a></li>', 1), 0),
+            (text.replace(b"<body>", b'<body><p class="build-2">build</p>', 1), 0),
+            (text.replace(b"<main>", b"<main>\n\n<!-- two lines more -->", 1), 0),
+            (text.replace(b"<li>", b"", 1), 1),  # (an item's end tag with no start: it closes the list)
+            (text.replace(b"<main>", b"<div><main>", 1), 1),  # (one more element left open)
+            (text.replace(b"<main>", b'<a href="/x"><main>', 1), 1),  # (a link around the evidence: SH116)
+        )
+    ):
+        assert new != text
+        page.write_bytes(new)
+        expected = run("--no-cache")
+        answered = run()
+        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 5 else 0), build
+        assert answered[2]["checked"] == checked, build
+        if build == 2:
+            assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
+        text = new
+    # The body part's digest only spares reading it; what decides is what it leaves open.
+    text = varied.page(1, 10, 7, True)[0].encode()
+    for field, build, checked in ((9, b"</head>", 0), (10, b"</li>", 1)):
+        new = text.replace(build, b"<!-- build 8 --></head>" if field == 9 else b"</li><li>8</li>", 1)
+        page.write_bytes(text)
+        shutil.rmtree(site / CACHE_DIR_NAME)
+        assert run()[2]["checked"] == 3
+        (key,) = (key for key in prefixes(site) if entry(site, key)["path"].endswith("varied.html"))
+        raw = entry(site, key)
+        raw["head"][field] = "0" * 64
+        set_entry(site, key, json.dumps(raw).encode())
+        page.write_bytes(new)
+        answered = run()
+        assert answered[:2] == run("--no-cache")[:2] and answered[2]["checked"] == checked, field
+
+
 def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run()
     monkeypatch.setattr(_cache, "toolkit_fingerprint", lambda: "another version")
@@ -250,6 +302,10 @@ def test_cache_a_damaged_prefix_entry_answers_nothing(run: Any, site: Path, dama
         lambda h: h.__setitem__(6, "0" * 64),  # (another middle)
         lambda h: h.__setitem__(3, "0" * 64),  # (other parts)
         lambda h: h.__setitem__(2, "3"),
+        lambda h: h.__setitem__(7, h[0] + 1),  # (a body part longer than the head)
+        lambda h: h.__setitem__(8, -1),
+        lambda h: h.__setitem__(7, 1),  # (a body part where the head has none: its bytes are not those)
+        lambda h: h.__setitem__(10, 3),
         lambda h: h.pop(),
         lambda h: h.append(0),
         lambda h: h.clear(),
