@@ -72,7 +72,7 @@ from .locate import (
     might_have_markup,
     parse_attributes,
 )
-from .neutral import STRICT_TOKEN, VOIDS, stop
+from .neutral import STRICT_TOKEN, VOIDS, island_end, stop
 from .tokenizer import END_TAG, START_TAG, _script_end, lower
 
 __all__ = ["NO_MARKUP", "UNAVAILABLE", "FastLocated", "attempt", "available", "fast_locate", "slot_ends_after"]
@@ -103,25 +103,6 @@ _SELECTOR = f"[{CLAIM_ATTR}],[{SLOT_ATTR}],[{SUMMARY_ATTR}],script,link"
 # begin a simple island, and every <link>. The lookahead on the first letter (each name has its own) lets
 # most '<' fail at once (a case-insensitive search tries every alternative at every '<').
 _ROUTING = re.compile(r"<(?=[fFlLmMsS\u017f])(?:(?i:svg|math|select)|(?ai:frameset|link))(?=[\t\n\f\r />])")
-# What a simple island may hold: SVG elements that neither break out of foreign content (as <b>, <p> or
-# <font color> do) nor are HTML integration points, and whose content is parsed as elements, not text.
-_ISLAND = frozenset("svg g path circle ellipse line polyline polygon rect use symbol defs".split())
-_TEXT_ONLY = frozenset({"title", "desc"})  # integration points: text only, no tag, in an island
-# A formula: MathML layout elements (no semantics/annotation-xml, no mglyph/malignmark), its token
-# elements (text integration points) with text only.
-_MATH_ISLAND = frozenset(
-    "math mrow mfrac msqrt mroot msup msub msubsup munder mover munderover mtable mtr mtd mstyle mpadded "
-    "mphantom menclose mspace".split()
-)
-_MATH_TEXT_ONLY = frozenset("mi mo mn ms mtext".split())
-# A select: options (text only) in it or in an optgroup directly in it, every end tag written.
-_SELECT_ISLAND = frozenset({"optgroup"})  # (a select in a select ends it)
-_SELECT_TEXT_ONLY = frozenset({"option"})
-_ISLANDS = {
-    "svg": (_ISLAND, _TEXT_ONLY),
-    "math": (_MATH_ISLAND, _MATH_TEXT_ONLY),
-    "select": (_SELECT_ISLAND, _SELECT_TEXT_ONLY),
-}
 # Elements whose end tag closes them when they are the current node, whose start tag ends nothing their
 # content could reopen, and whose content may be blocks (a <p> in button scope is closed by their start tag,
 # or out of reach behind a cell) or only phrasing (not: a, whose links the adoption agency re-parents;
@@ -146,7 +127,6 @@ _WS = "[\t\n\f\r ]"
 # as this pattern does) exactly when no name found in it is "" (:func:`strict_names`).
 _STRICT_NAME = re.compile(rf"<(/[a-z][a-z0-9]*+(?={_WS}*+>)|[a-z][a-z0-9]*+(?={_ATTRS})|)")
 _SCRIPT_CLOSE = re.compile(rf"</script{_WS}*+>")
-_STRICT_TAG = re.compile(rf"</([a-z][a-z0-9]*+){_WS}*+>|<([a-z][a-z0-9]*+){_ATTRS}|<")
 _NEUTRAL: dict[tuple[bool, tuple[str, ...]], bool] = {}
 _NEUTRAL_MAX = 4096
 
@@ -316,50 +296,11 @@ def _islands(text: str, starts: list[int]) -> list[tuple[int, int]] | None:
     for start in starts:
         if islands and start < islands[-1][1]:
             continue  # an <svg> inside the island just read
-        end = _island_end(text, start)
+        end = island_end(text, start)
         if end is None:
             return None
         islands.append((start, end))
     return islands
-
-
-def _island_end(text: str, start: int) -> int | None:
-    """Where the simple island that starts at ``start`` ends (after its ``</svg>``, ``</math>`` or
-    ``</select>``), or None."""
-    stack: list[str] = []
-    text_only = False  # in a title or desc (mi, mo …; option): only its own end tag may follow
-    holds: frozenset[str] = frozenset()
-    only: frozenset[str] = frozenset()
-    root = ""
-    for tag in _STRICT_TAG.finditer(text, start):
-        end_name, start_name = tag.group(1), tag.group(2)
-        if end_name is not None:
-            if not stack or stack[-1] != end_name:
-                return None
-            stack.pop()
-            text_only = False
-            if not stack:
-                return tag.end()
-            continue
-        if start_name is None or text_only:
-            return None  # a '<' of no strict tag (a comment, CDATA), or a tag in text-only content
-        if not stack:
-            if start_name not in _ISLANDS:
-                return None
-            holds, only = _ISLANDS[start_name]
-            root = start_name
-        elif start_name not in holds and start_name not in only:
-            return None  # an element the island may not hold
-        if root == "select":
-            if tag.group(0).endswith("/>") or (start_name == "optgroup" and stack != ["select"]):
-                return None  # (HTML: the flag is ignored; an optgroup in an optgroup ends it)
-        elif tag.group(0).endswith("/>") and _self_closing(text, tag.start(), tag.end()):
-            if not stack:
-                return tag.end()  # <svg …/>: foreign content acknowledges the self-closing flag
-            continue
-        stack.append(start_name)
-        text_only = start_name in only
-    return None
 
 
 def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
@@ -377,13 +318,6 @@ def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
         return False
     done = _Ends(text)._neutral_content(slot, True)
     return done is not None and done.close_start == content_end
-
-
-def _self_closing(text: str, start: int, end: int) -> bool:
-    """Whether the strict start tag ``text[start:end]``, written ``…/>``, has the self-closing flag: its
-    ``/`` is not the last character of an unquoted value (read by the reference tokenizer's pattern)."""
-    reference = START_TAG.match(text, start)
-    return reference is not None and reference.end() == end and reference.end(2) < end - 1
 
 
 def _marks(text: str) -> list[tuple[int, str]] | None:

@@ -68,7 +68,7 @@ from typing import NamedTuple
 
 from .elements import VOID
 from .locate import Located, _keyword_starts, might_have_markup
-from .neutral import STRICT_TOKEN, VOIDS, opens
+from .neutral import STRICT_TOKEN, VOIDS, island_end, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
@@ -180,6 +180,12 @@ class Head(NamedTuple):
 _HEAD_TAGS = frozenset("html head meta link base title style script body".split())
 _RAW = frozenset(("title", "style", "script"))
 _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as LF's)
+# What a body part holds besides the fast readers' neutral markup (:mod:`.neutral`): what a theme's header
+# and navigation are written with. An <input> ends nothing and is void; a <label> is phrasing; a <button>
+# ends only a button open in scope (none may be); an icon, a formula or a select is a simple island
+# (:func:`.neutral.island_end`), which leaves the builder as it found it.
+_BODY_VOIDS = VOIDS | {"input"}
+_ISLAND_ROOTS = frozenset({"svg", "math", "select"})
 # A <frameset> the reference would weigh (its frameset-ok flag depends on the body before it): a head with
 # a body part is kept only for a page whose middle has none (the rest is tested for one anyway).
 _FRAMESET = re.compile(r"(?i)frameset")
@@ -405,13 +411,12 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
             stack.pop()
             tags.pop()
             pos = token.end()
-        elif name is not None and name != "script":
-            written = token.group()
-            if name not in VOIDS:
-                if not opens(name, stack):
+        elif name is not None and name != "script" and name not in _ISLAND_ROOTS:
+            if name not in _BODY_VOIDS:
+                if not _opens(name, stack):
                     break
                 stack.append(name)
-                tags.append(written)
+                tags.append(token.group())
             pos = token.end()
         elif name is None and token.end() - lt > 1:
             pos = token.end()  # (a comment)
@@ -452,15 +457,17 @@ def _body_token(text: str, lt: int, size: int, stack: list[str], tags: list[str]
         if tag is None:
             return None
         name, written = lower(tag.group(1)), tag.group(0)
-        if name in VOIDS:
+        if name in _BODY_VOIDS:
             return tag.end()
+        if name in _ISLAND_ROOTS:
+            return island_end(text, lt)
         if name == "script":
             if "&" in written:
                 return None  # (an id the reference decodes might spell the bundle script's)
             close = raw_close(text, tag.end(), size, name)
             closing = None if close is None else END_TAG.match(text, close, size)
             return None if closing is None else closing.end()
-        if not opens(name, stack):
+        if not _opens(name, stack):
             return None
         stack.append(name)
         tags.append(written)
@@ -479,6 +486,15 @@ def _body_token(text: str, lt: int, size: int, stack: list[str], tags: list[str]
     if after in ("!", "?"):
         return None  # (a doctype or a bogus comment in the body: rare, not worth reading)
     return lt + 1  # "<" read as text
+
+
+def _opens(name: str, stack: list[str]) -> bool:
+    """:func:`.neutral.opens`, and a theme's ``<label>`` (phrasing) and ``<button>`` (none open in it)."""
+    if name == "label":
+        return True
+    if name == "button":
+        return "button" not in stack
+    return opens(name, stack)
 
 
 def _blank(chunk: str) -> bool:

@@ -386,6 +386,27 @@ BODY_FRAGMENTS = (
     "<p>&amp; &#60;b&#62;</p>",
     "<frameset>",
     "<link rel=stylesheet href=/y.css>",
+    # A theme's header: icons, toggles, labels, buttons, a search form, a language select.
+    '<input type="checkbox" id="__drawer">',
+    '<label for="__drawer">Menu</label>',
+    '<label for="__drawer"><svg viewBox="0 0 24 24"><path d="M3 6h18"/></svg></label>',
+    '<a href="/" class="logo"><svg viewBox="0 0 24 24"><g><path d="M0 0"/><circle r="1"/></g></svg></a>',
+    "<svg><title>t</title><use href=#i /></svg>",
+    "<svg><path/>",
+    "<svg><foreignObject><p>x</p></foreignObject></svg>",
+    "<svg><p>x</p></svg>",
+    "<svg/>",
+    "<SVG><path/></SVG>",
+    "<math><mi>x</mi><mo>=</mo><mn>1</mn></math>",
+    "<select><option>ja</option><option>en</option></select>",
+    "<select><option>ja</select>",
+    "<button>x</button>",
+    "<button><button>x</button></button>",
+    "<button><svg><path/></svg></button>",
+    "<form><input name=q><button>Search</button></form>",
+    "<label>",
+    "</label>",
+    "<input>",
 )
 _VALUE = re.compile(r"""(content=)("[^"]*"|'[^']*'|[^\s>]*)""")
 
@@ -582,6 +603,15 @@ def test_a_body_part_answers_what_leaves_its_elements_open_as_they_were() -> Non
     assert _answered(old, old.replace("<h1>", "<!-- a comment -->\n<h1>"))
     assert _answered(old, old.replace("<h1>Title</h1>", "<h1>Another <em>title</em></h1><div/></div>"))
     assert _answered(old, old.replace("<h1>", "<script>if (a < b) go('</p>')</script>\n<h1>"))
+    # A theme's header: icons, a toggle and its label, a button, a language select, read over.
+    themed = old.replace(
+        "<header>",
+        '<input type="checkbox" id="t"><header><a href="/"><svg viewBox="0 0 1 1"><path d="M0 0"/></svg></a>'
+        '<label for="t">Menu</label><button>Search</button><select><option>ja</option></select>',
+    )
+    assert _answered(themed, themed.replace(item, item + '<li><a href="/c">C</a></li>'))
+    assert _answered(themed, themed.replace("<path ", "<path class=x "))
+    assert not _answered(themed, themed.replace("<button>Search</button>", "<button>Search"))
     # Left open, or closing what it did not open: the elements open at the evidence are others.
     assert not _answered(old, old.replace("<main>", "<div>\n<main>"))
     assert not _answered(old, old.replace("</nav>", ""))
@@ -589,12 +619,12 @@ def test_a_body_part_answers_what_leaves_its_elements_open_as_they_were() -> Non
 
 
 def test_a_body_part_ends_before_what_it_may_not_hold() -> None:
-    # A table, a form, an icon, a CR in text: the body part ends at the line before; what follows is the
-    # middle, compared byte for byte.
+    # A table, a form, SVG that is no simple island, a CR in text: the body part ends at the line before;
+    # what follows is the middle, compared byte for byte.
     for held, changed in (
         ("<table><tr><td>x</td></tr></table>", "<table><tr><td>y</td></tr></table>"),
         ("<form></form>", "<form><p>x</p></form>"),
-        ("<svg><path/></svg>", "<svg><path/><path/></svg>"),
+        ("<svg><foreignObject>x</foreignObject></svg>", "<svg><foreignObject>y</foreignObject></svg>"),
         ("x\r", "y\r"),
     ):
         text = _body_page(f"{held}\n")
