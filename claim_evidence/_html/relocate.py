@@ -50,8 +50,9 @@ head edits of many kinds.
 A page changed in its body before the evidence. A generator's build also adds an item to every page's
 navigation, or an element after ``<body>``. After its ``<body>`` tag a head reads on, as its *body part*,
 the lines up to the one that holds the first evidence keyword, as long as they hold only tags that push
-and pop just what they open (:mod:`.neutral`: containers, lists, paragraphs, headings, phrasing; inline
-scripts; comments), and compares that part by the elements it leaves open, not by its tags: the
+and pop just what they open (containers, lists, paragraphs, headings, phrasing, a theme's inputs, labels,
+buttons and forms; icons, formulas and selects as simple islands; inline scripts; comments), and compares
+that part by the elements it leaves open, not by its tags: the
 reference builder ends it in the same state whatever was opened and closed in it (:func:`_body_part` says
 why), and the tokenizer at a line start in the data state. A page with a body part and a ``<frameset>``
 in its middle has no head (the frameset-ok flag is what a body's text decides).
@@ -66,9 +67,10 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .elements import VOID
+from .elements import HEADINGS, VOID
+from .fastscan import CONTAINERS
 from .locate import Located, _keyword_starts, might_have_markup
-from .neutral import STRICT_TOKEN, VOIDS, island_end, opens
+from .neutral import LEAVES, LISTS, STRICT_TOKEN, VOIDS, island_end, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
@@ -489,12 +491,23 @@ def _body_token(text: str, lt: int, size: int, stack: list[str], tags: list[str]
 
 
 def _opens(name: str, stack: list[str]) -> bool:
-    """:func:`.neutral.opens`, and a theme's ``<label>`` (phrasing) and ``<button>`` (none open in it)."""
+    """Whether a start tag of ``name`` in a body part pushes an element and ends nothing, over ``stack``, for
+    the reference builder: a block (a container, a list, a paragraph, a heading, a form) where no ``<p>`` is
+    open (its start ends one in button scope), a heading not on a heading (it ends that one); a ``<label>``;
+    a ``<button>`` in none (it ends the open one); and what :func:`.neutral.opens` takes (phrasing, a list's
+    items, ruby text). The fast path's rules are narrower (a block in a link, in a list item: lexbor's tree
+    must match too); here only the reference builds, which keeps a form in a form, as the standard does not
+    (``tests/unit/html/test_relocate.py`` holds every body part to the reference's open elements)."""
+    if name in _BLOCKS:
+        return "p" not in stack and not (name in HEADINGS and stack[-1] in HEADINGS)
     if name == "label":
         return True
     if name == "button":
         return "button" not in stack
     return opens(name, stack)
+
+
+_BLOCKS = CONTAINERS | LISTS | LEAVES | {"form"}
 
 
 def _blank(chunk: str) -> bool:
