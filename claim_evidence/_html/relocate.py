@@ -371,13 +371,13 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
     first evidence keyword after it (at ``limit``, or the page's cut): where it ends (0: nowhere) and the
     start tags, as written, of the elements open there (JSON).
 
-    It holds start and end tags that push and pop only what they open by the rules of :mod:`.neutral`
-    (a body's navigation, headings, paragraphs), inline scripts read to their end, comments; it ends after
-    the last line break in text between them ahead of ``limit`` or of anything else (a table, an icon, a
-    form, a CR in text).
+    It holds start and end tags that push and pop only what they open (:func:`_opens`: a body's navigation,
+    headings, paragraphs, a theme's header), simple islands (:func:`.neutral.island_end`: icons), inline
+    scripts read to their end, comments; it ends after the last line break in text between them ahead of
+    ``limit`` or of anything else (a table, an iframe, SVG that is no simple island, a CR in text).
 
     Why that is exact: each such tag, read by the reference tokenizer, leaves the reference builder as a
-    push or a pop of one element, so two body parts after the same ``<body>`` tag that leave the same
+    push or a pop of one element (an island as it found it), so two body parts after the same ``<body>`` tag that leave the same
     elements open leave the builder in the same state but for where the elements left open start (an
     ``<a>``'s start is kept on its list of active formatting elements: a finding placed in the head, or
     naming a line, is not answered, ``_check.page.moved_findings``), and the tokenizer in the data state at
