@@ -70,7 +70,7 @@ from typing import NamedTuple
 from .elements import HEADINGS, VOID
 from .fastscan import CONTAINERS
 from .locate import Located, _keyword_starts, might_have_markup
-from .neutral import LEAVES, LISTS, STRICT_TOKEN, VOIDS, island_end, opens
+from .neutral import LEAVES, LISTS, PHRASING, STRICT_TOKEN, VOIDS, island_end, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
@@ -188,6 +188,7 @@ _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as
 # (:func:`.neutral.island_end`), which leaves the builder as it found it.
 _BODY_VOIDS = VOIDS | {"input"}
 _ISLAND_ROOTS = frozenset({"svg", "math", "select"})
+_READ_WHOLE = _ISLAND_ROOTS | {"script"}  # (read by _body_token: raw text, islands)
 # A <frameset> the reference would weigh (its frameset-ok flag depends on the body before it): a head with
 # a body part is kept only for a page whose middle has none (the rest is tested for one anyway).
 _FRAMESET = re.compile(r"(?i)frameset")
@@ -394,33 +395,33 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
     open_tags: tuple[str, ...] = ()
     size = len(text)
     carriage = text.find("\r", start, limit) >= 0
-    search = STRICT_TOKEN.search
+    search, rfind = STRICT_TOKEN.search, text.rfind
     pos = start
     while True:
         token = search(text, pos, limit)
         lt = token.start() if token is not None else limit
         # (Text stops at a CR, which the reference counts as a line break: this part's are LF's.)
         cr = text.find("\r", pos, lt) if carriage else -1
-        newline = text.rfind("\n", pos, lt if cr < 0 else cr)
+        newline = rfind("\n", pos, lt if cr < 0 else cr)
         if newline >= 0:
             end, open_tags = newline + 1, tuple(tags)
         if token is None or cr >= 0:
             break
-        closed, name = token.group(1), token.group(2)
-        if closed is not None:
-            if len(stack) == 1 or stack[-1] != closed:
+        kind = token.lastindex  # (1: an end tag, 2: a start tag, None: a comment or another '<')
+        if kind == 1:
+            if stack[-1] != token.group(1) or len(stack) == 1:
                 break
             stack.pop()
             tags.pop()
             pos = token.end()
-        elif name is not None and name != "script" and name not in _ISLAND_ROOTS:
+        elif kind == 2 and (name := token.group(2)) not in _READ_WHOLE:
             if name not in _BODY_VOIDS:
-                if not _opens(name, stack):
+                if not (name in PHRASING and name != "a") and not _opens(name, stack):
                     break
                 stack.append(name)
                 tags.append(token.group())
             pos = token.end()
-        elif name is None and token.end() - lt > 1:
+        elif kind is None and token.end() - lt > 1:
             pos = token.end()  # (a comment)
         else:
             after = _body_token(text, lt, size, stack, tags)
