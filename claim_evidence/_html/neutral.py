@@ -3,10 +3,11 @@
 The fast path (:mod:`.fastpath`) proves where a claim element or a slot ends by showing that its content
 is *neutral*: in the reference tree builder, every start tag in it ends nothing and every end tag closes
 the element on top, so the builder leaves the stack as it found it and the element's own end tag closes
-it. The visible-text reader (:mod:`.fasttext`) accepts the same phrasing elements, and the head reader
-(:mod:`.relocate`) reads a page's body up to its evidence by the same rules: content between two of its
-line breaks that is neutral leaves the builder where it was, whatever it is. The rules are conservative
-(``<li><div>`` is neutral in the standard and refused here); ``tests/unit/html/test_fastpath.py`` and
+it. A *simple island* (an icon, a formula, a select: :func:`island_end`) leaves both parsers as it found
+them. The visible-text reader (:mod:`.fasttext`) accepts the same phrasing elements, and the head reader
+(:mod:`.relocate`) reads a page's body up to its evidence by these rules and a few of its own (only the
+reference builds there: no lexbor tree must match). The rules are conservative (``<li><div>`` is neutral
+in the standard and refused here); ``tests/unit/html/test_fastpath.py`` and
 ``tests/unit/html/test_relocate.py`` compare every reading that relies on them with the reference.
 """
 
