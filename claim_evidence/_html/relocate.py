@@ -395,17 +395,21 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
     open_tags: tuple[str, ...] = ()
     size = len(text)
     carriage = text.find("\r", start, limit) >= 0
-    search, rfind = STRICT_TOKEN.search, text.rfind
+    rfind = text.rfind
     pos = start
+    tokens = STRICT_TOKEN.finditer(text, pos, limit)
     while True:
-        token = search(text, pos, limit)
+        token = next(tokens, None)
         lt = token.start() if token is not None else limit
-        # (Text stops at a CR, which the reference counts as a line break: this part's are LF's.)
-        cr = text.find("\r", pos, lt) if carriage else -1
-        newline = rfind("\n", pos, lt if cr < 0 else cr)
-        if newline >= 0:
-            end, open_tags = newline + 1, tuple(tags)
-        if token is None or cr >= 0:
+        if lt > pos:  # (text between two tokens: where the part may end)
+            # (Text stops at a CR, which the reference counts as a line break: this part's are LF's.)
+            cr = text.find("\r", pos, lt) if carriage else -1
+            newline = rfind("\n", pos, lt if cr < 0 else cr)
+            if newline >= 0:
+                end, open_tags = newline + 1, tuple(tags)
+            if cr >= 0:
+                break
+        if token is None:
             break
         kind = token.lastindex  # (1: an end tag, 2: a start tag, None: a comment or another '<')
         if kind == 1:
@@ -428,6 +432,7 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
             if after is None or after > limit:
                 break
             pos = after
+            tokens = STRICT_TOKEN.finditer(text, pos, limit)
     return end, json.dumps(list(open_tags)) if end else ""
 
 
