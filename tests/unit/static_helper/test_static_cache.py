@@ -197,8 +197,8 @@ def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(
         text = new
     # The body part's digest only spares reading it; what decides is what it leaves open.
     text = varied.page(1, 10, 7, True)[0].encode()
-    for field, build, checked in ((9, b"</head>", 0), (10, b"</li>", 1)):
-        new = text.replace(build, b"<!-- build 8 --></head>" if field == 9 else b"</li><li>8</li>", 1)
+    for field, needle, checked in ((9, b"</head>", 0), (10, b"</li>", 1)):
+        new = text.replace(needle, b"<!-- build 8 --></head>" if field == 9 else b"</li><li>8</li>", 1)
         page.write_bytes(text)
         shutil.rmtree(site / CACHE_DIR_NAME)
         assert run()[2]["checked"] == 3
