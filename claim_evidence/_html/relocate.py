@@ -50,7 +50,7 @@ head edits of many kinds.
 A page changed in its body before the evidence. A generator's build also adds an item to every page's
 navigation, or an element after ``<body>``. After its ``<body>`` tag a head reads on, as its *body part*,
 the lines up to the one that holds the first evidence keyword, as long as they hold only tags that push
-and pop just what they open (containers, lists, paragraphs, headings, phrasing, a theme's inputs, labels,
+and pop just what they open (containers, lists, paragraphs, headings, phrasing, rules, a theme's inputs, labels,
 buttons and forms; icons, formulas and selects as simple islands; inline scripts; comments), and compares
 that part by the elements it leaves open, not by its tags: the
 reference builder ends it in the same state whatever was opened and closed in it (:func:`_body_part` says
@@ -183,10 +183,11 @@ _HEAD_TAGS = frozenset("html head meta link base title style script body".split(
 _RAW = frozenset(("title", "style", "script"))
 _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as LF's)
 # What a body part holds besides the fast readers' neutral markup (:mod:`.neutral`): what a theme's header
-# and navigation are written with. An <input> ends nothing and is void; a <label> is phrasing; a <button>
+# and navigation are written with. An <input> ends nothing and is void, an <hr> too where no <p> is open;
+# a <label> is phrasing; a <button>
 # ends only a button open in scope (none may be); an icon, a formula or a select is a simple island
 # (:func:`.neutral.island_end`), which leaves the builder as it found it.
-_BODY_VOIDS = VOIDS | {"input"}
+_BODY_VOIDS = VOIDS | {"input", "hr"}  # (a rule where no <p> is open: it ends one)
 _ISLAND_ROOTS = frozenset({"svg", "math", "select"})
 _READ_WHOLE = _ISLAND_ROOTS | {"script"}  # (read by _body_token: raw text, islands)
 # A <frameset> the reference would weigh (its frameset-ok flag depends on the body before it): a head with
@@ -419,6 +420,8 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
             tags.pop()
             pos = token.end()
         elif kind == 2 and (name := token.group(2)) not in _READ_WHOLE:
+            if name == "hr" and "p" in stack:
+                break  # (a rule's start ends a p in button scope)
             if name not in _BODY_VOIDS:
                 if not (name in PHRASING and name != "a") and not _opens(name, stack):
                     break
@@ -466,7 +469,7 @@ def _body_token(text: str, lt: int, size: int, stack: list[str], tags: list[str]
             return None
         name, written = lower(tag.group(1)), tag.group(0)
         if name in _BODY_VOIDS:
-            return tag.end()
+            return None if name == "hr" and "p" in stack else tag.end()
         if name in _ISLAND_ROOTS:
             return island_end(text, lt)
         if name == "script":
