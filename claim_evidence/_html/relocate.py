@@ -183,11 +183,11 @@ _HEAD_TAGS = frozenset("html head meta link base title style script body".split(
 _RAW = frozenset(("title", "style", "script"))
 _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as LF's)
 # What a body part holds besides the fast readers' neutral markup (:mod:`.neutral`): what a theme's header
-# and navigation are written with. An <input> ends nothing and is void, an <hr> too where no <p> is open;
-# a <label> is phrasing; a <button>
-# ends only a button open in scope (none may be); an icon, a formula or a select is a simple island
-# (:func:`.neutral.island_end`), which leaves the builder as it found it.
-_BODY_VOIDS = VOIDS | {"input", "hr"}  # (a rule where no <p> is open: it ends one)
+# and navigation are written with. An <input> ends nothing and is void, an <hr> too where no <p> is open (it
+# ends one); a <label> is phrasing; a <button> ends only a button open in scope (none may be); an icon, a
+# formula or a select is a simple island (:func:`.neutral.island_end`), which leaves the builder as it
+# found it.
+_BODY_VOIDS = VOIDS | {"input", "hr"}
 _ISLAND_ROOTS = frozenset({"svg", "math", "select"})
 _READ_WHOLE = _ISLAND_ROOTS | {"script"}  # (read by _body_token: raw text, islands)
 # A <frameset> the reference would weigh (its frameset-ok flag depends on the body before it): a head with
