@@ -563,12 +563,18 @@ def test_a_changed_head_matches_the_reference_on_the_html5lib_corpus(capsys: pyt
     assert tally.heads > len(_corpus()) // 2 and tally.answered > 2 * tally.heads
 
 
-def test_a_changed_head_matches_the_reference_on_known_and_benchmark_pages() -> None:
-    rng = random.Random(42)
+def _known_pages() -> list[str]:
+    """The tests' pages, a varied page of each shape twice, and four of the classic benchmark's."""
     varied, bench = _module("varied"), _module("bench")
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in _pages()]
     texts += [varied.page(index, 10, 7, True)[0] for index in range(2 * len(varied.SHAPES))]
     texts += [bench._page(index, 10, 7, True, 1)[0] for index in range(4)]
+    return texts
+
+
+def test_a_changed_head_matches_the_reference_on_known_and_benchmark_pages() -> None:
+    rng = random.Random(42)
+    texts = _known_pages()
     tally = HeadTally()
     for text in texts:
         _compare_heads(text, rng, 40, tally)
@@ -702,10 +708,7 @@ def test_a_body_part_leaves_the_elements_open_that_the_reference_does() -> None:
     # reference builder has open there, on every page the tests know and on edits of them: so two body
     # parts that keep the same leave it in the same state.
     rng = random.Random(43)
-    varied, bench = _module("varied"), _module("bench")
-    texts = [path.read_text(encoding="utf-8", errors="replace") for path in _pages()]
-    texts += [varied.page(index, 10, 7, True)[0] for index in range(2 * len(varied.SHAPES))]
-    texts += [bench._page(index, 10, 7, True, 1)[0] for index in range(4)]
+    texts = _known_pages()
     texts += [_body_page(fragment + "\n") for fragment in BODY_FRAGMENTS]
     texts += _head_pages()[1::2]
     parts = 0

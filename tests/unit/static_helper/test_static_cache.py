@@ -125,18 +125,23 @@ def test_cache_a_change_after_the_evidence_is_answered_by_the_prefix(run: Any, s
     assert stats == {"pages": 2, "checked": 1, "cached": 1}
 
 
-def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
-    """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
-    value, a line more) is answered by the page's prefix entry, with the report a check gives: its
-    findings' lines moved with the head. A change there that decides something (a link's href) is checked."""
+def _varied_page() -> str:
+    """A page of the benchmark's varied site: a header and navigation, ten claims with CE905 warnings."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_varied", DATA.parents[2] / "benchmarks" / "varied.py")
     assert spec is not None and spec.loader is not None
     varied = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(varied)
+    return str(varied.page(1, 10, 7, True)[0])
+
+
+def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
+    """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
+    value, a line more) is answered by the page's prefix entry, with the report a check gives: its
+    findings' lines moved with the head. A change there that decides something (a link's href) is checked."""
     page = site / "pages" / "varied.html"
-    page.write_text(varied.page(1, 10, 7, True)[0], encoding="utf-8")  # (a page with CE905 warnings)
+    page.write_text(_varied_page(), encoding="utf-8")  # (a page with CE905 warnings)
     first = run()
     assert "CE905" in first[1] and first[2]["checked"] == 3  # (warnings: findings placed on lines)
     text = page.read_bytes()
@@ -163,14 +168,8 @@ def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(
     """A build that changed the body before the evidence only in markup that pushes and pops what it
     opens (a navigation item more, a new element after ``<body>``, lines more) is answered by the page's
     head, with the report a check gives; one that leaves another element open there is checked."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_varied", DATA.parents[2] / "benchmarks" / "varied.py")
-    assert spec is not None and spec.loader is not None
-    varied = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(varied)
     page = site / "pages" / "varied.html"
-    page.write_text(varied.page(1, 10, 7, True)[0], encoding="utf-8")  # (a page with CE905 warnings)
+    page.write_text(_varied_page(), encoding="utf-8")  # (a page with CE905 warnings)
     first = run()
     assert "CE905" in first[1] and first[2]["checked"] == 3
     (key,) = (key for key in prefixes(site) if entry(site, key)["path"].endswith("varied.html"))
@@ -196,7 +195,7 @@ def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(
             assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
         text = new
     # The body part's digest only spares reading it; what decides is what it leaves open.
-    text = varied.page(1, 10, 7, True)[0].encode()
+    text = _varied_page().encode()
     for field, needle, checked in ((9, b"</head>", 0), (10, b"</li>", 1)):
         new = text.replace(needle, b"<!-- build 8 --></head>" if field == 9 else b"</li><li>8</li>", 1)
         page.write_bytes(text)
