@@ -220,7 +220,7 @@ class Cache:
 
 
 # A prefix entry's head (``claim_evidence._html.relocate.Head``): its fields' types in order.
-_HEAD_TYPES = (int, int, int, str, int, int, str, int, int, str, str)
+_HEAD_TYPES = (int, int, int, str, int, int, str, int, int, str, str, str)
 
 
 def _is_head(value: Any) -> bool:

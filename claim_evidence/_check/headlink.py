@@ -30,7 +30,7 @@ def stylesheet_link(text: str, located: Located, options: PageOptions, name: str
     ``</head>`` is found as text (the tokenizer does not report end tags); one written inside a comment
     or a script is passed over: the link placed before it must be a ``<link>`` the check then finds.
     """
-    if links_stylesheet(located, options):
+    if links_stylesheet(located.links, options):
         return None
     href = stylesheet_href(options, links_relatively(located))
     assert href is not None  # (links_stylesheet is True when the site checks no link)
@@ -47,7 +47,7 @@ def stylesheet_link(text: str, located: Located, options: PageOptions, name: str
     for match in found:
         edit = _before(text, match.start(), link)
         at, _, inserted = edit
-        if links_stylesheet(locate(text[:at] + inserted + text[at:]), options):
+        if links_stylesheet(locate(text[:at] + inserted + text[at:]).links, options):
             return edit, link
     where = "the </head> found is inside a comment or a script" if found else "the page has no </head>"
     raise AuthoringError(

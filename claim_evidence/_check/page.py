@@ -47,7 +47,7 @@ from .facts import (  # noqa: F401 - re-exported (the page API)
 )
 from .markup import HIDDEN_MARKUP, _parsing, _shapes
 from .options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
-from .stylesheet import _stylesheet
+from .stylesheet import _stylesheet, links_stylesheet
 from .summary import summary_findings
 
 REQUIRED = "SH160"
@@ -428,11 +428,16 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     head's change in length, with the same text inside it. Findings follow from that
     location, that text, the language and the newline (see :func:`page_prefix`), each placed at an offset
     inside the markup; an offset after the head keeps its column (the head ends a line) and moves by
-    the head's line breaks. A finding placed in the head is not moved: the caller refuses its result."""
+    the head's line breaks. A finding placed in the head is not moved: the caller refuses its result.
+
+    A head whose links point elsewhere (an asset's new hash in the URL of every page's stylesheet) is
+    such a head when one of its links is the evidence stylesheet's as SH130 asks, as the page's was (a
+    page with SH130 has no prefix): the one reading of a link's href in a check is that test, and the
+    message of an SH130 no page with a prefix has (:mod:`.stylesheet`)."""
     kept = prefix.head
     if kept is None:
         return None
-    head = relocate.moved_head(data, text, kept)
+    head = relocate.moved_head(data, text, kept, lambda links: links_stylesheet(links, options))
     if head is None or newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
         return None
     # (No digest: a prefix with a head is tested by its head, which holds wherever the digest would.)

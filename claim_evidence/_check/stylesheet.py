@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
     options = page.options
     wanted = options.stylesheet
-    linked, near = _linked(page.located, options)
+    linked, near = _linked(page.located.links, options)
     if linked or wanted is None:
         return
     target = _stylesheet_target(options)
@@ -47,19 +47,21 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
     yield at, Diagnostic("SH130", message, subject="page")
 
 
-def links_stylesheet(located: Located, options: PageOptions) -> bool:
-    """Whether the page links the shared stylesheet the way SH130 asks (True where the site checks no
-    link: ``stylesheet = false``); ``claim add`` asks this before it adds one."""
-    return _linked(located, options)[0]
+def links_stylesheet(links: Iterable[Element], options: PageOptions) -> bool:
+    """Whether one of a page's ``links`` (:attr:`.._html.locate.Located.links`, or some of them) is the
+    shared stylesheet's the way SH130 asks (True where the site checks no link: ``stylesheet = false``);
+    ``claim add`` asks this before it adds one, and the page cache (``page.head_moved``) of a page whose
+    head links point elsewhere since its check."""
+    return _linked(links, options)[0]
 
 
 def misplaced_stylesheet(located: Located, options: PageOptions) -> tuple[Element, str, str] | None:
     """On a page that does not link the stylesheet, the first ``<link rel="stylesheet">`` to a file of its
     name elsewhere: ``(link, href as written, path it points to)`` (what SH130's message names)."""
-    return _linked(located, options)[1]
+    return _linked(located.links, options)[1]
 
 
-def _linked(located: Located, options: PageOptions) -> tuple[bool, tuple[Element, str, str] | None]:
+def _linked(links: Iterable[Element], options: PageOptions) -> tuple[bool, tuple[Element, str, str] | None]:
     """Whether a ``<link rel="stylesheet">`` points to the configured stylesheet; else the first that
     points to a file of that name elsewhere, ``(link, href as written, path it is served at)``."""
     wanted = options.stylesheet
@@ -67,7 +69,7 @@ def _linked(located: Located, options: PageOptions) -> tuple[bool, tuple[Element
         return True, None
     target = _stylesheet_target(options)
     near: tuple[Element, str, str] | None = None
-    for link in located.links:
+    for link in links:
         if "stylesheet" not in link.attrs.get("rel", "").lower().split():
             continue
         href = link.attrs.get("href", "").strip()

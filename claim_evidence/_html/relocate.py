@@ -38,9 +38,11 @@ Why that is exact: the reference tokenizer hands its tree builder nothing for a 
 text only to decide whether a ``<frameset>`` is taken (:func:`.frameset.frameset_accepted`), and then
 only whether a chunk of it is more than white space; a ``<meta>``'s attribute values decide nothing it
 reports. The head is read by the tokenizer's own rules (its tag patterns, :func:`.tokenizer.comment_end`,
-:func:`.tokenizer.raw_close`) over the whole text, and compared by its *parts*: every tag as written, a
-``<meta>`` by its attribute names, a comment only when it holds a keyword, text only as "more than white
-space" between two tags. Two heads with the same parts end at a line start, with the tokenizer in the
+:func:`.tokenizer.raw_close`) over the whole text, and compared by its *parts*: every tag as written but
+for what no reader reads (a ``<meta>``, ``<title>``, ``<style>`` or ``<script>`` by its attribute names,
+without their text; a ``<link>`` by its names and ``rel``, its href compared apart, see
+:func:`_head_token`), a comment only when it holds a keyword, text only as "more than white space"
+between two tags. Two heads with the same parts end at a line start, with the tokenizer in the
 data state and the builder given the same tags in the same order: the same text after them gives it the
 same calls, every element there moved by the heads' difference in length and lines. Where in the head a
 link or an ``<a>`` lies is not kept: a finding placed there or naming a line is not answered
@@ -69,7 +71,7 @@ from typing import NamedTuple
 
 from .elements import HEADINGS, VOID
 from .fastscan import CONTAINERS
-from .locate import Located, _keyword_starts, might_have_markup
+from .locate import Element, Located, _keyword_starts, might_have_markup, parse_attributes
 from .neutral import LEAVES, LISTS, PHRASING, STRICT_TOKEN, VOIDS, island_end, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
 
@@ -162,7 +164,10 @@ class Head(NamedTuple):
     text from there to the end of its last evidence element (the cut of :func:`prefix`): ``middle``
     characters, ``middle_size`` bytes and their SHA-256. Its *body part*, the last ``body`` characters of
     it (``body_size`` bytes, their SHA-256 ``body_digest``: 0, 0 and "" when it has none), is read after
-    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``)."""
+    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``). ``hrefs`` is
+    the digest of its ``<link>`` tags' hrefs as written: its parts hold a link by its attribute names and
+    its ``rel``, so a head whose links point elsewhere (an asset's new hash) is compared by what the page
+    check decides of them (:func:`moved_head`'s ``links_ok``)."""
 
     end: int
     size: int
@@ -175,6 +180,7 @@ class Head(NamedTuple):
     body_size: int = 0
     body_digest: str = ""
     skeleton: str = ""
+    hrefs: str = ""
 
 
 # The start tags a head may hold before its body part: a document's head and the <body> after it. Title,
@@ -198,8 +204,9 @@ _FRAMESET = re.compile(r"(?i)frameset")
 class _Read(NamedTuple):
     """What :func:`_head` read: where the head ends (after a line break; 0: no head), the digest of the
     parts of its tokens before its body part, its line breaks, where its body part starts (``end`` when
-    it has none), the digest of what that part leaves open ("" when none), and where the first evidence
-    keyword after the ``<body>`` tag starts (read up to that tag only: the body part ends before it)."""
+    it has none), the digest of what that part leaves open ("" when none), where the first evidence
+    keyword after the ``<body>`` tag starts (read up to that tag only: the body part ends before it), and
+    the head's ``<link>`` tags before its body part (as :class:`.locate.Element`'s) and their hrefs' digest."""
 
     end: int
     parts: str
@@ -207,6 +214,8 @@ class _Read(NamedTuple):
     body: int
     skeleton: str
     keyword: int = 0
+    links: tuple[Element, ...] = ()
+    hrefs: str = ""
 
 
 def head(text: str, cut: int) -> Head | None:
@@ -231,21 +240,29 @@ def head(text: str, cut: int) -> Head | None:
         len(body),
         hashlib.sha256(body).hexdigest() if body else "",
         read.skeleton,
+        read.hrefs,
     )
 
 
-def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
+def moved_head(
+    data: bytes, text: str, kept: Head, links_ok: Callable[[tuple[Element, ...]], bool] | None = None
+) -> Head | None:
     """The head of ``text`` (``data`` decoded: UTF-8 without a byte-order mark) when it is the page that
     ``kept`` came from with only its head changed in what decides nothing (comments, white space, meta
-    values; in its body part, markup that pushes and pops only what it opens) and its rest in what adds
-    nothing (:func:`rest_adds_nothing`): its head the same tags before its body part, that part the same
-    bytes or leaving the same elements open, then the same bytes up to the end of the last evidence
-    element (``end + middle``). Else None."""
+    values, script URLs; in its body part, markup that pushes and pops only what it opens) and its rest in
+    what adds nothing (:func:`rest_adds_nothing`): its head the same tags before its body part, that part
+    the same bytes or leaving the same elements open, then the same bytes up to the end of the last
+    evidence element (``end + middle``). Else None.
+
+    Its links' hrefs may differ from ``kept``'s only where ``links_ok`` accepts the new head's links (the
+    caller's test that the stylesheet check decides of them what it did; without one, they may not):
+    the reference then locates every element after the head as before, and the head's links with the
+    same names and rels but those hrefs."""
     if kept.body:
         found = _moved_body(data, text, kept)
         if found is None:
             return None
-        end, at, lines, body, body_size, body_digest = found
+        end, at, lines, body, body_size, body_digest, read = found
     else:
         read = _head(text, len(text))
         end = read.end
@@ -253,6 +270,8 @@ def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
             return None
         at = len(text[:end].encode("utf-8", "surrogatepass"))
         lines, body, body_size, body_digest = read.lines, 0, 0, ""
+    if read.hrefs != kept.hrefs and (links_ok is None or not links_ok(read.links)):
+        return None
     stop = at + kept.middle_size
     if stop > len(data) or hashlib.sha256(memoryview(data)[at:stop]).hexdigest() != kept.middle_digest:
         return None
@@ -260,14 +279,15 @@ def moved_head(data: bytes, text: str, kept: Head) -> Head | None:
         return None
     return Head(
         end, at, lines, kept.parts, kept.middle, kept.middle_size, kept.middle_digest, body, body_size, body_digest,
-        kept.skeleton,
+        kept.skeleton, read.hrefs,
     )  # fmt: skip
 
 
-def _moved_body(data: bytes, text: str, kept: Head) -> tuple[int, int, int, int, int, str] | None:
-    """``(end, size, lines, body, body_size, body_digest)`` of the head of ``text`` when it has ``kept``'s
-    parts before its body part, and a body part of the same bytes (the head proper is all that is read:
-    a stamp in ``<head>``) or, read, leaving the same elements open (a new navigation item)."""
+def _moved_body(data: bytes, text: str, kept: Head) -> tuple[int, int, int, int, int, str, _Read] | None:
+    """``(end, size, lines, body, body_size, body_digest, proper)`` of the head of ``text`` when it has
+    ``kept``'s parts before its body part, and a body part of the same bytes (the head proper, ``proper``,
+    is all that is read: a stamp in ``<head>``) or, read, leaving the same elements open (a new
+    navigation item)."""
     proper = _head(text, len(text), to_body=True)
     if proper.body <= 0 or proper.parts != kept.parts:
         return None
@@ -275,13 +295,14 @@ def _moved_body(data: bytes, text: str, kept: Head) -> tuple[int, int, int, int,
     stop = start + kept.body_size
     if stop <= len(data) and hashlib.sha256(memoryview(data)[start:stop]).hexdigest() == kept.body_digest:
         end = proper.body + kept.body  # (the same bytes from a character's start: the same characters)
-        return end, stop, text.count("\n", 0, end), kept.body, kept.body_size, kept.body_digest
+        return end, stop, text.count("\n", 0, end), kept.body, kept.body_size, kept.body_digest, proper
     read = _with_body(text, proper.body, min(proper.keyword, len(text)), proper.parts)
     if read is None or read.end == 0 or read.skeleton != kept.skeleton:
         return None
     end = read.end
     body = text[read.body : end].encode("utf-8", "surrogatepass")
-    return end, start + len(body), read.lines, end - read.body, len(body), hashlib.sha256(body).hexdigest()
+    digested = hashlib.sha256(body).hexdigest()
+    return end, start + len(body), read.lines, end - read.body, len(body), digested, proper
 
 
 def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
@@ -295,7 +316,8 @@ def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
     white space: such a chunk counts as the part ``"T"``, once between two tags. After the ``<body>``
     tag it reads its body part (:func:`_body_part`); without one it ends as if the page had none."""
     parts: list[str] = []
-    pos = end = kept = 0
+    links: list[Element] = []  # (its <link> tags: kept_links of them are in the head)
+    pos = end = kept = kept_links = 0
     texted = kept_texted = False  # a chunk of text that is more than white space since the last tag
     body = -1  # where the <body> tag ends, once read
     size = len(text)
@@ -316,14 +338,14 @@ def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
         run = _TEXT.match(text, pos, stop).end()  # type: ignore[union-attr]  # (matches the empty string)
         newline = text.rfind("\n", pos, run)
         if newline >= 0:
-            end, kept = newline + 1, len(parts)
+            end, kept, kept_links = newline + 1, len(parts), len(links)
             kept_texted = texted or not _blank(text[pos:end])
         if run > pos and not texted:
             texted = not _blank(text[pos:run])
         pos = run
         if pos >= stop or text[pos] != "<":
             break
-        token = _head_token(text, pos, size, marked)
+        token = _head_token(text, pos, size, marked, links)
         if token is None or token[0] > stop:
             break
         after, part = token
@@ -340,17 +362,25 @@ def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
         pos = after
     if body >= 0:
         marked(body, body)  # (the first keyword after the <body> tag: the body part ends before its line)
+        found = tuple(links)
         if to_body:
-            return _Read(0, _digest_parts(parts), 0, body if text.find("\r", 0, body) < 0 else -1, "", ahead)
+            start = body if text.find("\r", 0, body) < 0 else -1
+            return _Read(0, _digest_parts(parts), 0, start, "", ahead, found, _hrefs(found))
         read = _with_body(text, body, min(ahead, stop), _digest_parts(parts))
         if read is not None:
-            return read
+            return read._replace(links=found, hrefs=_hrefs(found))
     elif to_body:
         return _Read(0, "", 0, -1, "")
     kept_parts = parts[:kept] + (["T"] if kept_texted else [])
     if text.find("\r", 0, end) >= 0:
         return _NO_HEAD  # (a CR in a tag or a comment: the reference counts it as a line break)
-    return _Read(end, _digest_parts(kept_parts), text.count("\n", 0, end), end, "")
+    found = tuple(links[:kept_links])
+    return _Read(end, _digest_parts(kept_parts), text.count("\n", 0, end), end, "", 0, found, _hrefs(found))
+
+
+def _hrefs(links: tuple[Element, ...]) -> str:
+    """The digest of a head's links' hrefs, decoded (what of a link the check reads besides its ``rel``)."""
+    return _sha256(json.dumps([link.attrs.get("href") for link in links])) if links else ""
 
 
 _NO_HEAD = _Read(0, "", 0, -1, "")
@@ -526,11 +556,26 @@ def _blank(chunk: str) -> bool:
     return not chunk.strip("\t\n\f\r \0")
 
 
-def _head_token(text: str, lt: int, size: int, marked: Callable[[int, int], bool]) -> tuple[int, str | None] | None:
+def _head_token(
+    text: str, lt: int, size: int, marked: Callable[[int, int], bool], links: list[Element]
+) -> tuple[int, str | None] | None:
     """``(end, part)`` of the token at ``text[lt] == "<"``, read as the reference tokenizer reads it
     (:func:`.tokenizer._markup`): ``part`` is what of it can matter (None for a comment without an evidence
     keyword, ``""`` for a ``<`` read as text); None for what the head may not hold: a start tag with an evidence
-    keyword, one not in ``_HEAD_TAGS``, a token that runs to the end of the text."""
+    keyword, one not in ``_HEAD_TAGS``, a token that runs to the end of the text. A ``<link>`` is also put
+    on ``links``, as the reference locates it.
+
+    What of a tag can matter: no attribute value builds anything (the builder reads names); the
+    locator reads a ``<meta>``'s none, a ``<title>``'s or a ``<style>``'s none, a ``<script>``'s only an id
+    that may be the bundle script's (its tag then holds a keyword, which the head may not hold, or a
+    character reference: such a script is kept as written), and a ``<link>``'s ``rel`` and ``href``, which
+    only the stylesheet check reads (the part keeps the ``rel``; the hrefs are compared apart,
+    :attr:`Head.hrefs`). Nor does the text of a title, a style or a script decide anything: the locator
+    reads no text, and the frameset test skips RCDATA and raw text (:class:`.frameset._FramesetProbe`;
+    a head holds no SVG or MathML, where raw text would be characters); where it ends is read from the
+    text itself (:func:`.tokenizer.raw_close`). So each of these is its name and attribute names, a link
+    its names and rels too: a build that dates a meta, renames the site in every title, or puts a new
+    hash in a script's or a stylesheet's URL changes no part."""
     after = text[lt + 1 : lt + 2]
     if after.isascii() and after.isalpha():
         tag = START_TAG.match(text, lt, size)
@@ -545,9 +590,18 @@ def _head_token(text: str, lt: int, size: int, marked: Callable[[int, int], bool
             closing = None if close is None else END_TAG.match(text, close, size)
             if closing is None:
                 return None
+            if name != "script" or "&" not in tag.group(0):
+                names = " ".join(attribute for attribute, _ in iter_attributes(tag.group(2)))
+                return closing.end(), f"<{name} {names}>"
             end = closing.end()
         elif name == "meta":
             return end, "<meta " + " ".join(attribute for attribute, _ in iter_attributes(tag.group(2)))
+        elif name == "link":
+            source = tag.group(2)
+            self_closing = tag.group(0).endswith("/>") and tag.end(2) < end - 1  # (as the locator reads it)
+            links.append(Element("link", parse_attributes(source), lt, end, end, end, self_closing))
+            rels = [(attribute, raw if attribute == "rel" else None) for attribute, raw in iter_attributes(source)]
+            return end, "<link " + json.dumps(rels)
         return end, text[lt:end]
     if after == "!" and text.startswith("<!--", lt):
         closed = comment_end(text, lt, size)

@@ -214,7 +214,14 @@ def test_what_a_head_does_not_hold_for() -> None:
         assert moved_findings([*page.diagnostics, found], prefix, moved) is None
     # What the head decides: the labels' language, the links, tags, a CR.
     assert not held(text.replace('lang="en"', 'lang="ja"'))
-    assert not held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css?v=2"))
+    # A link pointing elsewhere: held while it is still the evidence stylesheet's (a new asset hash in
+    # its query), refused when it no longer is (the check would report SH130).
+    assert held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css?v=2"))
+    assert held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css#x"))
+    assert not held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.6f8fc17f.css"))
+    assert not held(text.replace('rel="stylesheet"', 'rel="preload"'))
+    assert not held(text.replace(LINK, '<link rel="icon" href="/favicon.2.ico">'))
+    assert not held(text.replace(LINK, f'<link rel="icon" href="/favicon.2.ico">\n  {LINK}'))  # (a tag more)
     assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 --><script>x</script>"))
     assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 -->\r"))
     assert not held(text.replace("<!-- build 1 -->", '<!-- <p data-claim-id="C-2"> -->'))

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from claim_evidence._html import relocate
-from claim_evidence._html.locate import Located, _keyword_starts, _locate
+from claim_evidence._html.locate import Element, Located, _keyword_starts, _locate
 from claim_evidence._html.tokenizer import START_TAG, lower, scan
 from claim_evidence._html.treebuilder import Handler, TreeBuilder
 
@@ -175,12 +175,19 @@ def test_a_rebuilt_benchmark_page_is_answered() -> None:
             assert relocate.moved_head(both.encode(), both, kept_head) == moved
         # The head's stamp leaves the body part's bytes as they were: they are compared, not read.
         assert relocate.moved_head(head.encode(), head, kept_head).body_digest == kept_head.body_digest  # type: ignore[union-attr]
-        # The fourth, a new asset hash in a <link>: answered by neither (every page checked).
-        link = (
-            bench._STAMPS["link"][0].sub(bench._STAMPS["link"][1].format(2).encode(), text.encode(), count=1).decode()
+        # The fourth, a new asset hash in a <link>: answered by the head where the page check accepts its
+        # links (the site's stylesheet is not the evidence's: the page links that one still); the fifth, a
+        # stamp before the first claim, by neither (every page checked).
+        link, middle = (
+            bench._STAMPS[where][0].sub(bench._STAMPS[where][1].format(2).encode(), text.encode(), count=1).decode()
+            for where in ("link", "middle")
         )
-        assert link != text and not relocate.holds(link, kept)
+        assert link != text != middle and not relocate.holds(link, kept) and not relocate.holds(middle, kept)
         assert relocate.moved_head(link.encode(), link, kept_head) is None
+        moved = relocate.moved_head(link.encode(), link, kept_head, lambda links: True)
+        assert moved is not None and moved.hrefs != kept_head.hrefs
+        assert _relative(_locate(link, fast=False), moved.end) == _relative(located, kept_head.end)
+        assert relocate.moved_head(middle.encode(), middle, kept_head, lambda links: True) is None
 
 
 @pytest.mark.parametrize("rest", REFUSED_RESTS)
@@ -287,6 +294,13 @@ HEAD_FRAGMENTS = (
     "<meta name=a content=b>",
     '<meta content="2026-12-03">',
     "<link rel=stylesheet href=/x.css>",
+    '<link rel="stylesheet" href="/assets/claim-evidence.css?v=3">',
+    "<link rel=icon href=/favicon.3.ico />",
+    "<LINK REL=STYLESHEET HREF=/assets/claim-evidence.css>",
+    '<link href="/assets/claim-evidence.css" rel="preload stylesheet" href="/x.css">',
+    "<link rel=stylesheet href=&#47;assets/claim-evidence.css>",
+    '<script src="/assets/app.3.js"></script>',
+    '<script src="/a.js" id="claim&#45;evidence-data"></script>',
     "<title>t</title>",
     "<title>",
     "</title>",
@@ -455,6 +469,17 @@ def head_edits(head: str, rng: random.Random, count: int) -> list[str]:
     edits.append(_VALUE.sub(r'\1"2026-12-03T10:00"', head, count=1))
     edits.append(head.replace("\n", "\n  ", 1))
     edits.append(head.replace("\n", "", 1))
+    # An asset's new hash in every link's and script's URL, in the query or the file name; a stylesheet
+    # link to another file, one fewer, one more.
+    edits.append(re.sub(r'((?:href|src)="[^"?]*)', r"\1?v=7", head))
+    edits.append(re.sub(r'((?:href|src)="[^"?]*)\.(css|js|ico)"', r'\1.6f8fc17f.\2"', head))
+    edits.append(re.sub(r'(<link [^>]*href=")[^"]*"', r'\1/assets/other.css"', head, count=1))
+    edits.append(re.sub(r"<link [^>]*>", "", head, count=1))
+    edits.append(head.replace("<link ", '<link rel="icon" href="/favicon.7.ico">\n  <link ', 1))
+    # A new site name in the title, a build's number in an inline script or a style.
+    edits.append(head.replace("</title>", " &mdash; build 7</title>", 1))
+    edits.append(re.sub(r"(<script[^>]*>)", r"\1var built = 7;", head, count=1))
+    edits.append(head.replace("</style>", "/* build 7 */</style>", 1))
     if "</li>" in head:  # (a navigation item more, and one fewer)
         edits.append(head.replace("</li>", '</li><li><a href="/articles/new.html">New</a></li>', 1))
         edits.append(re.sub(r"<li>(?:(?!</li>).)*</li>", "", head, count=1))
@@ -476,18 +501,21 @@ def head_edits(head: str, rng: random.Random, count: int) -> list[str]:
 
 def _relative(located: Located, end: int) -> tuple[object, ...]:
     """A location as its elements after the head (offsets from the head's end) and in it (by name and
-    attributes: where in the head is for error findings to name, never answered): what must stay when
-    only the head changed."""
+    attributes: where in the head is for error findings to name, never answered; a link's href there
+    is for the page check to judge, ``links_ok``): what must stay when only the head changed."""
 
     def at(offset: int | None) -> object:
         return None if offset is None else offset - end if offset >= end else "in the head"
+
+    def named(e: Element) -> tuple[object, ...]:
+        return tuple((name, value) for name, value in e.attrs.items() if not (e.name == "link" and name == "href"))
 
     lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
     elements = tuple(
         tuple(
             (e.name, tuple(e.attrs.items()), at(e.start), at(e.open_end), at(e.close_start), at(e.end), e.self_closing)
             if e.start >= end
-            else (e.name, tuple(e.attrs.items()), at(e.start))
+            else (e.name, named(e), at(e.start))
             for e in found
         )
         for found in lists
@@ -498,7 +526,7 @@ def _relative(located: Located, end: int) -> tuple[object, ...]:
 
 class HeadTally:
     def __init__(self) -> None:
-        self.heads = self.without = self.answered = self.refused = 0
+        self.heads = self.without = self.answered = self.refused = self.links = 0
 
 
 def _compare_heads(text: str, rng: random.Random, count: int, tally: HeadTally) -> None:
@@ -518,7 +546,9 @@ def _compare_heads(text: str, rng: random.Random, count: int, tally: HeadTally) 
     middle, rest = text[kept.end : cut.end], text[cut.end :]
     for index, head in enumerate(head_edits(text[: kept.end], rng, count)):
         new = head + middle + (rest if index % 3 else rng.choice((*BUILD_RESTS, *REFUSED_RESTS)))
-        moved = relocate.moved_head(new.encode("utf-8", "surrogatepass"), new, kept)
+        data = new.encode("utf-8", "surrogatepass")
+        given: list[tuple[Element, ...]] = []
+        moved = relocate.moved_head(data, new, kept, lambda links, seen=given: seen.append(links) or True)
         if moved is None:
             tally.refused += 1
             continue
@@ -527,6 +557,15 @@ def _compare_heads(text: str, rng: random.Random, count: int, tally: HeadTally) 
         again = _locate(new, fast=False)
         assert relocate.head(new, moved.end + moved.middle) == moved
         assert _relative(again, moved.end) == _relative(located, kept.end), (text[: kept.end], head, new[-300:])
+        # The links the page check is asked about are the reference's in the head, hrefs and all; and it is
+        # asked exactly when an href differs (without links_ok, such a head is refused).
+        in_head = [(e.attrs, e.start) for e in again.links if e.start < moved.end]
+        if given:
+            tally.links += 1
+            assert [(e.attrs, e.start) for e in given[0]] == in_head, head
+            assert moved.hrefs != kept.hrefs and relocate.moved_head(data, new, kept) is None
+        else:
+            assert moved.hrefs == kept.hrefs and relocate.moved_head(data, new, kept) == moved
 
 
 def _head_pages() -> list[str]:
@@ -578,7 +617,7 @@ def test_a_changed_head_matches_the_reference_on_known_and_benchmark_pages() -> 
     tally = HeadTally()
     for text in texts:
         _compare_heads(text, rng, 40, tally)
-    assert tally.heads > len(texts) // 2 and tally.answered > 5 * tally.heads
+    assert tally.heads > len(texts) // 2 and tally.answered > 5 * tally.heads and tally.links > tally.heads
 
 
 @pytest.mark.parametrize("name", ["textarea", "xmp", "iframe", "noembed", "noframes", "title", "style", "script"])
@@ -609,6 +648,53 @@ _BODY_PAGE = (
     '<p data-claim-id="C-1">The sky is blue.</p>\n<div data-evidence-for="C-1"></div>\n'
     "</article>\n</main>\n" + SCRIPT_TAG + "\n"
 )
+
+
+def test_a_head_compares_scripts_and_links_by_what_is_read_of_them() -> None:
+    # A build puts a new hash in its assets' URLs: a script's src decides nothing (only a bundle script's
+    # id is read, and such a tag holds a keyword or a character reference: kept as written); a link's
+    # href only what the stylesheet check says of it, which the caller judges (links_ok).
+    head = '<!DOCTYPE html>\n<html lang=en>\n<head>\n  <script src="/app.1.js"></script>\n'
+    head += '  <link rel=stylesheet href="/site.1.css">\n</head>\n<body>\n'
+    text = (
+        head + '<p data-claim-id="C-1">The sky is blue.</p>\n<div data-evidence-for="C-1"></div>\n' + SCRIPT_TAG + "\n"
+    )
+
+    def answered(old: str, new: str, links_ok: Any = None) -> bool:
+        located = _locate(old, fast=False)
+        cut = relocate.prefix(located)
+        kept = None if cut is None else relocate.head(old, cut.end)
+        assert kept is not None and kept.hrefs
+        moved = relocate.moved_head(new.encode(), new, kept, links_ok)
+        if moved is not None:
+            assert _relative(_locate(new, fast=False), moved.end) == _relative(located, kept.end)
+        return moved is not None
+
+    assert answered(text, text.replace("app.1", "app.2"))
+    assert answered(text, text.replace('"/app.1.js"', "/app.2.js"))  # (unquoted: the same names)
+    assert not answered(text, text.replace("></script>", " defer></script>"))  # (an attribute more)
+    assert answered(text, text.replace("></script>", ">go()</script>"))  # (raw text: nothing built of it)
+    amp = text.replace("app.1.js", "app.js?a=1&amp;b=1")
+    assert not answered(amp, amp.replace("b=1", "b=2"))  # (a character reference: as written)
+    assert not answered(amp, amp.replace("></script>", ">go()</script>"))  # (its raw text too)
+    titled = text.replace("<head>\n", "<head>\n  <title>A &amp; B</title><style>p{}</style>\n")
+    assert answered(titled, titled.replace("A &amp; B", "A &amp; B &mdash; build 2 </p><frameset>"))
+    assert answered(titled, titled.replace("p{}", "p{color:red} </style"))
+    assert not answered(titled, titled.replace("<title>", "<title lang=en>"))  # (a name more)
+    assert not answered(titled, titled.replace("</style>", "<!-- </style> -->"))  # (its end read as the tokenizer does)
+    assert not answered(text, text.replace("site.1", "site.2"))
+    assert not answered(text, text.replace("site.1", "site.2"), lambda links: False)
+    seen: list[object] = []
+    assert answered(text, text.replace("site.1", "site.2"), lambda links: seen.append(links) or True)
+    assert [link.attrs for link in seen[0]] == [{"rel": "stylesheet", "href": "/site.2.css"}]  # type: ignore[attr-defined]
+    assert not answered(text, text.replace("rel=stylesheet", "rel=preload"), lambda links: True)
+    assert not answered(text, text.replace("rel=stylesheet", "rel=stylesheet media=print"), lambda links: True)
+    assert answered(text, text.replace("site.1.css", "site.1.css?v=2"), lambda links: True)
+    # Only the head's links are judged: not one on the line where the head ends, before its end.
+    ends = text.replace("</head>\n", '<link rel=icon href="/i.ico"><div>\n</head>\n')
+    seen.clear()
+    assert answered(ends, ends.replace("site.1", "site.2"), lambda links: seen.append(links) or True)
+    assert [link.attrs["href"] for link in seen[0]] == ["/site.2.css"]  # type: ignore[attr-defined]
 
 
 def _body_page(extra: str = "") -> str:

@@ -138,30 +138,39 @@ def _varied_page() -> str:
 
 def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
     """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
-    value, a line more) is answered by the page's prefix entry, with the report a check gives: its
-    findings' lines moved with the head. A change there that decides something (a link's href) is checked."""
+    value, a line more, a new site name in the title, a new asset hash in a script's or a stylesheet's
+    URL) is answered by the page's prefix entry, with the report a check gives: its findings' lines moved
+    with the head. A change there that decides something (a tag more, the evidence stylesheet's link
+    pointing elsewhere) is checked."""
     page = site / "pages" / "varied.html"
     page.write_text(_varied_page(), encoding="utf-8")  # (a page with CE905 warnings)
     first = run()
     assert "CE905" in first[1] and first[2]["checked"] == 3  # (warnings: findings placed on lines)
     text = page.read_bytes()
-    for build, new in enumerate(
+    css = b"/assets/claim-evidence.css"
+    assert css in text
+    for build, (new, checked) in enumerate(  # (each build from the first: one change at a time)
         (
-            text.replace(b"</head>", b"<!-- build 2 --></head>", 1),
-            text.replace(b"</head>", b"<!-- build 3 -->\n\n</head>", 1),  # (two lines more)
-            text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1),  # (a tag changed)
-            text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1),
+            (text.replace(b"</head>", b"<!-- build 2 --></head>", 1), 0),
+            (text.replace(b"</head>", b"<!-- build 3 -->\n\n</head>", 1), 0),  # (two lines more)
+            (text.replace(b"/assets/site.css", b"/assets/site.6f8fc17f.css", 1), 0),
+            (text.replace(b"</title>", b" &mdash; build 4</title>", 1), 0),
+            (text.replace(css, css + b"?v=4", 1), 0),  # (still the evidence stylesheet, as SH130 asks)
+            (text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1), 1),  # (a name more)
+            (text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1), 1),
+            (text.replace(css, b"/assets/claim-evidence.6f8fc17f.css", 1), 1),  # (SH130 now)
         )
     ):
         assert new != text
         page.write_bytes(new)
-        checked = run("--no-cache")
+        expected = run("--no-cache")
         answered = run()
-        assert answered[:2] == checked[:2] and answered[0] == 0
-        assert answered[2]["checked"] == (0 if build < 2 else 1), build
+        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 7 else 0), build
+        assert answered[2]["checked"] == checked, build
         if build == 1:
-            assert checked[1] != first[1] and checked[1].count("CE905") == first[1].count("CE905")
+            assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
         text = new
+    assert "SH130" in expected[1]
 
 
 def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(run: Any, site: Path) -> None:
