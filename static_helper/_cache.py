@@ -213,7 +213,7 @@ class Cache:
             return (
                 None  # (a head must end where its middle starts, that end where the prefix does, its body part in it)
             )
-        from claim_evidence._check.page import Prefix  # (a run reaches here only to check or answer a changed page)
+        from claim_evidence._check.prefix import Prefix  # (a run reaches here only to check or answer a changed page)
         from claim_evidence._html.relocate import Head
 
         return Prefix(end, size, digest, newline, lang, None if head is None else Head(*head)), result

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -23,11 +22,8 @@ from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.jsonio import LoadedJSON, loads
 from .._core.jsonpos import offset_of
 from .._core.memo import Memo
-from .._html.lang import html_lang, primary_subtag
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, Element, Located, locate
-from .._html.tokenizer import START_TAG, iter_attributes
 from .._record.validation import diagnose_loaded, iter_diagnostics
-from .._record.vocabulary import LABELS
 from .._render.evidence import claim_errors
 from .._snapshots.check import snapshot_store
 from . import recordcache as _recordcache
@@ -36,25 +32,6 @@ from .sitechecks import site_diagnostics
 
 if TYPE_CHECKING:
     from .page import Finding, Page
-
-
-_HTML_TAG = re.compile(r"<[hH][tT][mM][lL](?=[\t\n\f\r />])")
-
-
-def page_lang(text: str, default: str) -> str:
-    """The language of a page's evidence labels: the primary subtag of its ``<html lang>`` (``ja-JP`` →
-    ``ja``) when labels exist in that language, else ``default`` (the site's ``lang``)."""
-    # Cheap test first: without an <html> start tag that carries lang anywhere, the tree builder's
-    # scan (which reads the whole page when no <html> carries one) cannot find one.
-    if not any(_carries_lang(text, m.start()) for m in _HTML_TAG.finditer(text)):
-        return default
-    tag = primary_subtag(html_lang(text))
-    return tag if tag is not None and tag in LABELS else default
-
-
-def _carries_lang(text: str, at: int) -> bool:
-    match = START_TAG.match(text, at)
-    return match is not None and any(name == "lang" for name, _ in iter_attributes(match.group(2)))
 
 
 def _bundle(page: Page, script: Element) -> Iterator[Finding]:

@@ -21,16 +21,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._core.diagnostics import Diagnostic, Severity
+from .._core.diagnostics import Diagnostic
 from .._core.jsonio import dumps_for_script, loads
 from .._core.splice import Edit, InternalError, newline_style, outside_identical, splice, with_newlines
 from .._core.textio import read_text
-from .._html import relocate
 from .._html.fastpath import FastLocated, attempt, fast_locate, slot_ends_after
 from .._html.locate import SLOT_ATTR, Element, Located, locate
 from . import recordcache as _recordcache
@@ -41,21 +39,16 @@ from .facts import (  # noqa: F401 - re-exported (the page API)
     _BundleFacts,
     _one_script,
     _remember,
-    page_lang,
     read_page_bundle,
     the_bundle_script,
 )
+from .lang import page_lang  # noqa: F401 - re-exported (the page API)
 from .markup import HIDDEN_MARKUP, _parsing, _shapes
 from .options import DEFAULT_STYLESHEET, STRIPPED, PageOptions, SiteLayout, render_settings  # noqa: F401 - re-exported (the page API)
-from .stylesheet import _stylesheet, links_stylesheet
+from .prefix import Prefix, head_moved, moved_findings, page_prefix, prefix_holds  # noqa: F401 - re-exported (the page API)
+from .stylesheet import _stylesheet
 from .summary import summary_findings
-
-REQUIRED = "SH160"
-REQUIRED_MARKUP = (
-    "this page must carry evidence markup (require in claim-evidence.toml names it) but has none: no claim element, "
-    "evidence slot or bundle script; restore it (did the site generator drop it?), or take the page out of require"
-)
-
+from .unmarked import REQUIRED, REQUIRED_MARKUP, STRIPPED_MARKERS, StrippedMarker, unmarked_findings  # noqa: F401 - re-exported (the page API)
 
 # Errors of a broken page structure, the only ones that leave a page unwritten (``Page.blocking``):
 # the bundle script is not exactly one (SH101) or its JSON does not load (CE003, CE005, CE007, CE008:
@@ -85,26 +78,6 @@ STRUCTURE = frozenset(
 
 def _has_id(claim: Any) -> bool:
     return isinstance(claim, dict) and isinstance(claim.get("id"), str)
-
-
-@dataclass(frozen=True)
-class StrippedMarker:
-    """What a site generator writes where it dropped raw HTML, and the setting that keeps it."""
-
-    text: str
-    generator: str
-    fix: str
-
-
-# Markers of raw HTML a generator left out of a page (evidence markup written in Markdown is raw HTML).
-STRIPPED_MARKERS = (
-    StrippedMarker(
-        "<!-- raw HTML omitted -->",
-        "Hugo",
-        "set markup.goldmark.renderer.unsafe = true in Hugo's config ([markup.goldmark.renderer] unsafe = true in "
-        "hugo.toml), rebuild the site and check again",
-    ),
-)
 
 
 @dataclass
@@ -358,116 +331,6 @@ def check_text(
     return page
 
 
-@dataclass(frozen=True)
-class Prefix:
-    """What decides a checked page's findings besides the run's settings and the page's name: its text up
-    to the end of its last evidence element (``end`` characters, their SHA-256 ``digest``: ``""`` in a
-    prefix :func:`head_moved` made, which its head tests instead), its newline and its labels' language
-    (:func:`page_prefix`)."""
-
-    end: int
-    size: int  # the UTF-8 bytes of those characters
-    digest: str
-    newline: str
-    lang: str
-    # The page's head and the digest of its text from there to ``end`` (:func:`.._html.relocate.head`): a
-    # text that differs only in the head and the rest is answered by :func:`head_moved`. None when the
-    # page's first line holds more than a head may (or a line ends with a CR).
-    head: relocate.Head | None = None
-
-    @property
-    def cut(self) -> relocate.Cut:
-        return relocate.Cut(self.end, self.size, self.digest)
-
-
-def page_prefix(page: Page) -> Prefix | None:
-    """The :class:`Prefix` of a checked page, when every later text that :func:`prefix_holds` for checks
-    exactly as it did (under the same settings and name); else None.
-
-    Why that is exact: every finding of a page is a function of where its markup is (:class:`Located`),
-    of its text inside that markup (the bundle script, the claim elements' text, the links, the slots'
-    content), of its ``<html lang>`` and its newline style (the argument :func:`_prove` rests on), each
-    finding placed at an offset inside that markup. The one reading of the text beyond it is the search
-    for SVG or MathML that swallowed a bundle script or a stylesheet link (:func:`.markup._parsing`),
-    made only for a page without exactly one bundle script or with SH130: such a page has no prefix. A
-    text that :func:`prefix_holds` for locates as this one did (:func:`.._html.relocate.holds`), so its
-    markup, and the text inside it, all before ``end``, are this page's, and so are its language and
-    newline: it has this page's findings, at the same lines and columns."""
-    if len(page.located.scripts) != 1 or any(d.code == "SH130" for d in page.diagnostics):
-        return None
-    kept = relocate.prefix(page.located)
-    if kept is None:
-        return None
-    head = relocate.head(page.text, kept.end)
-    return Prefix(kept.end, kept.size, kept.digest, newline_style(page.text), page.lang, head)
-
-
-def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start: bool = False) -> bool:
-    """Whether ``text``, checked with ``options``, checks as the page ``prefix`` came from (see
-    :func:`page_prefix`; the caller keys the prefix by the settings and the page's name). ``same_start``:
-    the caller found the page's bytes to start with the prefix's (:func:`.._html.relocate.starts_with`)."""
-    return (
-        relocate.holds(text, prefix.cut, same_start=same_start)
-        and newline_style(text) == prefix.newline
-        and page_lang(text, options.lang) == prefix.lang
-    )
-
-
-def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> Prefix | None:
-    """The :class:`Prefix` of ``text`` (``data`` decoded: UTF-8 without a byte-order mark), checked with
-    ``options``, when it checks as the page ``prefix`` came from with every finding after the head moved
-    by as many lines as its head gained (``head.lines`` of the two prefixes; the caller keys the prefix
-    by the settings and the page's name); else None. A text that is the page's up to its last evidence
-    element, only its rest changed (:func:`prefix_holds`), is such a text too. The prefix returned has
-    no digest (``""``): a prefix with a head is tested by its head.
-
-    Why that is exact: :func:`.._html.relocate.moved_head` holds when ``text`` is that page with only its
-    head changed in what decides nothing (in its body part, the navigation and such before the evidence,
-    in markup that leaves the same elements open) and its rest (after the last evidence element) in what
-    adds nothing: the reference then locates every element after the head where it was, moved by the
-    head's change in length, with the same text inside it. Findings follow from that
-    location, that text, the language and the newline (see :func:`page_prefix`), each placed at an offset
-    inside the markup; an offset after the head keeps its column (the head ends a line) and moves by
-    the head's line breaks. A finding placed in the head is not moved: the caller refuses its result.
-
-    A head whose links point elsewhere (an asset's new hash in the URL of every page's stylesheet) is
-    such a head when one of its links is the evidence stylesheet's as SH130 asks, as the page's was (a
-    page with SH130 has no prefix): the one reading of a link's href in a check is that test, and the
-    message of an SH130 no page with a prefix has (:mod:`.stylesheet`)."""
-    kept = prefix.head
-    if kept is None:
-        return None
-    head = relocate.moved_head(data, text, kept, lambda links: links_stylesheet(links, options))
-    if head is None or newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
-        return None
-    # (No digest: a prefix with a head is tested by its head, which holds wherever the digest would.)
-    return Prefix(head.end + head.middle, head.size + head.middle_size, "", prefix.newline, prefix.lang, head)
-
-
-_NAMES_A_LINE = re.compile(r"\blines? \d")
-
-
-def moved_findings(diagnostics: list[Diagnostic], old: Prefix, new: Prefix) -> list[Diagnostic] | None:
-    """The findings of the page ``old`` came from, placed in the text ``new`` came from (:func:`head_moved`):
-    every line after the head moved by the line breaks the head gained; None when a finding is placed in
-    the head, or names a line in its message (a link's, a ``<frameset>``'s, an ``<a>``'s: they may be in
-    the head, and where in the new head they went is not known here; only errors name one today, and
-    errors are never answered)."""
-    if old.head is None or new.head is None:
-        return None
-    lines, shift = old.head.lines, new.head.lines - old.head.lines
-    moved = []
-    for d in diagnostics:
-        if _NAMES_A_LINE.search(d.message):
-            return None
-        if d.line is not None:
-            if d.line <= lines:
-                return None
-            d = dataclasses.replace(d, line=d.line + shift)
-        moved.append(d)
-    return moved
-
-
 def check_fast(text: str, name: str | None = None, options: PageOptions | None = None) -> Page | None:
     """:func:`check_text` on the C parser's location alone, or None when it is not sure (the differential
     test and the benchmark compare the two paths with it)."""
@@ -495,31 +358,8 @@ def check_located(
     elif page.located.hidden is not None:
         page.diagnostics = [_placed(page, page.located.hidden, Diagnostic("SH104", HIDDEN_MARKUP, subject="page"))]
     else:
-        page.diagnostics = _without_markup(page)
+        page.diagnostics = unmarked_findings(page.located, page.name, page.options)
     return page
-
-
-def _without_markup(page: Page) -> list[Diagnostic]:
-    """A page without evidence markup: a failure when ``require`` names it, and a generator's trace of
-    raw HTML it dropped (an error on a required page, else a warning: the page may need none)."""
-    found = []
-    required = page.options.required
-    if required:
-        found.append(Diagnostic(REQUIRED, REQUIRED_MARKUP, subject="page", file=page.name))
-    for marker in STRIPPED_MARKERS:
-        at = page.text.find(marker.text)
-        if at < 0:
-            continue
-        count = page.text.count(marker.text)
-        times = "once" if count == 1 else f"{count} times"
-        message = (
-            f"the site generator dropped raw HTML from this page: {marker.text} ({times} here) is what {marker.generator} "
-            "writes in place of HTML written in Markdown, so evidence markup written there never reaches the page; "
-            + marker.fix
-        )
-        severity: Severity = "error" if required else "warning"
-        found.append(_placed(page, at, Diagnostic(STRIPPED, message, severity=severity, subject="page")))
-    return found
 
 
 Finding = tuple[int, Diagnostic]

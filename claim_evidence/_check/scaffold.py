@@ -20,9 +20,9 @@ from .._core.splice import newline_style, splice
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, SLOT_ATTR, Element, locate
 from .._html.text import visible_text
 from .._record.authoring import AuthoringError, Change, add_claim, start_bundle
-from .facts import page_lang
 from .headlink import stylesheet_link
 from .labels import choose_labels, shared_labels
+from .lang import page_lang
 from .newfindings import added_errors
 from .page import PageOptions, read_page_bundle, replace_bundle
 

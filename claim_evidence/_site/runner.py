@@ -29,7 +29,8 @@ from .._core.textio import MAX_BYTES, bom_of, decode_utf8, read_text
 from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, site_path
 
 if TYPE_CHECKING:
-    from .._check.page import Page, Prefix
+    from .._check.page import Page
+    from .._check.prefix import Prefix
 
 
 def check_text(text: str, name: str | None, options: PageOptions, records: RecordCache | None = None) -> Page:
@@ -533,7 +534,7 @@ def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -
     except InputError:
         return None
     if prefix.head is None:
-        from .._check.page import prefix_holds
+        from .._check.prefix import prefix_holds
 
         return result if prefix_holds(prefix, text, task.options, same_start=True) else None
     return _from_head(cache, prefix_key, task, prefix, result, body, text)
@@ -546,7 +547,7 @@ def _from_head(
     text is that page with only its head changed in what decides nothing (a build stamp in a comment, a
     ``<meta>`` date, indentation) and its rest in what adds nothing (:func:`.._check.page.head_moved` says
     why that is exact); with a head of another length, it becomes the page's prefix entry."""
-    from .._check.page import head_moved, moved_findings
+    from .._check.prefix import head_moved, moved_findings
 
     moved = head_moved(prefix, data, text, task.options)
     diagnostics = None if moved is None else moved_findings(result.diagnostics, prefix, moved)
@@ -584,20 +585,24 @@ def check_task(task: Task, data: bytes | None = None, state: RunState = RunState
 
 def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult | None:
     try:
-        if not task.registered:
-            page = check_text(_text(task, data), task.display, task.options, state.records)
-            if not page.has_markup:
-                return None
-            return FileResult(
-                task.display, status="unregistered", detail=unregistered_detail(task), fallback=page.fallback
-            )
-        if task.write:
+        if task.write and task.registered:
             writer = state.writer
             if writer is None:
                 raise InternalError("a --write task reached a run without a writer")
             page, rewritten = writer(task.path, task.options, task.display, task.root, state.records)
         else:
-            page, rewritten = check_text(_text(task, data), task.display, task.options, state.records), 0
+            text = _text(task, data)
+            from .._html.locate import might_have_markup
+
+            if not might_have_markup(text):
+                return _unmarked(task, text)
+            page, rewritten = check_text(text, task.display, task.options, state.records), 0
+            if not task.registered:
+                if not page.has_markup:
+                    return None
+                return FileResult(
+                    task.display, status="unregistered", detail=unregistered_detail(task), fallback=page.fallback
+                )
     except InternalError as exc:
         return FileResult(task.display, [Diagnostic("SH009", str(exc), file=task.display)], status="error")
     except InputError as exc:
@@ -606,7 +611,7 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
         return input_error_result(task.display, exc)
     result = _result(task, page, rewritten)
     if state.cache is not None and not rewritten:
-        from .._check.page import page_prefix
+        from .._check.prefix import page_prefix
 
         result.prefix = page_prefix(page)
     return result
@@ -629,6 +634,19 @@ def unregistered_detail(task: Task) -> str:
             f'({site.web_root}), so the site does not serve it: if it is a template, add "{glob}" to exclude there'
         )
     return f'carries evidence markup but is not registered in {config}: add "{glob}" to pages there (or, if it is a template, to exclude)'
+
+
+def _unmarked(task: Task, text: str) -> FileResult | None:
+    """The result of a page whose text holds no evidence keyword, so no evidence markup: what its check
+    gives (:func:`.._check.unmarked.unmarked_findings`; None for a page the site does not register),
+    found without the checker, which a run whose other pages the cache answers then never loads (most
+    of a site's pages are such pages)."""
+    if not task.registered:
+        return None
+    from .._check.unmarked import unmarked_findings
+    from .._html.locate import Located
+
+    return FileResult(task.display, unmarked_findings(Located(text), task.display, task.options), detail=NO_MARKUP)
 
 
 def _text(task: Task, data: bytes | None) -> str:

@@ -206,7 +206,7 @@ def render(file: str, claim_ids: Sequence[str], lang: str | None, template_dir: 
 
 def _page_lang(file: str) -> str:
     """The labels' language of a page as the page check picks it (its <html lang>), else ja."""
-    from .._check.page import page_lang
+    from .._check.lang import page_lang
     from .._core.textio import read_text
 
     return page_lang(read_text(file), "ja") if is_page(file) else "ja"

@@ -34,7 +34,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.pages import Page as MkDocsPage
 
-from .._check.facts import page_lang
+from .._check.lang import page_lang
 from .._core.diagnostics import Diagnostic, InputError
 from .._core.textio import read_text
 from .._record.freshness import at_build

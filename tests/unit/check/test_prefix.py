@@ -15,15 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from claim_evidence._check.page import (
-    Page,
-    PageOptions,
-    check_text,
-    head_moved,
-    moved_findings,
-    page_prefix,
-    prefix_holds,
-)
+from claim_evidence._check.page import Page, PageOptions, check_text
+from claim_evidence._check.prefix import head_moved, moved_findings, page_prefix, prefix_holds
 from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.jsonio import dumps_for_script
 
