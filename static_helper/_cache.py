@@ -9,7 +9,7 @@ bytes and the page options. Only passing results are stored (a failing page is
 always checked again). Each passing page also leaves a prefix entry, one per
 page and settings: its result with what decided it (its text up to the last
 evidence element, its language and newline, its head), which answers the page's
-next bytes when they check as these did (``claim_evidence._check.page.prefix_holds``:
+next bytes when they check as these did (``claim_evidence._check.prefix.prefix_holds``:
 a build that changed only what follows the evidence; ``head_moved``: one that
 changed only comments, white space or meta values in the head, or a navigation item in the body before
 the evidence). Entries are JSON values
@@ -185,7 +185,7 @@ class Cache:
 
     def get_prefix(self, key: str, display: str) -> tuple[Any, FileResult] | None:
         """``(prefix, result)`` of the page's prefix entry, or None without a usable one. The caller asks
-        ``claim_evidence._check.page.prefix_holds`` whether the page's new text checks as that one did."""
+        ``claim_evidence._check.prefix.prefix_holds`` whether the page's new text checks as that one did."""
         raw = self.store.get(key)
         if raw is None:
             return None

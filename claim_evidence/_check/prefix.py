@@ -52,9 +52,9 @@ def page_prefix(page: Page) -> Prefix | None:
     """The :class:`Prefix` of a checked page, when every later text that :func:`prefix_holds` for checks
     exactly as it did (under the same settings and name); else None.
 
-    Why that is exact: every finding of a page is a function of where its markup is (:class:`Located`),
+    Why that is exact: every finding of a page is a function of where its markup is (:class:`.._html.locate.Located`),
     of its text inside that markup (the bundle script, the claim elements' text, the links, the slots'
-    content), of its ``<html lang>`` and its newline style (the argument :func:`_prove` rests on), each
+    content), of its ``<html lang>`` and its newline style (the argument :func:`.page._prove` rests on), each
     finding placed at an offset inside that markup. The one reading of the text beyond it is the search
     for SVG or MathML that swallowed a bundle script or a stylesheet link (:func:`.markup._parsing`),
     made only for a page without exactly one bundle script or with SH130: such a page has no prefix. A

@@ -50,7 +50,7 @@ def _stylesheet(page: Page, at: int) -> Iterator[Finding]:
 def links_stylesheet(links: Iterable[Element], options: PageOptions) -> bool:
     """Whether one of a page's ``links`` (:attr:`.._html.locate.Located.links`, or some of them) is the
     shared stylesheet's the way SH130 asks (True where the site checks no link: ``stylesheet = false``);
-    ``claim add`` asks this before it adds one, and the page cache (``page.head_moved``) of a page whose
+    ``claim add`` asks this before it adds one, and the page cache (``prefix.head_moved``) of a page whose
     head links point elsewhere since its check."""
     return _linked(links, options)[0]
 

@@ -4,7 +4,7 @@ A site generator rewrites every page on every build, mostly after the evidence: 
 comment, a footer's date, an analytics snippet. :func:`prefix` says where a located page's markup ends
 and digests its text up to there; :func:`holds` says whether a later text must locate, for the reference
 locator (:func:`.locate.locate`), to exactly the same :class:`.locate.Located` (the page cache answers
-such a page with its last result: ``_check.page.page_prefix`` says why the findings follow).
+such a page with its last result: ``_check.prefix.page_prefix`` says why the findings follow).
 
 Why that is exact. The reference reads a page from left to right, and everything it reports about an
 element is decided by the tokens up to the element's end: the start tag that opens it (its name and
@@ -46,7 +46,7 @@ between two tags. Two heads with the same parts end at a line start, with the to
 data state and the builder given the same tags in the same order: the same text after them gives it the
 same calls, every element there moved by the heads' difference in length and lines. Where in the head a
 link or an ``<a>`` lies is not kept: a finding placed there or naming a line is not answered
-(``_check.page.moved_findings``). ``tests/unit/html/test_relocate.py`` compares it with the reference on
+(``_check.prefix.moved_findings``). ``tests/unit/html/test_relocate.py`` compares it with the reference on
 head edits of many kinds.
 
 A page changed in its body before the evidence. A generator's build also adds an item to every page's
@@ -412,7 +412,7 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
     push or a pop of one element (an island as it found it), so two body parts after the same ``<body>`` tag that leave the same
     elements open leave the builder in the same state but for where the elements left open start (an
     ``<a>``'s start is kept on its list of active formatting elements: a finding placed in the head, or
-    naming a line, is not answered, ``_check.page.moved_findings``), and the tokenizer in the data state at
+    naming a line, is not answered, ``_check.prefix.moved_findings``), and the tokenizer in the data state at
     a line start. Their text decides nothing, since the page has no ``<frameset>`` after them
     (:func:`head`, :func:`holds`: the frameset-ok flag is what the text before one decides); a script in
     them is never the bundle script (its tag holds no keyword, nor a character reference).

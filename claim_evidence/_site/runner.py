@@ -516,7 +516,7 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
 def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -> FileResult | None:
     """The page's last passing result, when its new bytes check as the page it came from did: the text
     up to the last evidence element unchanged, nothing after it that could add markup, the same language
-    and newline (:func:`.._check.page.prefix_holds` says why that is exact). A generator's rebuild that
+    and newline (:func:`.._check.prefix.prefix_holds` says why that is exact). A generator's rebuild that
     only changed what follows the evidence (a build stamp, a footer) is answered so."""
     kept = cache.get_prefix(prefix_key, task.display)
     if kept is None:
@@ -545,7 +545,7 @@ def _from_head(
 ) -> FileResult | None:
     """The page's last passing result with every finding moved by the lines its head gained, when its new
     text is that page with only its head changed in what decides nothing (a build stamp in a comment, a
-    ``<meta>`` date, indentation) and its rest in what adds nothing (:func:`.._check.page.head_moved` says
+    ``<meta>`` date, indentation) and its rest in what adds nothing (:func:`.._check.prefix.head_moved` says
     why that is exact); with a head of another length, it becomes the page's prefix entry."""
     from .._check.prefix import head_moved, moved_findings
 
