@@ -10,6 +10,7 @@ columns, the detail, the status) against the full check's.
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +94,8 @@ def test_a_run_of_pages_answered_or_without_a_keyword_loads_no_checker(tmp_path:
         "print('EXIT', code, sorted(m for m in ('claim_evidence._check.page', 'claim_evidence._record.validation', "
         "'jinja2') if m in sys.modules))"
     )
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"), "PATH": ""}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env.pop("CLAIM_EVIDENCE_CACHE_KEY", None)
 
     def run(*args: str) -> list[str]:
         done = subprocess.run(
