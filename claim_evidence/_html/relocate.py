@@ -165,9 +165,9 @@ class Head(NamedTuple):
     characters, ``middle_size`` bytes and their SHA-256. Its *body part*, the last ``body`` characters of
     it (``body_size`` bytes, their SHA-256 ``body_digest``: 0, 0 and "" when it has none), is read after
     the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``). ``hrefs`` is
-    the digest of its ``<link>`` tags' hrefs (decoded, as the locator reads them): its parts hold a link by its attribute names and
-    its ``rel``, so a head whose links point elsewhere (an asset's new hash) is compared by what the page
-    check decides of them (:func:`moved_head`'s ``links_ok``)."""
+    the digest of its ``<link>`` tags' hrefs (decoded, as the locator reads them): its parts hold a link by
+    its attribute names and its ``rel``, so a head whose links point elsewhere (an asset's new hash) is
+    compared by what the page check decides of them (:func:`moved_head`'s ``links_ok``)."""
 
     end: int
     size: int
