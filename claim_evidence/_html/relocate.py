@@ -38,11 +38,11 @@ Why that is exact: the reference tokenizer hands its tree builder nothing for a 
 text only to decide whether a ``<frameset>`` is taken (:func:`.frameset.frameset_accepted`), and then
 only whether a chunk of it is more than white space; a ``<meta>``'s attribute values decide nothing it
 reports. The head is read by the tokenizer's own rules (its tag patterns, :func:`.tokenizer.comment_end`,
-:func:`.tokenizer.raw_close`) over the whole text, and compared by its *parts*: every tag as written but
-for what no reader reads (a ``<meta>``, ``<title>``, ``<style>`` or ``<script>`` by its attribute names,
-without their text; a ``<link>`` by its names and ``rel``, its href compared apart, see
-:func:`_head_token`), a comment only when it holds a keyword, text only as "more than white space"
-between two tags. Two heads with the same parts end at a line start, with the tokenizer in the
+:func:`.tokenizer.raw_close`) over the whole text, and compared by its *parts*: its ``<html>``, ``<head>``,
+``<body>`` and end tags as written (a ``<meta>``, ``<base>``, ``<link>``, ``<title>``, ``<style>`` or
+``<script>`` is none: they change nothing a reader reads, see :func:`_head_token`, but for the links,
+compared apart), a comment only when it holds a keyword, text only as "more than white space" between
+two tags. Two heads with the same parts end at a line start, with the tokenizer in the
 data state and the builder given the same tags in the same order: the same text after them gives it the
 same calls, every element there moved by the heads' difference in length and lines. Where in the head a
 link or an ``<a>`` lies is not kept: a finding placed there or naming a line is not answered
@@ -73,7 +73,7 @@ from .elements import HEADINGS, VOID
 from .fastscan import CONTAINERS
 from .locate import Element, Located, _keyword_starts, might_have_markup, parse_attributes
 from .neutral import LEAVES, LISTS, PHRASING, STRICT_TOKEN, VOIDS, island_end, opens
-from .tokenizer import END_TAG, START_TAG, comment_end, iter_attributes, lower, raw_close
+from .tokenizer import END_TAG, START_TAG, comment_end, lower, raw_close
 
 __all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
 
@@ -164,10 +164,10 @@ class Head(NamedTuple):
     text from there to the end of its last evidence element (the cut of :func:`prefix`): ``middle``
     characters, ``middle_size`` bytes and their SHA-256. Its *body part*, the last ``body`` characters of
     it (``body_size`` bytes, their SHA-256 ``body_digest``: 0, 0 and "" when it has none), is read after
-    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``). ``hrefs`` is
-    the digest of its ``<link>`` tags' hrefs (decoded, as the locator reads them): its parts hold a link by
-    its attribute names and its ``rel``, so a head whose links point elsewhere (an asset's new hash) is
-    compared by what the page check decides of them (:func:`moved_head`'s ``links_ok``)."""
+    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``). ``links`` is
+    the digest of its ``<link>`` tags' attributes (decoded, as the locator reads them), which its parts
+    leave out: a head whose links differ (an asset's new hash, a link more) is compared by what the page
+    check decides of them (:func:`moved_head`'s ``links_ok``)."""
 
     end: int
     size: int
@@ -180,13 +180,14 @@ class Head(NamedTuple):
     body_size: int = 0
     body_digest: str = ""
     skeleton: str = ""
-    hrefs: str = ""
+    links: str = ""
 
 
 # The start tags a head may hold before its body part: a document's head and the <body> after it. Title,
 # style and script are read to their end tags, as the reference reads their raw text and RCDATA.
 _HEAD_TAGS = frozenset("html head meta link base title style script body".split())
 _RAW = frozenset(("title", "style", "script"))
+_VOID_HEAD = frozenset(("meta", "base", "link"))
 _TEXT = re.compile(r"[^<\r]*+")  # (no CR: the head's line breaks are counted as LF's)
 # What a body part holds besides the fast readers' neutral markup (:mod:`.neutral`): what a theme's header
 # and navigation are written with. An <input> ends nothing and is void, an <hr> too where no <p> is open (it
@@ -206,7 +207,7 @@ class _Read(NamedTuple):
     parts of its tokens before its body part, its line breaks, where its body part starts (``end`` when
     it has none), the digest of what that part leaves open ("" when none), where the first evidence
     keyword after the ``<body>`` tag starts (read up to that tag only: the body part ends before it), and
-    the head's ``<link>`` tags before its body part (as :class:`.locate.Element`'s) and their hrefs' digest."""
+    the head's ``<link>`` tags before its body part (as :class:`.locate.Element`'s) and their attributes' digest."""
 
     end: int
     parts: str
@@ -214,8 +215,8 @@ class _Read(NamedTuple):
     body: int
     skeleton: str
     keyword: int = 0
-    links: tuple[Element, ...] = ()
-    hrefs: str = ""
+    elements: tuple[Element, ...] = ()
+    links: str = ""
 
 
 def head(text: str, cut: int) -> Head | None:
@@ -240,7 +241,7 @@ def head(text: str, cut: int) -> Head | None:
         len(body),
         hashlib.sha256(body).hexdigest() if body else "",
         read.skeleton,
-        read.hrefs,
+        read.links,
     )
 
 
@@ -254,10 +255,9 @@ def moved_head(
     the same bytes or leaving the same elements open, then the same bytes up to the end of the last
     evidence element (``end + middle``). Else None.
 
-    Its links' hrefs may differ from ``kept``'s only where ``links_ok`` accepts the new head's links (the
-    caller's test that the stylesheet check decides of them what it did; without one, they may not):
-    the reference then locates every element after the head as before, and the head's links with the
-    same names and rels but those hrefs."""
+    Its links may differ from ``kept``'s only where ``links_ok`` accepts the new head's links (the caller's
+    test that the stylesheet check decides of them what it did; without one, they may not): the
+    reference then locates every element after the head as before, and in the head those links."""
     if kept.body:
         found = _moved_body(data, text, kept)
         if found is None:
@@ -270,7 +270,7 @@ def moved_head(
             return None
         at = len(text[:end].encode("utf-8", "surrogatepass"))
         lines, body, body_size, body_digest = read.lines, 0, 0, ""
-    if read.hrefs != kept.hrefs and (links_ok is None or not links_ok(read.links)):
+    if read.links != kept.links and (links_ok is None or not links_ok(read.elements)):
         return None
     stop = at + kept.middle_size
     if stop > len(data) or hashlib.sha256(memoryview(data)[at:stop]).hexdigest() != kept.middle_digest:
@@ -279,7 +279,7 @@ def moved_head(
         return None
     return Head(
         end, at, lines, kept.parts, kept.middle, kept.middle_size, kept.middle_digest, body, body_size, body_digest,
-        kept.skeleton, read.hrefs,
+        kept.skeleton, read.links,
     )  # fmt: skip
 
 
@@ -365,22 +365,22 @@ def _head(text: str, stop: int, *, to_body: bool = False) -> _Read:
         found = tuple(links)
         if to_body:
             start = body if text.find("\r", 0, body) < 0 else -1
-            return _Read(0, _digest_parts(parts), 0, start, "", ahead, found, _hrefs(found))
+            return _Read(0, _digest_parts(parts), 0, start, "", ahead, found, _links(found))
         read = _with_body(text, body, min(ahead, stop), _digest_parts(parts))
         if read is not None:
-            return read._replace(links=found, hrefs=_hrefs(found))
+            return read._replace(elements=found, links=_links(found))
     elif to_body:
         return _Read(0, "", 0, -1, "")
     kept_parts = parts[:kept] + (["T"] if kept_texted else [])
     if text.find("\r", 0, end) >= 0:
         return _NO_HEAD  # (a CR in a tag or a comment: the reference counts it as a line break)
     found = tuple(links[:kept_links])
-    return _Read(end, _digest_parts(kept_parts), text.count("\n", 0, end), end, "", 0, found, _hrefs(found))
+    return _Read(end, _digest_parts(kept_parts), text.count("\n", 0, end), end, "", 0, found, _links(found))
 
 
-def _hrefs(links: tuple[Element, ...]) -> str:
-    """The digest of a head's links' hrefs, decoded (what of a link the check reads besides its ``rel``)."""
-    return _sha256(json.dumps([link.attrs.get("href") for link in links])) if links else ""
+def _links(links: tuple[Element, ...]) -> str:
+    """The digest of a head's links' attributes, decoded (what of a link the stylesheet check reads)."""
+    return _sha256(json.dumps([list(link.attrs.items()) for link in links])) if links else ""
 
 
 _NO_HEAD = _Read(0, "", 0, -1, "")
@@ -565,17 +565,17 @@ def _head_token(
     keyword, one not in ``_HEAD_TAGS``, a token that runs to the end of the text. A ``<link>`` is also put
     on ``links``, as the reference locates it.
 
-    What of a tag can matter: no attribute value builds anything (the builder reads names); the
-    locator reads a ``<meta>``'s none, a ``<title>``'s or a ``<style>``'s none, a ``<script>``'s only an id
-    that may be the bundle script's (its tag then holds a keyword, which the head may not hold, or a
-    character reference: such a script is kept as written), and a ``<link>``'s ``rel`` and ``href``, which
-    only the stylesheet check reads (the part keeps the ``rel``; the hrefs are compared apart,
-    :attr:`Head.hrefs`). Nor does the text of a title, a style or a script decide anything: the locator
-    reads no text, and the frameset test skips RCDATA and raw text (:class:`.frameset._FramesetProbe`;
-    a head holds no SVG or MathML, where raw text would be characters); where it ends is read from the
-    text itself (:func:`.tokenizer.raw_close`). So each of these is its name and attribute names, a link
-    its names and rels too: a build that dates a meta, renames the site in every title, or puts a new
-    hash in a script's or a stylesheet's URL changes no part."""
+    What can matter: a ``<meta>``, ``<base>`` or ``<link>`` is a void element and a ``<title>``, ``<style>``
+    or ``<script>`` one read to its end tag (:func:`.tokenizer.raw_close`): each leaves the reference
+    builder as it found it (no element is open in a head to end, nor does a mode change with them), and
+    none is one the frameset test weighs (:data:`.frameset._HEAD_ONLY`), which skips their RCDATA and raw
+    text too (a head holds no SVG or MathML, where raw text would be characters). What the locator reports
+    of them: a ``<script>`` only when its id is the bundle script's (its tag then holds a keyword, which
+    the head may not hold, or a character reference: such a script is kept as written), and every
+    ``<link>``, which only the stylesheet check reads (its attributes are compared apart,
+    :attr:`Head.links`). So none of these is a part: a build that dates a meta, renames the site in every
+    title, adds a preload link or an analytics script, or puts a new hash in a script's or a stylesheet's
+    URL changes no part."""
     after = text[lt + 1 : lt + 2]
     if after.isascii() and after.isalpha():
         tag = START_TAG.match(text, lt, size)
@@ -591,17 +591,13 @@ def _head_token(
             if closing is None:
                 return None
             if name != "script" or "&" not in tag.group(0):
-                names = " ".join(attribute for attribute, _ in iter_attributes(tag.group(2)))
-                return closing.end(), f"<{name} {names}>"
+                return closing.end(), None
             end = closing.end()
-        elif name == "meta":
-            return end, "<meta " + " ".join(attribute for attribute, _ in iter_attributes(tag.group(2)))
-        elif name == "link":
-            source = tag.group(2)
-            self_closing = tag.group(0).endswith("/>") and tag.end(2) < end - 1  # (as the locator reads it)
-            links.append(Element("link", parse_attributes(source), lt, end, end, end, self_closing))
-            rels = [(attribute, raw if attribute == "rel" else None) for attribute, raw in iter_attributes(source)]
-            return end, "<link " + json.dumps(rels)
+        elif name in _VOID_HEAD:
+            if name == "link":
+                self_closing = tag.group(0).endswith("/>") and tag.end(2) < end - 1  # (as the locator reads it)
+                links.append(Element("link", parse_attributes(tag.group(2)), lt, end, end, end, self_closing))
+            return end, None
         return end, text[lt:end]
     if after == "!" and text.startswith("<!--", lt):
         closed = comment_end(text, lt, size)

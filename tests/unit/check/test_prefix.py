@@ -205,17 +205,20 @@ def test_what_a_head_does_not_hold_for() -> None:
         Diagnostic("SH1", "the <a> at line 3"),
     ):
         assert moved_findings([*page.diagnostics, found], prefix, moved) is None
-    # What the head decides: the labels' language, the links, tags, a CR.
+    # What the head decides: the labels' language, the links as SH130 reads them, the tags a head may not
+    # hold, a CR. A meta, a script, a title more decide nothing.
     assert not held(text.replace('lang="en"', 'lang="ja"'))
-    # A link pointing elsewhere: held while it is still the evidence stylesheet's (a new asset hash in
-    # its query), refused when it no longer is (the check would report SH130).
+    assert held(text.replace("<!-- build 1 -->", "<!-- build 1 --><script>x</script><title>t</title>"))
+    assert held(text.replace("<!-- build 1 -->", '<!-- build 1 --><meta name="generator" content="g 2">'))
+    assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 --><p>x</p>"))
+    # A link more, fewer, or pointing elsewhere: held while one is still the evidence stylesheet's (a new
+    # asset hash in its query), refused when none is (the check would report SH130).
     assert held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css?v=2"))
     assert held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.css#x"))
     assert not held(text.replace("/assets/claim-evidence.css", "/assets/claim-evidence.6f8fc17f.css"))
     assert not held(text.replace('rel="stylesheet"', 'rel="preload"'))
     assert not held(text.replace(LINK, '<link rel="icon" href="/favicon.2.ico">'))
-    assert not held(text.replace(LINK, f'<link rel="icon" href="/favicon.2.ico">\n  {LINK}'))  # (a tag more)
-    assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 --><script>x</script>"))
+    assert held(text.replace(LINK, f'<link rel="icon" href="/favicon.2.ico">\n  {LINK}'))  # (a link more)
     assert not held(text.replace("<!-- build 1 -->", "<!-- build 1 -->\r"))
     assert not held(text.replace("<!-- build 1 -->", '<!-- <p data-claim-id="C-2"> -->'))
     # ...and what follows it: the same bytes up to the last evidence element, then a rest that adds nothing.

@@ -185,7 +185,7 @@ def test_a_rebuilt_benchmark_page_is_answered() -> None:
         assert link != text != middle and not relocate.holds(link, kept) and not relocate.holds(middle, kept)
         assert relocate.moved_head(link.encode(), link, kept_head) is None
         moved = relocate.moved_head(link.encode(), link, kept_head, lambda links: True)
-        assert moved is not None and moved.hrefs != kept_head.hrefs
+        assert moved is not None and moved.links != kept_head.links
         assert _relative(_locate(link, fast=False), moved.end) == _relative(located, kept_head.end)
         assert relocate.moved_head(middle.encode(), middle, kept_head, lambda links: True) is None
 
@@ -501,27 +501,31 @@ def head_edits(head: str, rng: random.Random, count: int) -> list[str]:
 
 def _relative(located: Located, end: int) -> tuple[object, ...]:
     """A location as its elements after the head (offsets from the head's end) and in it (by name and
-    attributes: where in the head is for error findings to name, never answered; a link's href there
-    is for the page check to judge, ``links_ok``): what must stay when only the head changed."""
+    attributes: where in the head is for error findings to name, never answered; but for the links
+    there, which are for the page check to judge, ``links_ok``: :func:`_head_links`): what must stay
+    when only the head changed."""
 
     def at(offset: int | None) -> object:
         return None if offset is None else offset - end if offset >= end else "in the head"
-
-    def named(e: Element) -> tuple[object, ...]:
-        return tuple((name, value) for name, value in e.attrs.items() if not (e.name == "link" and name == "href"))
 
     lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
     elements = tuple(
         tuple(
             (e.name, tuple(e.attrs.items()), at(e.start), at(e.open_end), at(e.close_start), at(e.end), e.self_closing)
             if e.start >= end
-            else (e.name, named(e), at(e.start))
+            else (e.name, tuple(e.attrs.items()), at(e.start))
             for e in found
+            if e.start >= end or found is not located.links
         )
         for found in lists
     )
     linked = tuple((at(slot.start), at(link)) for slot, link in located.linked)
     return elements, at(located.hidden), at(located.frameset), linked
+
+
+def _head_links(located: Located, end: int) -> list[tuple[dict[str, str], int]]:
+    """The reference's links in a head that ends at ``end``: their attributes and offsets."""
+    return [(e.attrs, e.start) for e in located.links if e.start < end]
 
 
 class HeadTally:
@@ -557,15 +561,17 @@ def _compare_heads(text: str, rng: random.Random, count: int, tally: HeadTally) 
         again = _locate(new, fast=False)
         assert relocate.head(new, moved.end + moved.middle) == moved
         assert _relative(again, moved.end) == _relative(located, kept.end), (text[: kept.end], head, new[-300:])
-        # The links the page check is asked about are the reference's in the head, hrefs and all; and it is
-        # asked exactly when an href differs (without links_ok, such a head is refused).
-        in_head = [(e.attrs, e.start) for e in again.links if e.start < moved.end]
+        # The links the page check is asked about are the reference's in the head; and it is asked exactly
+        # when they differ (without links_ok, such a head is refused).
+        in_head = _head_links(again, moved.end)
         if given:
             tally.links += 1
             assert [(e.attrs, e.start) for e in given[0]] == in_head, head
-            assert moved.hrefs != kept.hrefs and relocate.moved_head(data, new, kept) is None
+            assert [a for a, _ in in_head] != [a for a, _ in _head_links(located, kept.end)], head
+            assert moved.links != kept.links and relocate.moved_head(data, new, kept) is None
         else:
-            assert moved.hrefs == kept.hrefs and relocate.moved_head(data, new, kept) == moved
+            assert [a for a, _ in in_head] == [a for a, _ in _head_links(located, kept.end)], head
+            assert moved.links == kept.links and relocate.moved_head(data, new, kept) == moved
 
 
 def _head_pages() -> list[str]:
@@ -652,8 +658,9 @@ _BODY_PAGE = (
 
 def test_a_head_compares_scripts_and_links_by_what_is_read_of_them() -> None:
     # A build puts a new hash in its assets' URLs: a script's src decides nothing (only a bundle script's
-    # id is read, and such a tag holds a keyword or a character reference: kept as written); a link's
-    # href only what the stylesheet check says of it, which the caller judges (links_ok).
+    # id is read, and such a tag holds a keyword or a character reference: kept as written), nor a script,
+    # a title, a style or a meta more; a link's attributes only what the stylesheet check says of them,
+    # which the caller judges (links_ok).
     head = '<!DOCTYPE html>\n<html lang=en>\n<head>\n  <script src="/app.1.js"></script>\n'
     head += '  <link rel=stylesheet href="/site.1.css">\n</head>\n<body>\n'
     text = (
@@ -664,32 +671,46 @@ def test_a_head_compares_scripts_and_links_by_what_is_read_of_them() -> None:
         located = _locate(old, fast=False)
         cut = relocate.prefix(located)
         kept = None if cut is None else relocate.head(old, cut.end)
-        assert kept is not None and kept.hrefs
+        assert kept is not None and kept.links
         moved = relocate.moved_head(new.encode(), new, kept, links_ok)
         if moved is not None:
-            assert _relative(_locate(new, fast=False), moved.end) == _relative(located, kept.end)
+            again = _locate(new, fast=False)
+            assert _relative(again, moved.end) == _relative(located, kept.end)
+            attrs = [
+                [a for a, _ in _head_links(found, end)] for found, end in ((again, moved.end), (located, kept.end))
+            ]
+            assert links_ok is not None or attrs[0] == attrs[1]  # (where in the head they are is not kept)
         return moved is not None
 
     assert answered(text, text.replace("app.1", "app.2"))
     assert answered(text, text.replace('"/app.1.js"', "/app.2.js"))  # (unquoted: the same names)
-    assert not answered(text, text.replace("></script>", " defer></script>"))  # (an attribute more)
+    assert answered(text, text.replace("></script>", " defer></script>"))  # (an attribute more)
     assert answered(text, text.replace("></script>", ">go()</script>"))  # (raw text: nothing built of it)
+    assert answered(text, text.replace("<head>\n", '<head>\n  <meta name=generator content="x 2">\n'))  # (a meta more)
+    assert answered(text, text.replace("</head>", '<script async src="/a.js"></script><base href="/x/">\n</head>'))
+    assert not answered(text, text.replace("</head>", "<!-- data-claim-id -->\n</head>"))  # (a keyword in a comment)
     amp = text.replace("app.1.js", "app.js?a=1&amp;b=1")
     assert not answered(amp, amp.replace("b=1", "b=2"))  # (a character reference: as written)
     assert not answered(amp, amp.replace("></script>", ">go()</script>"))  # (its raw text too)
     titled = text.replace("<head>\n", "<head>\n  <title>A &amp; B</title><style>p{}</style>\n")
     assert answered(titled, titled.replace("A &amp; B", "A &amp; B &mdash; build 2 </p><frameset>"))
     assert answered(titled, titled.replace("p{}", "p{color:red} </style"))
-    assert not answered(titled, titled.replace("<title>", "<title lang=en>"))  # (a name more)
+    assert answered(titled, titled.replace("<title>", "<title lang=en>"))  # (a name more)
+    assert answered(titled, titled.replace("</style>", "</style><title>2</title>"))  # (a title more)
     assert not answered(titled, titled.replace("</style>", "<!-- </style> -->"))  # (its end read as the tokenizer does)
     assert not answered(text, text.replace("site.1", "site.2"))
     assert not answered(text, text.replace("site.1", "site.2"), lambda links: False)
     seen: list[object] = []
     assert answered(text, text.replace("site.1", "site.2"), lambda links: seen.append(links) or True)
     assert [link.attrs for link in seen[0]] == [{"rel": "stylesheet", "href": "/site.2.css"}]  # type: ignore[attr-defined]
-    assert not answered(text, text.replace("rel=stylesheet", "rel=preload"), lambda links: True)
-    assert not answered(text, text.replace("rel=stylesheet", "rel=stylesheet media=print"), lambda links: True)
-    assert answered(text, text.replace("site.1.css", "site.1.css?v=2"), lambda links: True)
+    for changed in (
+        text.replace("rel=stylesheet", "rel=preload"),
+        text.replace("rel=stylesheet", "rel=stylesheet media=print"),
+        text.replace("site.1.css", "site.1.css?v=2"),
+        text.replace("</head>", "<link rel=preload href=/f.woff2>\n</head>"),  # (a link more)
+        text.replace('  <link rel=stylesheet href="/site.1.css">\n', ""),  # (one fewer)
+    ):
+        assert not answered(text, changed) and answered(text, changed, lambda links: True)
     # Only the head's links are judged: not one on the line where the head ends, before its end.
     ends = text.replace("</head>\n", '<link rel=icon href="/i.ico"><div>\n</head>\n')
     seen.clear()

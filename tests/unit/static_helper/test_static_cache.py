@@ -139,9 +139,9 @@ def _varied_page() -> str:
 def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
     """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
     value, a line more, a new site name in the title, a new asset hash in a script's or a stylesheet's
-    URL) is answered by the page's prefix entry, with the report a check gives: its findings' lines moved
-    with the head. A change there that decides something (a tag more, the evidence stylesheet's link
-    pointing elsewhere) is checked."""
+    URL, a meta or a link more) is answered by the page's prefix entry, with the report a check gives: its
+    findings' lines moved with the head. A change there that decides something (a paragraph, which starts
+    the body; the evidence stylesheet's link pointing elsewhere) is checked."""
     page = site / "pages" / "varied.html"
     page.write_text(_varied_page(), encoding="utf-8")  # (a page with CE905 warnings)
     first = run()
@@ -156,8 +156,9 @@ def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path
             (text.replace(b"/assets/site.css", b"/assets/site.6f8fc17f.css", 1), 0),
             (text.replace(b"</title>", b" &mdash; build 4</title>", 1), 0),
             (text.replace(css, css + b"?v=4", 1), 0),  # (still the evidence stylesheet, as SH130 asks)
-            (text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1), 1),  # (a name more)
-            (text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1), 1),
+            (text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1), 0),  # (a name more)
+            (text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1), 0),
+            (text.replace(b"</head>", b"<p>a paragraph in the head</p>\n</head>", 1), 1),  # (the body starts)
             (text.replace(css, b"/assets/claim-evidence.6f8fc17f.css", 1), 1),  # (SH130 now)
         )
     ):
@@ -165,7 +166,7 @@ def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path
         page.write_bytes(new)
         expected = run("--no-cache")
         answered = run()
-        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 7 else 0), build
+        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 8 else 0), build
         assert answered[2]["checked"] == checked, build
         if build == 1:
             assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
