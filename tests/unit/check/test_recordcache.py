@@ -4,6 +4,7 @@ checked without validating or rendering them again; a corrupt, foreign or stale 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,14 +43,18 @@ def run(run_static: Any) -> Any:
 
 
 def rebuild(site: Path, mark: str) -> None:
-    """What a generator's build does to every page: bytes change outside the slots, records do not. (In
-    the head, in a style sheet: a change after the evidence is answered by the page cache's prefix entries,
-    and one in a comment in the head by their heads, unchecked.)"""
+    """What a generator's build does to every page: bytes change outside the slots, records do not. (A
+    comment before the first claim element: a change after the evidence is answered by the page cache's
+    prefix entries, and one in the head by their heads, unchecked.)"""
+    stamp = f"<!-- build {mark} -->".encode()
     for page in site.rglob("*.html"):
         if CACHE not in page.parts:
             data = page.read_bytes()
-            stamp = f"<style>/* build {mark} */</style>".encode()
-            page.write_bytes(data.replace(b"</head>", stamp + b"</head>", 1) if b"</head>" in data else stamp + data)
+            stamped = _FIRST_CLAIM.sub(lambda m: stamp + m.group(), data, count=1)
+            page.write_bytes(stamped if stamped != data else stamp + data)
+
+
+_FIRST_CLAIM = re.compile(rb"<[a-z]+[^<>]*\sdata-claim-id=")
 
 
 def store(site: Path) -> KeyValueStore:
