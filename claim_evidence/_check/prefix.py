@@ -98,10 +98,10 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     inside the markup; an offset after the head keeps its column (the head ends a line) and moves by
     the head's line breaks. A finding placed in the head is not moved: the caller refuses its result.
 
-    A head whose links point elsewhere (an asset's new hash in the URL of every page's stylesheet) is
-    such a head when one of its links is the evidence stylesheet's as SH130 asks, as the page's was (a
-    page with SH130 has no prefix): the one reading of a link's href in a check is that test, and the
-    message of an SH130 no page with a prefix has (:mod:`.stylesheet`)."""
+    A head whose links differ (an asset's new hash in the URL of every page's stylesheet, a preload link
+    more) is such a head when one of its links is the evidence stylesheet's as SH130 asks, as the page's
+    was (a page with SH130 has no prefix): the one reading of a page's links in a check is that test, and
+    the message of an SH130 no page with a prefix has (:mod:`.stylesheet`)."""
     kept = prefix.head
     if kept is None:
         return None
