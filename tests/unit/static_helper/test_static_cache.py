@@ -136,6 +136,24 @@ def _varied_page() -> str:
     return str(varied.page(1, 10, 7, True)[0])
 
 
+def _each_build(run: Any, page: Path, first: tuple[int, str, dict[str, int]], builds: Any, grown: int) -> str:
+    """Write each of ``builds`` (``(bytes, pages checked, exit code)``, each made from the first build's
+    page: one change at a time) and run with the cache: its report and exit code must be a
+    ``--no-cache`` run's and it checks that many pages; build ``grown`` moves every finding down a line
+    or more. The last ``--no-cache`` report."""
+    original = page.read_bytes()
+    for build, (new, checked, code) in enumerate(builds):
+        assert new != original, build
+        page.write_bytes(new)
+        expected = run("--no-cache")
+        answered = run()
+        assert answered[:2] == expected[:2] and answered[0] == code, build
+        assert answered[2]["checked"] == checked, build
+        if build == grown:
+            assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
+    return str(expected[1])
+
+
 def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path) -> None:
     """A build that changed only the head in what decides nothing (a build stamp in a comment, a meta's
     value, a line more, a new site name in the title, a new asset hash in a script's or a stylesheet's
@@ -149,29 +167,18 @@ def test_cache_a_change_in_the_head_is_answered_by_the_head(run: Any, site: Path
     text = page.read_bytes()
     css = b"/assets/claim-evidence.css"
     assert css in text
-    for build, (new, checked) in enumerate(  # (each build from the first: one change at a time)
-        (
-            (text.replace(b"</head>", b"<!-- build 2 --></head>", 1), 0),
-            (text.replace(b"</head>", b"<!-- build 3 -->\n\n</head>", 1), 0),  # (two lines more)
-            (text.replace(b"/assets/site.css", b"/assets/site.6f8fc17f.css", 1), 0),
-            (text.replace(b"</title>", b" &mdash; build 4</title>", 1), 0),
-            (text.replace(css, css + b"?v=4", 1), 0),  # (still the evidence stylesheet, as SH130 asks)
-            (text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1), 0),  # (a name more)
-            (text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1), 0),
-            (text.replace(b"</head>", b"<p>a paragraph in the head</p>\n</head>", 1), 1),  # (the body starts)
-            (text.replace(css, b"/assets/claim-evidence.6f8fc17f.css", 1), 1),  # (SH130 now)
-        )
-    ):
-        assert new != text
-        page.write_bytes(new)
-        expected = run("--no-cache")
-        answered = run()
-        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 8 else 0), build
-        assert answered[2]["checked"] == checked, build
-        if build == 1:
-            assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
-        text = new
-    assert "SH130" in expected[1]
+    builds = (
+        (text.replace(b"</head>", b"<!-- build 2 --></head>", 1), 0, 0),
+        (text.replace(b"</head>", b"<!-- build 3 -->\n\n</head>", 1), 0, 0),  # (two lines more)
+        (text.replace(b"/assets/site.css", b"/assets/site.6f8fc17f.css", 1), 0, 0),
+        (text.replace(b"</title>", b" &mdash; build 4</title>", 1), 0, 0),
+        (text.replace(css, css + b"?v=4", 1), 0, 0),  # (still the evidence stylesheet, as SH130 asks)
+        (text.replace(b'<meta charset="utf-8">', b'<meta charset="utf-8" data-x="1">', 1), 0, 0),  # (a name more)
+        (text.replace(b"</head>", b'<link rel="stylesheet" href="/assets/site.css?v=4">\n</head>', 1), 0, 0),
+        (text.replace(b"</head>", b"<p>a paragraph in the head</p>\n</head>", 1), 1, 0),  # (the body starts)
+        (text.replace(css, b"/assets/claim-evidence.6f8fc17f.css", 1), 1, 1),  # (SH130 now)
+    )
+    assert "SH130" in _each_build(run, page, first, builds, grown=1)
 
 
 def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(run: Any, site: Path) -> None:
@@ -185,25 +192,15 @@ def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(
     (key,) = (key for key in prefixes(site) if entry(site, key)["path"].endswith("varied.html"))
     assert entry(site, key)["head"][7] > 0  # (the head has a body part: the header and its navigation)
     text = page.read_bytes()
-    for build, (new, checked) in enumerate(
-        (
-            (text.replace(b"</li>", b'</li><li><a href="/articles/new.html">New</a></li>', 1), 0),
-            (text.replace(b"<body>", b'<body><p class="build-2">build</p>', 1), 0),
-            (text.replace(b"<main>", b"<main>\n\n<!-- two lines more -->", 1), 0),
-            (text.replace(b"<li>", b"", 1), 1),  # (an item's end tag with no start: it closes the list)
-            (text.replace(b"<main>", b"<div><main>", 1), 1),  # (one more element left open)
-            (text.replace(b"<main>", b'<a href="/x"><main>', 1), 1),  # (a link around the evidence: SH116)
-        )
-    ):
-        assert new != text
-        page.write_bytes(new)
-        expected = run("--no-cache")
-        answered = run()
-        assert answered[:2] == expected[:2] and answered[0] == (1 if build == 5 else 0), build
-        assert answered[2]["checked"] == checked, build
-        if build == 2:
-            assert expected[1] != first[1] and expected[1].count("CE905") == first[1].count("CE905")
-        text = new
+    builds = (
+        (text.replace(b"</li>", b'</li><li><a href="/articles/new.html">New</a></li>', 1), 0, 0),
+        (text.replace(b"<body>", b'<body><p class="build-2">build</p>', 1), 0, 0),
+        (text.replace(b"<main>", b"<main>\n\n<!-- two lines more -->", 1), 0, 0),
+        (text.replace(b"<li>", b"", 1), 1, 0),  # (an item's end tag with no start: it closes the list)
+        (text.replace(b"<main>", b"<div><main>", 1), 1, 0),  # (one more element left open)
+        (text.replace(b"<main>", b'<a href="/x"><main>', 1), 1, 1),  # (a link around the evidence: SH116)
+    )
+    _each_build(run, page, first, builds, grown=2)
     # The body part's digest only spares reading it; what decides is what it leaves open.
     text = _varied_page().encode()
     for field, needle, checked in ((9, b"</head>", 0), (10, b"</li>", 1)):
