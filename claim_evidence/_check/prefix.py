@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class Prefix:
     """What decides a checked page's findings besides the run's settings and the page's name: its text up
     to the end of its last evidence element (``end`` characters, their SHA-256 ``digest``: ``""`` in a
-    prefix :func:`head_moved` made, which its head tests instead), its newline and its labels' language
+    prefix with a head, which its head tests instead), its newline and its labels' language
     (:func:`page_prefix`)."""
 
     end: int
@@ -63,11 +63,16 @@ def page_prefix(page: Page) -> Prefix | None:
     newline: it has this page's findings, at the same lines and columns."""
     if len(page.located.scripts) != 1 or any(d.code == "SH130" for d in page.diagnostics):
         return None
-    kept = relocate.prefix(page.located)
-    if kept is None:
+    end = relocate.cut(page.located)
+    if end is None:
         return None
-    head = relocate.head(page.text, kept.end)
-    return Prefix(kept.end, kept.size, kept.digest, newline_style(page.text), page.lang, head)
+    newline = newline_style(page.text)
+    head = relocate.head(page.text, end)
+    if head is not None:  # (no digest: a prefix with a head is tested by its head, as in head_moved)
+        return Prefix(end, head.size + head.middle_size, "", newline, page.lang, head)
+    kept = relocate.prefix(page.located)
+    assert kept is not None  # (its cut is end's)
+    return Prefix(kept.end, kept.size, kept.digest, newline, page.lang)
 
 
 def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start: bool = False) -> bool:

@@ -3,7 +3,7 @@
 Differential, as ``tests/unit/html/test_relocate.py`` is for the location: pages of every kind the tests
 know are checked, the text after their last evidence element is replaced by other rests (the html5lib
 inputs, what builds write there, the constructs the location must refuse), and wherever
-:func:`prefix_holds` says the new text checks as the old one, its check must give the same findings (code,
+:func:`prefix_holds` (or, for a prefix with a head, :func:`head_moved`) says the new text checks as the old one, its check must give the same findings (code,
 message, JSON path, severity, subject, line and column), the same re-rendered slots and the same language.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from claim_evidence._check.page import Page, PageOptions, check_text
-from claim_evidence._check.prefix import head_moved, moved_findings, page_prefix, prefix_holds
+from claim_evidence._check.prefix import Prefix, head_moved, moved_findings, page_prefix, prefix_holds
 from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.jsonio import dumps_for_script
 
@@ -45,6 +45,15 @@ class Tally:
         self.prefixes = self.none = self.held = self.refused = 0
 
 
+def _holds(prefix: Prefix, new: str, options: PageOptions, diagnostics: list[Diagnostic]) -> bool:
+    """Whether the runner answers ``new`` from ``prefix`` with the findings ``diagnostics`` unmoved: by its
+    text up to the end (:func:`prefix_holds`), or a prefix with a head (which has no digest) by its head."""
+    if prefix.head is None:
+        return prefix_holds(prefix, new, options)
+    moved = head_moved(prefix, new.encode("utf-8", "surrogatepass"), new, options)
+    return moved is not None and moved_findings(diagnostics, prefix, moved) == diagnostics
+
+
 def _compare(text: str, rests: list[str], options: PageOptions, tally: Tally) -> None:
     page = check_text(text, None, options)
     prefix = page_prefix(page)
@@ -54,7 +63,7 @@ def _compare(text: str, rests: list[str], options: PageOptions, tally: Tally) ->
     tally.prefixes += 1
     for rest in (text[prefix.end :], *rests):
         new = text[: prefix.end] + rest
-        if not prefix_holds(prefix, new, options):
+        if not _holds(prefix, new, options, page.diagnostics):
             tally.refused += 1
             continue
         tally.held += 1

@@ -793,6 +793,47 @@ def test_a_frameset_after_a_body_part_keeps_no_head() -> None:
     assert cut is not None and relocate.head(old, cut.end) is None
     blank = old.replace("<h1>Title</h1>", "<div></div>")  # (no text before it: the standard takes it)
     assert _relative(_locate(blank, fast=False), 0) != _relative(located, 0)
+    # Found in any case the pattern finds it, the long s too (``(?i)`` takes it for an s), among Japanese.
+    for spelled in ("FRAMESET", "FrAmEsEt", "frame\u017fet", "FRAME\u017fET"):
+        text = _body_page(f"<p>日本語の段落</p>\n<{spelled}></{spelled}>\n")
+        end = relocate.prefix(_locate(text, fast=False)).end  # type: ignore[union-attr]
+        assert relocate.head(text, end) is None, spelled
+    # Not where no spelling of it is: a word near it, or letters that only lower to it in other scripts.
+    for near in ("framesed", "frames et", "ｆｒａｍｅｓｅｔ", "frameset"[:-1] + "\u0442"):
+        text = _body_page(f"<p>{near}</p>\n")
+        kept = relocate.head(text, relocate.prefix(_locate(text, fast=False)).end)  # type: ignore[union-attr]
+        assert kept is not None and kept.body > 0, near
+
+
+def test_a_middle_mentions_frameset_as_the_pattern_finds_it() -> None:
+    # The bytes search stands in for the pattern: the same answer on every range of texts that hold it in
+    # every spelling, beside characters of every UTF-8 length (and a lone surrogate, as pages decode).
+    rng = random.Random(32)
+    pieces = [
+        "frameset",
+        "FRAMESET",
+        "fRaMeSeT",
+        "frame\u017fet",
+        "\u017f",
+        "frame",
+        "set",
+        "日本",
+        "é",
+        "\U0001f600",
+        "\ud800",
+        "<",
+        "K",
+        "\u212a",
+        " ",
+        "ｆ",
+    ]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 8)))
+        start = rng.randrange(0, len(text) + 1)
+        stop = rng.randrange(start, len(text) + 1)
+        encoded = text[start:stop].encode("utf-8", "surrogatepass")
+        expected = relocate._FRAMESET.search(text, start, stop) is not None
+        assert relocate._mentions_frameset(text, start, stop, encoded) == expected, (text, start, stop)
 
 
 class _Stacked(TreeBuilder):
