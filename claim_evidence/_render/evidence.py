@@ -77,7 +77,7 @@ def render_evidence(
     jinja = _templating()
     env = jinja.template_environment(None if template_dir is None else os.fspath(template_dir))
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
-        return env.get_template(MALFORMED_TEMPLATE).render(t=_phrases(lang))
+        return jinja._render(env.get_template(MALFORMED_TEMPLATE), t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
     key = (

@@ -43,9 +43,10 @@ def render_summary(
     ``unbound`` (the ids of claims whose block shows no review: their page and record disagree, or
     their own record is invalid) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
-    template = _templating().template_environment(template_dir).get_template(TEMPLATE)
+    jinja = _templating()
+    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
     with site_template(template_dir, TEMPLATE):
-        return template.render(s=view, t=_phrases(lang), search_ignore=search_ignore)
+        return jinja._render(template, s=view, t=_phrases(lang), search_ignore=search_ignore)
 
 
 def summary_view(

@@ -132,10 +132,24 @@ class _Packaged(jinja2.Environment):
 
 def _render(template: jinja2.Template, **context: Any) -> str:
     """``template.render(**context)``; a packaged template's without jinja2's globals (``range``,
-    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy."""
+    ``cycler``…, which it never uses), so its context is ``context`` itself instead of a merged copy,
+    and by its compiled function (:mod:`.compiled`) where it has one."""
     if isinstance(template.environment, _Packaged):
+        function = _compiled(template)
+        rendered = function(context) if function is not None else None
+        if rendered is not None:
+            return rendered
         return "".join(template.root_render_func(template.new_context(context, shared=True)))
     return template.render(**context)
+
+
+@cache
+def _compiled(template: jinja2.Template) -> Callable[[dict[str, Any]], str | None] | None:
+    """A packaged template's compiled function, made once per process (the packaged environments keep
+    their templates for the process too); None when it has none."""
+    from .compiled import compile_template  # (it imports this module)
+
+    return compile_template(template)
 
 
 @cache

@@ -1,0 +1,211 @@
+"""The packaged templates compiled once per process into one plain Python function each (issue 32).
+
+jinja2 compiles a template into a generator that resolves every name through the context, tests it
+against ``missing``, reads each attribute through ``environment.getattr`` and wraps each output in
+``str(environment.finalize(…))``: some eighty such steps an evidence block, 40 % of its rendering.
+The packaged compact templates (:func:`.templating.template_environment` with no ``template_dir``)
+use a small part of the language: text, ``{{ expression }}``, ``if``/``elif``/``else``, ``for``
+(with ``loop.first``), attribute reads, ``and``/``or``/``not``, ``is defined`` and the ``isolate``
+filter. :func:`compiled` turns jinja2's own parse of such a template into a function that does the
+same steps without the machinery, and returns None for any template using anything else, which then
+renders through jinja2 as before. The template file stays the one definition of a block's layout.
+
+Two shortcuts keep the common output free of calls, each a fact about :mod:`.templating`'s escaping
+that ``tests/unit/render/test_compiled.py`` holds: ``finalize`` (:func:`.templating._escape_output`)
+gives back ``Markup`` (the fixed phrases) and a ``str`` without ``&<>"'`` unchanged, and
+``finalize(isolate(x))`` gives back a ``str`` without those characters and without a character that
+could reorder text (:data:`.templating._ESCAPE_OR_BIDI`) unchanged. Any other value goes through the
+same functions jinja2 calls. The same test renders every packaged template both ways, on random
+views with markup, right-to-left text, ``Markup``, falsy values and missing names, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jinja2
+import jinja2.nodes as nodes
+import markupsafe
+
+from . import templating
+
+Compiled = Callable[[dict[str, Any]], "str | None"]
+
+
+class _Unsupported(Exception):
+    """The template uses something this compiler does not translate: jinja2 renders it."""
+
+
+def compile_template(template: jinja2.Template) -> Compiled | None:
+    """``template``'s function (``context -> str``, or None when a name it reads is not in the context:
+    jinja2 then renders, with its undefined values); None when the template is not a packaged compact
+    one or uses what :func:`compile_source` does not translate. :func:`.templating._render` calls it
+    once per template and process."""
+    environment = template.environment
+    if not isinstance(environment, templating._Packaged) or template.name is None or environment.loader is None:
+        return None
+    return compile_source(environment, environment.loader.get_source(environment, template.name)[0])
+
+
+def compile_source(environment: jinja2.Environment, source: str) -> Compiled | None:
+    """The function rendering ``source`` (a template's text as the environment's loader gives it) as
+    ``environment`` renders it with :func:`.templating._render`; None when it cannot be translated."""
+    if environment.finalize is not templating._escape_output or environment.autoescape:
+        return None
+    try:
+        code = _Generator(environment).template(environment.parse(source))
+    except _Unsupported:
+        return None
+    namespace: dict[str, Any] = {
+        "Markup": markupsafe.Markup,
+        "Undefined": jinja2.Undefined,
+        "finalize": templating._escape_output,
+        "plain": templating._HTML_SPECIAL.search,
+        "settled": templating._ESCAPE_OR_BIDI.search,
+        **{f"filter_{name}": function for name, function in environment.filters.items() if name.isidentifier()},
+    }
+    exec(compile(code, "<claim_evidence compiled template>", "exec"), namespace)
+    function: Compiled = namespace["render"]
+    return function
+
+
+# Filters whose call is ``filter(value)``: plain functions of one value (no context, no environment).
+_PLAIN_FILTERS = frozenset({"isolate"})
+
+
+class _Generator:
+    """Python source for a template's nodes; raises :class:`_Unsupported` on any other node."""
+
+    def __init__(self, environment: jinja2.Environment) -> None:
+        self.environment = environment
+        self.lines: list[str] = []
+        self.free: dict[str, str] = {}  # context names read, as locals
+        self.scopes: list[dict[str, str]] = []  # loop targets (and their loop counters) by name
+        self.counter = 0
+
+    def template(self, node: nodes.Template) -> str:
+        self.lines = []
+        self._body(node.body, 1)
+        loads = [
+            f"    try:\n        {local} = context[{name!r}]\n    except KeyError:\n        return None"
+            for name, local in self.free.items()
+        ]
+        head = ["def render(context):", *loads, "    out = []", "    add = out.append"]
+        return "\n".join([*head, *self.lines, "    return ''.join(out)", ""])
+
+    def _fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}_{self.counter}"
+
+    def _emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def _body(self, body: list[nodes.Node], depth: int) -> None:
+        before = len(self.lines)
+        for node in body:
+            if isinstance(node, nodes.Output):
+                self._output(node, depth)
+            elif isinstance(node, nodes.If):
+                self._if(node, depth)
+            elif isinstance(node, nodes.For):
+                self._for(node, depth)
+            else:
+                raise _Unsupported(type(node).__name__)
+        if len(self.lines) == before:
+            self._emit(depth, "pass")
+
+    def _output(self, node: nodes.Output, depth: int) -> None:
+        for child in node.nodes:
+            if isinstance(child, nodes.TemplateData):
+                if child.data:
+                    self._emit(depth, f"add({child.data!r})")
+                continue
+            self._print(child, depth)
+
+    def _print(self, node: nodes.Expr, depth: int) -> None:
+        """``str(finalize(value))``, as jinja2 writes an expression, with the shortcuts of the module's
+        docstring for a value that needs no escaping."""
+        value = self._fresh("value")
+        if isinstance(node, nodes.Filter) and node.name == "isolate" and self._plain_filter(node):
+            inner = self._expr(node.node)  # type: ignore[arg-type]
+            self._emit(depth, f"{value} = {inner}")
+            self._emit(
+                depth,
+                f"add({value} if type({value}) is str and settled({value}) is None "
+                f"else str(finalize(filter_isolate({value}))))",
+            )
+            return
+        self._emit(depth, f"{value} = {self._expr(node)}")
+        self._emit(
+            depth,
+            f"add({value} if type({value}) is Markup or (type({value}) is str and plain({value}) is None) "
+            f"else str(finalize({value})))",
+        )
+
+    def _if(self, node: nodes.If, depth: int) -> None:
+        self._emit(depth, f"if {self._expr(node.test)}:")
+        self._body(node.body, depth + 1)
+        for branch in node.elif_:
+            self._emit(depth, f"elif {self._expr(branch.test)}:")
+            self._body(branch.body, depth + 1)
+        if node.else_:
+            self._emit(depth, "else:")
+            self._body(node.else_, depth + 1)
+
+    def _for(self, node: nodes.For, depth: int) -> None:
+        if node.else_ or node.test is not None or node.recursive or not isinstance(node.target, nodes.Name):
+            raise _Unsupported("for with else, a filter, recursion or several targets")
+        iterable = self._expr(node.iter)
+        target = self._fresh(f"loop_{node.target.name}")
+        index = self._fresh("index")
+        scope = {node.target.name: target, "loop": index}
+        if node.target.name == "loop":
+            raise _Unsupported("a loop target named loop")
+        self._emit(depth, f"for {index}, {target} in enumerate({iterable}):")
+        self.scopes.append(scope)
+        self._body(node.body, depth + 1)
+        self.scopes.pop()
+
+    def _expr(self, node: nodes.Node) -> str:
+        if isinstance(node, nodes.Name) and node.ctx == "load":
+            return self._name(node.name)
+        if isinstance(node, nodes.Getattr) and node.ctx == "load":
+            if isinstance(node.node, nodes.Name) and node.node.name == "loop" and self._loop() is not None:
+                if node.attr != "first":
+                    raise _Unsupported(f"loop.{node.attr}")
+                return f"({self._loop()} == 0)"
+            if not node.attr.isidentifier():
+                raise _Unsupported("an attribute that is no identifier")
+            return f"{self._expr(node.node)}.{node.attr}"  # (the packaged environment's getattr is the builtin)
+        if isinstance(node, nodes.Filter) and self._plain_filter(node):
+            return f"filter_{node.name}({self._expr(node.node)})"  # type: ignore[arg-type]
+        if isinstance(node, nodes.And):
+            return f"({self._expr(node.left)} and {self._expr(node.right)})"
+        if isinstance(node, nodes.Or):
+            return f"({self._expr(node.left)} or {self._expr(node.right)})"
+        if isinstance(node, nodes.Not):
+            return f"(not {self._expr(node.node)})"
+        if isinstance(node, nodes.Test) and node.name == "defined" and not (node.args or node.kwargs):
+            return f"(not isinstance({self._expr(node.node)}, Undefined))"
+        raise _Unsupported(type(node).__name__)
+
+    def _plain_filter(self, node: nodes.Filter) -> bool:
+        if node.name not in _PLAIN_FILTERS or node.args or node.kwargs or node.dyn_args or node.dyn_kwargs:
+            raise _Unsupported(f"filter {node.name} with arguments or unknown")
+        if node.node is None or self.environment.filters.get(node.name) is not getattr(templating, node.name, None):
+            raise _Unsupported(f"filter {node.name} replaced")
+        return True
+
+    def _loop(self) -> str | None:
+        return self.scopes[-1]["loop"] if self.scopes else None
+
+    def _name(self, name: str) -> str:
+        for scope in reversed(self.scopes):
+            if name in scope and name != "loop":
+                return scope[name]
+        if name == "loop":
+            raise _Unsupported("loop outside a for")
+        if not name.isidentifier():
+            raise _Unsupported("a name that is no identifier")
+        return self.free.setdefault(name, f"context_{name}")
