@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import shlex
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._core.diagnostics import Diagnostic, InputError, MalformedInput
 from .._core.jsonio import LoadedJSON, loads
-from .._core.jsonpos import offset_of
+from .._core.jsonpos import offsets_of
 from .._core.memo import Memo
 from .._html.locate import BUNDLE_ID, CLAIM_ATTR, Element, Located, locate
 from .._record.validation import diagnose_loaded, iter_diagnostics
@@ -62,8 +62,10 @@ def _bundle(page: Page, script: Element) -> Iterator[Finding]:
     for offset, d in facts.findings:
         yield script.open_end + offset, site.applied(d)
     store = snapshot_store(page.options.snapshots)
-    for d in site_diagnostics(page.bundle, store, page.options.freshness, site, page.name):
-        yield script.open_end + offset_of(content, d.path), d
+    found = list(site_diagnostics(page.bundle, store, page.options.freshness, site, page.name))
+    offsets = offsets_of(content, [d.path for d in found]) if found else {}
+    for d in found:
+        yield script.open_end + offsets[d.path], d
 
 
 def _stored_json(content: str) -> LoadedJSON | None:
@@ -192,10 +194,11 @@ def _facts(content: str, lang: str, loaded: LoadedJSON, page: Page | None = None
 def _compute_facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
     value = loaded.value
     if isinstance(value, dict) and value:  # loads kept the depth limit; this memo is keyed by the text
-        found: Iterable[Diagnostic] = diagnose_loaded(value, None, loaded.duplicate_keys)
+        found = list(diagnose_loaded(value, None, loaded.duplicate_keys))
     else:
-        found = iter_diagnostics(value, None, duplicate_keys=loaded.duplicate_keys)
-    return _FACTS.put((content, lang), _BundleFacts(tuple((offset_of(content, d.path), d) for d in found)))
+        found = list(iter_diagnostics(value, None, duplicate_keys=loaded.duplicate_keys))
+    offsets = offsets_of(content, [d.path for d in found]) if found else {}
+    return _FACTS.put((content, lang), _BundleFacts(tuple((offsets[d.path], d) for d in found)))
 
 
 def _remember(page: Page) -> None:

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from .diagnostics import Diagnostic, line_column, line_starts
 
@@ -75,6 +76,82 @@ def _child(text: str, pos: int, part: str | int) -> tuple[int, int] | None:
     return None
 
 
+# A path's parts as a tree: each part to the parts that follow it in some path.
+_Tree = dict[Any, "_Tree"]
+
+
+def offsets_of(text: str, paths: Iterable[str]) -> dict[str, int]:
+    """:func:`offset_of` of every path in ``paths``, by one walk of ``text``: each value is read once,
+    where :func:`offset_of` reads every value before the one it looks for again for each path (a page
+    with a warning on each of its ten claims read its bundle ten times over, issue 32)."""
+    parts = {path: _parts(path) for path in paths}
+    tree: _Tree = {}
+    for split in parts.values():
+        node = tree
+        for part in split:
+            node = node.setdefault(part, {})
+    start = _skip_ws(text, 0)
+    found: dict[tuple[str | int, ...], int] = {}
+    try:
+        _walk(text, start, tree, (), found)
+    except (ValueError, IndexError):
+        pass
+    offsets = {}
+    for path, split in parts.items():
+        best = start
+        for end in range(1, len(split) + 1):
+            at = found.get(tuple(split[:end]))
+            if at is None:
+                break
+            best = at
+        offsets[path] = best
+    return offsets
+
+
+def _parts(path: str) -> list[str | int]:
+    try:
+        return parse_path(path)
+    except ValueError:  # (a quoted part that is no JSON string: offset_of points at the text's start)
+        return []
+
+
+def _walk(
+    text: str, pos: int, tree: _Tree, prefix: tuple[str | int, ...], found: dict[tuple[str | int, ...], int]
+) -> None:
+    """Record in ``found`` where each child of the container at ``pos`` that ``tree`` names is (the first of a
+    repeated key, as :func:`_child`), and walk on into it; stop when every one is found. An error (broken
+    text) ends the whole walk: a value that breaks a walk into it breaks the reading of it that steps over it,
+    so :func:`offset_of` stops there as well, for every path that must pass it."""
+    opener = text[pos]
+    if opener not in "{[":
+        return
+    is_object = opener == "{"
+    wanted = {part: below for part, below in tree.items() if isinstance(part, str) == is_object}
+    closer = "}" if is_object else "]"
+    pos = _skip_ws(text, pos + 1)
+    index = 0
+    while wanted and text[pos] != closer:
+        at = pos
+        if is_object:
+            part, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip_ws(text, pos) + 1  # the colon
+            pos = _skip_ws(text, pos)
+        else:
+            part = index
+        below = wanted.pop(part, None)
+        if below is not None:
+            found[(*prefix, part)] = at
+            if below:
+                _walk(text, pos, below, (*prefix, part), found)
+            if not wanted:
+                return  # (the rest of this container is read by no path)
+        _, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip_ws(text, pos)
+        if text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+        index += 1
+
+
 def placed(found: Iterable[Diagnostic], text: str, origin: tuple[int, int] = (1, 1)) -> list[Diagnostic]:
     """``found`` with the line and column of the JSON value each path names in ``text``.
 
@@ -86,8 +163,9 @@ def placed(found: Iterable[Diagnostic], text: str, origin: tuple[int, int] = (1,
         return found
     starts = line_starts(text)
     first_line, first_column = origin
+    offsets = offsets_of(text, [d.path for d in found])
     out = []
     for d in found:
-        line, column = line_column(starts, offset_of(text, d.path))
+        line, column = line_column(starts, offsets[d.path])
         out.append(replace(d, line=line + first_line - 1, column=column + (first_column - 1 if line == 1 else 0)))
     return out
