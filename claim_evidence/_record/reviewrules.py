@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .._core.dates import is_valid_date
 from .._core.urls import safe_http_url
-from .fingerprint import article_fingerprint, claim_fingerprint, matches_with_numbers_rewritten
+from .fingerprint import ClaimFingerprints, article_fingerprint, matches_with_numbers_rewritten
 from .recordrules import refs
 from .schema import MISSING, field_message, property_node
 from .vocabulary import FINGERPRINT_RE, VERIFIED_STATUSES, str_or_none
@@ -76,9 +76,10 @@ def review_by_not_after(
 
 
 def fingerprint(ctx: Context) -> Iterator[Finding]:
+    fingerprints = ClaimFingerprints(ctx.sources)
     for i, claim in ctx.claim_dicts():
         verification = claim.get("verification")
-        if isinstance(verification, dict) and verification.get("fingerprint") != claim_fingerprint(claim, ctx.sources):
+        if isinstance(verification, dict) and verification.get("fingerprint") != fingerprints.of(claim):
             message = "review fingerprint does not match current statement/conditions/sources"
             recorded = verification.get("fingerprint")
             if isinstance(recorded, str) and matches_with_numbers_rewritten(claim, ctx.sources, recorded):

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import article_fingerprint, claim_fingerprint, normalized_text
-from claim_evidence._record.fingerprint import CLAIM_FIELDS, canonical, claim_payload
+from claim_evidence._core.diagnostics import EvidenceValidationError
+from claim_evidence._record.fingerprint import CLAIM_FIELDS, ClaimFingerprints, canonical, claim_payload
 
 from ...conftest import ROOT, SEED_FINGERPRINT, SEED_SUBJECT_FINGERPRINT
 from .test_properties import sealed_bundles
@@ -230,3 +231,34 @@ def test_canonical_refuses_a_cycle_and_too_deep_a_value_as_json_dumps_does() -> 
     with pytest.raises(RecursionError):
         canonical(deep)
     assert canonical({"a": [cyclic["a"][0]], "b": [cyclic["a"][0]]}) == b'{"a":[1],"b":[1]}'  # shared, not a cycle
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sealed_bundles(),
+    st.lists(
+        st.dictionaries(st.sampled_from(["id", "title", "url", "publisher"]), _SPEC_VALUES, max_size=3), max_size=3
+    ),
+    st.lists(st.sampled_from(["s1", "None", "missing", 3]), max_size=3),
+)
+def test_claim_fingerprints_of_a_bundle_are_each_claims_spec_fingerprint(
+    bundle: dict[str, Any], more_sources: list[dict[str, Any]], cited: list[Any]
+) -> None:
+    """One ClaimFingerprints for all the claims of a bundle (each source written once) gives each claim its
+    spec fingerprint: with sources sharing an id (the last one counts), odd sources, references to ids no
+    source has (``str(None)`` too) and references that are no objects."""
+    sources = [*bundle["sources"], *more_sources, {"id": "None", "title": "t"}, "not a source"]
+    fingerprints = ClaimFingerprints(sources)
+    for claim in bundle["claims"]:
+        refs = [*claim.get("source_refs", []), *({"source_id": sid} for sid in cited), None, [1]]
+        for variant in (claim, {**claim, "source_refs": refs}):
+            assert fingerprints.of(variant) == _spec_fingerprint(variant, sources)
+            assert claim_fingerprint(variant, sources) == _spec_fingerprint(variant, sources)
+
+
+def test_claim_fingerprints_unhashable_named_at_the_sources_path() -> None:
+    sources = ["not a source", {"id": "a", "title": "ok"}, {"id": "b", "title": "bad \ud800"}]
+    claim = {"statement": "x", "source_refs": [{"source_id": "b"}]}
+    with pytest.raises(EvidenceValidationError) as caught:
+        ClaimFingerprints(sources).of(claim)
+    assert [d.path for d in caught.value.diagnostics] == ["$.sources[2].title"]
