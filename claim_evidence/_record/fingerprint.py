@@ -33,8 +33,15 @@ def canonical(value: Any) -> bytes:
 
 
 def _canonical_text(value: Any) -> str:
-    if type(value) is str:
-        return _STRING(value)  # (what the encoder answers a string with, without the call into it)
+    # What the encoder writes of a string, of null and of a list of strings (most of a payload's values),
+    # without a call into it: each such call makes an encoder.
+    kind = type(value)
+    if kind is str:
+        return _STRING(value)
+    if value is None:
+        return "null"
+    if kind is list and all(type(item) is str for item in value):
+        return f"[{','.join(map(_STRING, value))}]"
     try:
         return _CANONICAL.encode(value)
     except RecursionError:  # a cycle (ValueError from json.dumps) or nesting past Python's recursion limit
