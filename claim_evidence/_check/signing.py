@@ -39,12 +39,14 @@ def _claim(index: int, claim: Mapping[str, Any], reviews: Reviews | None, file: 
     verification = claim.get("verification")
     if not isinstance(verification, Mapping) or not isinstance(claim.get("id"), str):
         return
+    found = signature_of(claim)
+    if found is None and reviews is None:
+        return  # (the common case: nothing signed, nothing asked; no message made)
     claim_id = claim["id"]
     subject = f"claim {claim_id}"
     at = ("claims", index, "verification")
     target = shlex.quote(file or "FILE")
     sign = f"claim-evidence review sign {target} --claim {shlex.quote(claim_id)}"
-    found = signature_of(claim)
     if found is None:
         if reviews is not None and "signature" not in verification and isinstance(verification.get("fingerprint"), str):
             severity = reviews.unsigned_severity(claim.get("basis"))
