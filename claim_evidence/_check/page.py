@@ -21,8 +21,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from .._core.diagnostics import Diagnostic
@@ -236,9 +238,17 @@ def _moved(located: Located, edits: list[Edit]) -> Shape | None:
     other than the edited slots overlaps an edited span (its text changed: it must be checked again)."""
     ordered = sorted(edits)
     spans = {(start, end): len(text) for start, end, text in ordered}
+    starts = [start for start, _, _ in ordered]
+    ends = [end for _, end, _ in ordered]
+    if any(end > start for end, start in zip(ends, starts[1:], strict=False)):
+        return None  # (edits that overlap: no slots of a page written; checked again in full)
+    # (Edits never overlap, so sorted by start they are sorted by end: each question below is a bisection
+    # instead of a pass over every edit, for each offset of each element: a page's slots are its edits.)
+    shifts = list(accumulate((len(text) - (end - start) for start, end, text in ordered), initial=0))
+    empty = {start for start, end, _ in ordered if start == end}
 
     def at(offset: int) -> int:
-        return offset + sum(len(text) - (end - start) for start, end, text in ordered if end <= offset)
+        return offset + shifts[bisect_right(ends, offset)]  # (the edits ending at or before it)
 
     def moved(e: Element) -> tuple[Any, ...] | None:
         length = spans.get((e.open_end, e.close_start))
@@ -246,9 +256,8 @@ def _moved(located: Located, edits: list[Edit]) -> Shape | None:
             start = at(e.start)
             open_end = start + e.open_end - e.start
             return (e.name, e.attrs, start, open_end, open_end + length, open_end + length + e.end - e.close_start)
-        if any(e.start < end and start < e.end for start, end, _ in ordered) or any(
-            e.start == start == end for start, end, _ in ordered
-        ):
+        after = bisect_right(ends, e.start)  # the first edit ending after the element starts
+        if (after < len(starts) and starts[after] < e.end) or e.start in empty:
             return None
         return (e.name, e.attrs, at(e.start), at(e.open_end), at(e.close_start), at(e.end))
 
