@@ -155,6 +155,7 @@ def test_compiled_shortcuts_hold_for_the_escaping_functions(text: str) -> None:
         "{% include 'evidence.html.j2' %}",
         "{{ c is string }}",
         "{% raw %}{{ x }}{% endraw %}{{ c if c else 'y' }}",
+        "{{ c.class }}",
     ],
 )
 def test_compiled_unsupported_left_to_jinja2(source: str) -> None:
