@@ -7,7 +7,7 @@ jinja2 spends on one.
 The packaged compact templates (:func:`.templating.template_environment` with no ``template_dir``)
 use a small part of the language: text, ``{{ expression }}``, ``if``/``elif``/``else``, ``for``
 (with ``loop.first``), attribute reads, ``and``/``or``/``not``, ``is defined`` and the ``isolate``
-filter. :func:`compile_template` turns jinja2's own parse of such a template into a function that does the
+filter. :func:`compile_named` turns jinja2's own parse of such a template into a function that does the
 same steps without the machinery, and returns None for any template using anything else, which then
 renders through jinja2 as before. The template file stays the one definition of a block's layout.
 
@@ -39,15 +39,14 @@ class _Unsupported(Exception):
     """The template uses something this compiler does not translate: jinja2 renders it."""
 
 
-def compile_template(template: jinja2.Template) -> Compiled | None:
-    """``template``'s function (``context -> str``, or None when a name it reads is not in the context:
-    jinja2 then renders, with its undefined values); None when the template is not a packaged compact
-    one or uses what :func:`compile_source` does not translate. :func:`.templating._render` calls it
-    once per template and process."""
-    environment = template.environment
-    if not isinstance(environment, templating._Packaged) or template.name is None or environment.loader is None:
+def compile_named(environment: jinja2.Environment, name: str) -> Compiled | None:
+    """The function of the template ``name`` (``context -> str``, or None when a name it reads is not in
+    the context: jinja2 then renders, with its undefined values); None when ``environment`` is not the
+    packaged compact one or the template uses what :func:`compile_source` does not translate.
+    :class:`.templating.PackagedTemplate` asks once per template and process."""
+    if not isinstance(environment, templating._Packaged) or environment.loader is None:
         return None
-    return compile_source(environment, environment.loader.get_source(environment, template.name)[0])
+    return compile_source(environment, environment.loader.get_source(environment, name)[0])
 
 
 def compile_source(environment: jinja2.Environment, source: str) -> Compiled | None:

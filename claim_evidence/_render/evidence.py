@@ -75,9 +75,9 @@ def render_evidence(
     if lang not in LABELS:
         raise ValueError(f"unknown lang {lang!r}; expected one of {', '.join(sorted(LABELS))}")
     jinja = _templating()
-    env = jinja.template_environment(None if template_dir is None else os.fspath(template_dir))
+    folder = None if template_dir is None else os.fspath(template_dir)
     if not isinstance(bundle, dict) or not isinstance(bundle.get("claims"), list):
-        return jinja._render(env.get_template(MALFORMED_TEMPLATE), t=_phrases(lang))
+        return jinja._render(jinja.template(folder, MALFORMED_TEMPLATE), t=_phrases(lang))
     wanted = None if claim_ids is None else set(claim_ids)
     # A site's own templates may change on disk while a process runs; only the packaged ones are cached.
     key = (
@@ -93,7 +93,7 @@ def render_evidence(
             _MEMO.put(key, cached)
     sources: dict[str, dict[str, Any]] | None = None
     shown: dict[str, _Shown] = {}
-    template = env.get_template(TEMPLATE)
+    template = jinja.template(folder, TEMPLATE)
     blocks = []
     for index, claim in enumerate(bundle["claims"]):
         if isinstance(claim, dict) and (wanted is None or _wanted(claim.get("id"), wanted)):
@@ -109,7 +109,7 @@ def render_evidence(
                     show_signer=show_signer,
                     shown=shown,
                 )
-                with site_template(None if template_dir is None else os.fspath(template_dir), TEMPLATE):
+                with site_template(folder, TEMPLATE):
                     block = jinja._render(template, c=view, t=_phrases(lang), search_ignore=search_ignore)
                 if key is not None:
                     cached.blocks[index] = block
@@ -142,7 +142,7 @@ def render_blocks(
     the page check, which must not validate twice. ``template_dir``: the site's templates, as for
     :func:`render_evidence`."""
     jinja = _templating()
-    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
+    template = jinja.template(template_dir, TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     shown: dict[str, _Shown] = {}
     phrases = _phrases(lang)
@@ -247,7 +247,7 @@ def render_unbound(
     method, and a warning saying why — what ``--write`` puts in its slot instead of leaving it empty or
     showing a status the page no longer earns. The other claims of the page render as usual."""
     jinja = _templating()
-    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
+    template = jinja.template(template_dir, TEMPLATE)
     sources = _source_map(bundle.get("sources"))
     shown: dict[str, _Shown] = {}
     with site_template(template_dir, TEMPLATE):

@@ -44,7 +44,7 @@ def render_summary(
     their own record is invalid) withhold reviews exactly as the evidence blocks do."""
     view = summary_view(bundle, order, invalid=invalid, unbound=unbound, lang=lang, freshness=freshness)
     jinja = _templating()
-    template = jinja.template_environment(template_dir).get_template(TEMPLATE)
+    template = jinja.template(template_dir, TEMPLATE)
     with site_template(template_dir, TEMPLATE):
         return jinja._render(template, s=view, t=_phrases(lang), search_ignore=search_ignore)
 

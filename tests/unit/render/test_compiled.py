@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from claim_evidence import render_evidence
 from claim_evidence._render import evidence, templating
-from claim_evidence._render.compiled import compile_source, compile_template
+from claim_evidence._render.compiled import compile_named, compile_source
 from claim_evidence._render.evidence import MALFORMED_TEMPLATE, TEMPLATE, _phrases, _View
 from claim_evidence._render.summary import TEMPLATE as SUMMARY_TEMPLATE
 
@@ -71,13 +71,14 @@ def _jinja(name: str, context: dict[str, Any]) -> str:
 
 
 def _both(name: str, context: dict[str, Any]) -> tuple[str | None, str]:
-    function = compile_template(_environment().get_template(name))
+    function = compile_named(_environment(), name)
     assert function is not None
     return function(context), _jinja(name, context)
 
 
 def test_compiled_every_packaged_template_compiles() -> None:
-    assert [name for name in PACKAGED if compile_template(_environment().get_template(name)) is None] == []
+    assert [name for name in PACKAGED if compile_named(_environment(), name) is None] == []
+    assert all(templating.template(None, name).function is not None for name in PACKAGED)
 
 
 @settings(max_examples=400, deadline=None)
@@ -108,17 +109,17 @@ def test_compiled_phrases_of_any_type_as_jinja2(phrases: _View) -> None:
 
 def test_compiled_missing_name_left_to_jinja2() -> None:
     """A name the context lacks: no compiled output, and jinja2's ``StrictUndefined`` says which one."""
-    function = compile_template(_environment().get_template(TEMPLATE))
+    function = compile_named(_environment(), TEMPLATE)
     assert function is not None
     assert function({"t": _phrases("ja"), "search_ignore": False}) is None
     with pytest.raises(jinja2.UndefinedError, match="'c' is undefined"):
-        templating._render(_environment().get_template(TEMPLATE), t=_phrases("ja"), search_ignore=False)
+        templating._render(templating.template(None, TEMPLATE), t=_phrases("ja"), search_ignore=False)
     # search_ignore is tested with "is defined": jinja2 renders without it, and so does _render.
     claim = _View(id="x", anchor=None, label="L", basis="b", status_label="s", checked_at=None, method=None)
     claim.update(signer=None, marker=None, invalid=False, warning="", limits="", statement="S", evidence_label="")
     claim.update(refs=[], as_of=None, note="")
     assert function({"c": claim, "t": _phrases("ja")}) is None
-    assert templating._render(_environment().get_template(TEMPLATE), c=claim, t=_phrases("ja")) == _jinja(
+    assert templating._render(templating.template(None, TEMPLATE), c=claim, t=_phrases("ja")) == _jinja(
         TEMPLATE, {"c": claim, "t": _phrases("ja")}
     )
 
@@ -166,7 +167,8 @@ def test_compiled_only_for_the_packaged_escaping() -> None:
     """A site's environment (autoescape, its own finalize) is never compiled: jinja2 renders it."""
     site = templating.template_environment("/nonexistent-site-templates")
     assert compile_source(site, "{{ c }}") is None
-    assert compile_template(site.get_template(TEMPLATE)) is None
+    assert compile_named(site, TEMPLATE) is None
+    assert isinstance(templating.template("/nonexistent-site-templates", TEMPLATE), jinja2.Template)
 
 
 def test_compiled_loop_scope_and_first() -> None:
@@ -182,9 +184,12 @@ def test_compiled_loop_scope_and_first() -> None:
 
 
 def test_compiled_used_by_render_and_as_render_evidence_was(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page check and the library render through the compiled function, to the same bytes."""
-    template = _environment().get_template(TEMPLATE)
-    assert templating._compiled(template) is not None
+    """The page check and the library render through the compiled function, to the same bytes, and jinja2
+    compiles none of the packaged templates for it."""
+    templating._packaged.cache_clear()  # (a test before may have rendered it with a name missing: by jinja2)
+    evidence._MEMO.items.clear()
+    packaged = templating.template(None, TEMPLATE)
+    assert isinstance(packaged, templating.PackagedTemplate) and packaged.function is not None
     bundle = {
         "version": 1,
         "sources": [{"id": "s1", "publisher": "P & Co", "title": "\u05d0 title", "url": "https://example.com/a"}],
@@ -200,7 +205,8 @@ def test_compiled_used_by_render_and_as_render_evidence_was(monkeypatch: pytest.
     }
     compiled = {lang: render_evidence(bundle, lang=lang) for lang in ("ja", "en")}
     evidence._MEMO.items.clear()  # (blocks are memoized per bundle: render them again)
-    monkeypatch.setattr(templating, "_compiled", lambda template: None)
+    assert packaged._template is None
+    monkeypatch.setattr(packaged, "function", None)
     for lang in ("ja", "en"):
         assert compiled[lang] == render_evidence(bundle, lang=lang)
         assert "<bdi>\u05d0 title</bdi>" in compiled[lang] and "A &lt; B" in compiled[lang]
