@@ -161,8 +161,15 @@ class FastLocated(Located):
         if crlf is None:
             crlf = self.__dict__["_crlf"] = "\r" in self.text
         if self._lines is None and not crlf:
+            # Counted on from the offset asked before when this one lies after it: a page's findings are
+            # placed in document order, so all of them count the text's line breaks once, not each.
+            at, breaks = self.__dict__.get("_counted", (0, 0))
+            if offset < at:
+                at = breaks = 0
+            breaks += self.text.count("\n", at, offset)
+            self.__dict__["_counted"] = (offset, breaks)
             line_start = self.text.rfind("\n", 0, offset) + 1
-            return self.text.count("\n", 0, offset) + 1, offset - line_start + 1
+            return breaks + 1, offset - line_start + 1
         return super().position(offset)
 
 

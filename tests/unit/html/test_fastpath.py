@@ -458,6 +458,12 @@ def test_fastpath_positions_match_the_line_index() -> None:
     assert [_fastpath.FastLocated(crlf).position(i) for i in range(len(crlf) + 1)] == [
         Located(crlf).position(i) for i in range(len(crlf) + 1)
     ]
+    # Asked in any order (counted on from the offset before, or again from the start), the same answers.
+    rng = random.Random(5)
+    offsets = [rng.randrange(len(text) + 1) for _ in range(300)] + sorted(
+        rng.randrange(len(text) + 1) for _ in range(50)
+    )
+    assert [fast.position(offset) for offset in offsets] == [Located(text).position(offset) for offset in offsets]
 
 
 def test_fastpath_neutral_content_rules() -> None:
