@@ -39,17 +39,7 @@ _STEP = {"": 1, "/": -1}
 def too_hostile(text: str) -> bool:
     """Whether lexbor might take long on ``text``: a tag with ATTRIBUTE_LIMIT attributes or more, or
     more than DEPTH_LIMIT elements open at once (see :func:`_deep`)."""
-    return _MANY_ATTRIBUTES.search(text) is not None or (
-        _starts(text) > DEPTH_LIMIT and _maybe_deep(text) and _deep(text)
-    )
-
-
-def _starts(text: str) -> int:
-    """The ``<`` not followed by ``/``: at least the start tags :func:`_deep` counts up, so no more elements
-    than this are ever open for it. Two counts clear nearly every page before :func:`_maybe_deep`'s blocks
-    (whose bound, reading a block's end tags as if they came first, can pass the limit on a page that has
-    fewer start tags in all)."""
-    return text.count("<") - text.count("</")
+    return _MANY_ATTRIBUTES.search(text) is not None or (_maybe_deep(text) and _deep(text))
 
 
 _BLOCK = 8192

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from claim_evidence._core.jsonio import dumps_for_script
 from claim_evidence._html import fastlimits as _fastlimits
@@ -201,20 +199,3 @@ def test_tree_builder_index_matches_its_stack_on_every_page() -> None:
         builder = _Checked(Handler())
         scan(text, builder)
         builder._check()
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(["<", "</", "<div>", "</div>", "<b>", "x", "xxxxxxx"]), st.integers(1, 700)),
-        max_size=12,
-    )
-)
-def test_depth_bound_first_counts_start_tags_as_deep_does(runs: list[tuple[str, int]]) -> None:
-    """Two counts over the whole text clear a page only where the depth test would: it never finds more
-    elements open than the text has start tags (pages near the limit, end tags first in a block)."""
-    text = "".join(piece * count for piece, count in runs)
-    deep = _fastlimits._maybe_deep(text) and _fastlimits._deep(text)
-    assert (_fastlimits._starts(text) > _fastlimits.DEPTH_LIMIT and deep) == deep
-    if _fastlimits._starts(text) <= _fastlimits.DEPTH_LIMIT:
-        assert not _fastlimits._deep(text)
