@@ -2,9 +2,8 @@
 
 jinja2 compiles a template into a generator that resolves every name through the context, tests it
 against ``missing``, reads each attribute through ``environment.getattr`` and wraps each output in
-``str(environment.finalize(…))``: some eighty such steps an evidence block, two thirds of the time
-jinja2 spends on one.
-The packaged compact templates (:func:`.templating.template_environment` with no ``template_dir``)
+``str(environment.finalize(…))``: some eighty such steps an evidence block, more than half of the
+time jinja2 spends on one. The packaged compact templates (:func:`.templating.template_environment` with no ``template_dir``)
 use a small part of the language: text, ``{{ expression }}``, ``if``/``elif``/``else``, ``for``
 (with ``loop.first``), attribute reads, ``and``/``or``/``not``, ``is defined`` and the ``isolate``
 filter. :func:`compile_named` turns jinja2's own parse of such a template into a function that does the
