@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_left
 from typing import Any
 
 from .fastlimits import too_hostile
@@ -190,9 +191,22 @@ def attempt(text: str) -> tuple[Located | None, str]:
     naming the shape it could not prove (``"claim content: comment"``, ``"svg not a simple island"`` …)."""
     if _lexbor is None:
         return None, UNAVAILABLE
-    marks = _marks(text)
+    left_out: dict[int, Element] = {}
+    located, why = _attempt(text, left_out)
+    if located is None and left_out:
+        # (A tag in a comment or an attribute value that spells a slot was left out of what lexbor read,
+        # or some other doubt arose after it: the page read whole decides, as before slots were left out.)
+        located, why = _attempt(text, None)
+    return located, why
+
+
+def _attempt(text: str, left_out: dict[int, Element] | None) -> tuple[Located | None, str]:
+    """:func:`attempt`, lexbor reading the page without the slots' contents it need not read (:func:`_elided`,
+    put in ``left_out``), or whole when ``left_out`` is None."""
+    keywords = keyword_offsets(text)
+    marks = _marks(text, keywords)
     if marks is None:
-        return None, NO_MARKUP if not keyword_offsets(text) else "keyword spelling, mark or frameset"
+        return None, NO_MARKUP if not keywords else "keyword spelling, mark or frameset"
     routing = _routing(text)
     if routing is None:
         return None, "keyword spelling, mark or frameset"
@@ -202,7 +216,11 @@ def attempt(text: str) -> tuple[Located | None, str]:
         return None, "svg, math or select not a simple island"
     if any(start <= at < end for at, _ in marks for start, end in islands):
         return None, "evidence keyword inside svg"
-    marked = _marked(text, marks)
+    tags = _slot_tags(text, marks)
+    elided = left_out if left_out is not None else {}
+    if left_out is not None:
+        left_out.update(_elided(text, tags, keywords))
+    marked = _marked(text, marks, tags, elided)
     if too_hostile(marked):
         return None, "too many attributes or too deep"
     parser = _lexbor.LexborHTMLParser(marked)
@@ -246,6 +264,12 @@ def attempt(text: str) -> tuple[Located | None, str]:
         return None, "link elements"
     located.links = links
     pending.sort(key=lambda item: item[1].start)
+    # Every slot lexbor read without its content must be one it found: then the text before each such
+    # slot, hence where the parse stood at its start tag, was the page's own, and the content, neutral
+    # from there, left the parse as it found it (:func:`_elided`). Else the page is read whole.
+    found = [e for role, e, _ in pending if role != CLAIM_ATTR and role != "script" and e.open_end in elided]
+    if len(found) != len(elided) or any(elided[e.open_end].start != e.start for e in found):
+        return None, "content left out of a tag that is no slot"
     ends = _Ends(text)
     for role, element, node in pending:
         done = (
@@ -253,7 +277,7 @@ def attempt(text: str) -> tuple[Located | None, str]:
             if role == "script"
             else ends.claim(element, node)
             if role == CLAIM_ATTR
-            else ends.slot(element, node)
+            else ends.slot(element, node, elided.get(element.open_end))
         )
         if done is None:
             kind = {"script": "bundle script", CLAIM_ATTR: "claim", SLOT_ATTR: "slot"}.get(role, "summary slot")
@@ -327,9 +351,10 @@ def slot_ends_after(text: str, slot: Element, content_end: int) -> bool:
     return done is not None and done.close_start == content_end
 
 
-def _marks(text: str) -> list[tuple[int, str]] | None:
-    """``(offset, keyword)`` of every keyword occurrence that gets a mark; None to give up."""
-    offsets = keyword_offsets(text)
+def _marks(text: str, offsets: list[int] | None = None) -> list[tuple[int, str]] | None:
+    """``(offset, keyword)`` of every keyword occurrence that gets a mark; None to give up. ``offsets``:
+    :func:`.locate.keyword_offsets` of ``text``, when the caller has them."""
+    offsets = keyword_offsets(text) if offsets is None else offsets
     if not offsets or MARK in text:
         return None
     marks: list[tuple[int, str]] = []
@@ -345,26 +370,71 @@ def _marks(text: str) -> list[tuple[int, str]] | None:
     return marks
 
 
-def _marked(text: str, marks: list[tuple[int, str]]) -> str:
-    """``text`` with a mark attribute after each marked keyword, and a probe after the start tag of each
-    slot keyword's tag (as the reference's pattern reads it from the last ``<`` before the keyword)."""
-    inserts: list[tuple[int, str]] = []
-    probes: set[int] = set()
-    for index, (at, keyword) in enumerate(marks):
-        inserts.append((at + len(keyword), f" {MARK}{index}"))
-        if keyword in ("data-evidence-for", "data-evidence-summary"):
+_SLOT_KEYWORDS = ("data-evidence-for", "data-evidence-summary")
+_SCRIPT_TAG = re.compile("(?i)<script")
+
+
+def _slot_tags(text: str, marks: list[tuple[int, str]]) -> dict[int, re.Match[str]]:
+    """The start tag each slot keyword is in, as the reference's pattern reads it from the last ``<``
+    before the keyword (none when that tag does not hold it), by where the tag ends."""
+    tags: dict[int, re.Match[str]] = {}
+    for at, keyword in marks:
+        if keyword in _SLOT_KEYWORDS:
             lt = text.rfind("<", 0, at)
             tag = START_TAG.match(text, lt) if lt >= 0 else None
-            if tag is not None and tag.end() > at and tag.end() not in probes:
-                probes.add(tag.end())
-                inserts.append((tag.end(), PROBE))
+            if tag is not None and tag.end() > at:
+                tags.setdefault(tag.end(), tag)
+    return tags
+
+
+def _elided(text: str, tags: dict[int, re.Match[str]], keywords: list[int]) -> dict[int, Element]:
+    """The slots (by where their start tag ends) whose content lexbor need not read: content the test
+    every slot is ended by proves neutral before the parse (:meth:`_Ends.slot`: in the strict tag shape,
+    pushing and popping only what it opens, ended by the slot's end tag), with no evidence keyword
+    (``keywords``: where every one is) and no script in it, each with the end it proved.
+
+    Such content leaves every parser where it found it at the slot's end tag (the open elements, the
+    formatting elements, the insertion mode; a page with a ``<frameset>`` never gets here), so lexbor
+    builds the same tree around the slot without it, and the slot's own test reads only the probe
+    before the content (:meth:`_Ends.slot`). What lexbor finds in it that would matter is an evidence
+    element (a keyword names each, but a bundle script's id may be written with a character reference:
+    hence no script) or a ``<link>`` (:func:`_links` compares them with the text's). That holds where the
+    tag is a slot lexbor finds, which :func:`attempt` makes sure of after the parse. The rendered blocks
+    are some two fifths of a page's tags: lexbor's parse, the hostile-input bound and the selection read
+    that much less."""
+    ends = _Ends(text)
+    found: dict[int, Element] = {}
+    for end, tag in tags.items():
+        if text.startswith("</", end):
+            continue  # (empty, as a page not yet rendered has it: nothing to leave out)
+        name = lower(tag.group(1))
+        if name not in BLOCK_OWNERS:
+            continue
+        done = ends._neutral_content(Element(name, {}, tag.start(), end, end, end), True)
+        if done is None:
+            continue
+        inside = bisect_left(keywords, end)  # (the first keyword after the start tag)
+        if inside < len(keywords) and keywords[inside] < done.close_start:
+            continue
+        if _SCRIPT_TAG.search(text, end, done.close_start) is None:
+            found[end] = done
+    return found
+
+
+def _marked(text: str, marks: list[tuple[int, str]], tags: dict[int, re.Match[str]], elided: dict[int, Element]) -> str:
+    """``text`` with a mark attribute after each marked keyword, and a probe after each slot keyword's
+    start tag (``tags``: :func:`_slot_tags`), without the content of the ``elided`` slots (:func:`_elided`:
+    no keyword, hence no mark or probe, is inside one)."""
+    inserts = [(at + len(keyword), f" {MARK}{index}") for index, (at, keyword) in enumerate(marks)]
+    inserts += [(end, PROBE) for end in tags]
     inserts.sort(key=lambda insert: insert[0])
     pieces = []
     pos = 0
     for at, piece in inserts:
         pieces.append(text[pos:at])
         pieces.append(piece)
-        pos = at
+        slot = elided.get(at) if piece == PROBE else None
+        pos = at if slot is None else slot.close_start
     pieces.append(text[pos:])
     return "".join(pieces)
 
@@ -583,7 +653,9 @@ class _Ends:
             return None  # (a link in it would end that one: the adoption agency)
         return done
 
-    def slot(self, element: Element, node: Any) -> Element | None:
+    def slot(self, element: Element, node: Any, proved: Element | None = None) -> Element | None:
+        """``proved``: the slot as :func:`_elided` ended it before the parse (lexbor read no content; the
+        same start tag, as :func:`_attempt` made sure)."""
         if element.name not in BLOCK_OWNERS:
             self._fail("element that may not own a slot")
             return None
@@ -594,6 +666,9 @@ class _Ends:
         if _in_link(node):
             self._fail("inside a link")
             return None  # (its own links would end that one: the adoption agency)
+        if proved is not None:
+            e = element
+            return Element(e.name, e.attrs, e.start, e.open_end, proved.close_start, proved.end, e.self_closing)
         return self._neutral_content(element, True)
 
     def script(self, element: Element) -> Element | None:
