@@ -43,6 +43,10 @@ How it stays exact:
   formatting element left on its list there (a link closed only implicitly: SH116), so the probe
   must be the slot's first child; and no slot, nor a claim element with a link in it, may sit inside
   an ``<a>``.
+- **What lexbor need not read.** A slot's content (the rendered block, two fifths of a page's tags)
+  that passes the slot's test before the parse, with no evidence keyword and no script in it, is left
+  out of the text lexbor parses (:func:`_elided`): it would leave the parse where it found it. Every
+  slot left out must then be one lexbor found, at the same start tag; else the page is read whole.
 
 :func:`attempt` also says why it gave up (``static-helper --stats`` counts the reasons).
 
