@@ -382,10 +382,16 @@ def _slot_tags(text: str, marks: list[tuple[int, str]]) -> dict[int, re.Match[st
     """The start tag each slot keyword is in, as the reference's pattern reads it from the last ``<``
     before the keyword (none when that tag does not hold it), by where the tag ends."""
     tags: dict[int, re.Match[str]] = {}
+    lt, since, tag = -1, 0, None
     for at, keyword in marks:
         if keyword in _SLOT_KEYWORDS:
-            lt = text.rfind("<", 0, at)
-            tag = START_TAG.match(text, lt) if lt >= 0 else None
+            # (The last '<' before this keyword is after the one before, or the same: each '<' is looked
+            # for once, and its tag read once, however many keywords one attribute value holds.)
+            nearer = text.rfind("<", since, at)
+            since = at
+            if nearer >= 0:
+                lt = nearer
+                tag = START_TAG.match(text, lt)
             if tag is not None and tag.end() > at:
                 tags.setdefault(tag.end(), tag)
     return tags
@@ -414,13 +420,13 @@ def _elided(text: str, tags: dict[int, re.Match[str]], keywords: list[int]) -> d
         name = lower(tag.group(1))
         if name not in BLOCK_OWNERS:
             continue
-        done = ends._neutral_content(Element(name, {}, tag.start(), end, end, end), True)
-        if done is None:
-            continue
-        inside = bisect_left(keywords, end)  # (the first keyword after the start tag)
-        if inside < len(keywords) and keywords[inside] < done.close_start:
-            continue
-        if _SCRIPT_TAG.search(text, end, done.close_start) is None:
+        # The content may hold no keyword, so the test reads no further than the first one after the
+        # start tag: the parts read for different slots do not overlap (nested slots cost no more than
+        # side by side), and this runs before the hostile-input bound, on all of a page.
+        inside = bisect_left(keywords, end)
+        limit = keywords[inside] if inside < len(keywords) else len(text)
+        done = ends._neutral_content(Element(name, {}, tag.start(), end, end, end), True, limit)
+        if done is not None and _SCRIPT_TAG.search(text, end, done.close_start) is None:
             found[end] = done
     return found
 
@@ -576,20 +582,21 @@ class _Ends:
         e = element
         return Element(e.name, e.attrs, e.start, e.open_end, content_end, end.end(), e.self_closing)
 
-    def _neutral_content(self, element: Element, block: bool) -> Element | None:
-        """The element ended by the end tag of its name that closes it, if what lies before is neutral."""
+    def _neutral_content(self, element: Element, block: bool, limit: int | None = None) -> Element | None:
+        """The element ended by the end tag of its name that closes it, if what lies before is neutral
+        (and that end tag starts before ``limit``: none read past it)."""
         text, start = self.text, element.open_end
-        close = text.find(f"</{element.name}", start)
+        close = text.find(f"</{element.name}", start, len(text) if limit is None else limit)
         strict = strict_names(text, start, close) if close >= 0 else None
         if strict is not None:
             names = strict
             if element.name in names or "script" in names:  # (that end tag was the nested one's, or raw text)
-                found = self._walk(element)
+                found = self._walk(element, limit)
                 if found is None:
                     return None
                 close, names = found
         else:  # (comments and scripts in it, or no strict shape: read tag by tag)
-            found = self._walk(element)
+            found = self._walk(element, limit)
             if found is None:
                 return None
             close, names = found
@@ -598,15 +605,17 @@ class _Ends:
             return None
         return self._closed(element, close)
 
-    def _walk(self, element: Element) -> tuple[int, tuple[str, ...]] | None:
+    def _walk(self, element: Element, limit: int | None = None) -> tuple[int, tuple[str, ...]] | None:
         """Where the tags after ``element``'s start first close more than they opened, and those tags
-        (a comment in the strict shape left out, an inline script as ``script``, ``/script``)."""
+        (a comment in the strict shape left out, an inline script as ``script``, ``/script``); no tag
+        starting at or after ``limit`` is read."""
         text = self.text
+        limit = len(text) if limit is None else limit
         names: list[str] = []
         depth = 0
         pos = element.open_end
         while True:
-            lt = text.find("<", pos)
+            lt = text.find("<", pos, limit)
             if lt < 0:
                 self._fail("no end tag")
                 return None
@@ -623,7 +632,7 @@ class _Ends:
                 depth -= 1
                 names.append("/" + end)
             elif start == "script":
-                script = self._script(tag)
+                script = self._script(tag, limit)
                 if script is None:
                     return None
                 names += ["script", "/script"]
@@ -635,12 +644,13 @@ class _Ends:
                 self._fail(f"markup not in the strict shape ({text[lt : lt + 12]!r})")
                 return None
 
-    def _script(self, tag: re.Match[str]) -> int | None:
-        """Where an inline ``<script>`` started by ``tag`` (strict) ends, after its strict end tag."""
+    def _script(self, tag: re.Match[str], limit: int) -> int | None:
+        """Where an inline ``<script>`` started by ``tag`` (strict) ends, after its strict end tag (read
+        no further than ``limit``)."""
         if tag.group(0).endswith("/>"):
             self._fail("self-closing <script/>")
             return None
-        close = _script_end(self.text, tag.end(), len(self.text))
+        close = _script_end(self.text, tag.end(), limit)
         end = _SCRIPT_CLOSE.match(self.text, close) if close is not None else None
         if end is None:
             self._fail("inline script not ended in the strict shape")

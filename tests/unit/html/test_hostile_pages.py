@@ -125,6 +125,42 @@ def test_fast_locate_leaves_hostile_pages_to_the_reference() -> None:
         assert located is not None and spans(located) == spans(_locate(text, fast=False))
 
 
+def nested_slots(n: int) -> str:
+    # Each slot's content runs to the end of the last one: a proof reading every content to its end
+    # tag reads the page n times.
+    return hostile_page('<div data-evidence-for="C-1">' * n + "</div>" * n)
+
+
+def slot_keywords_in_one_value(n: int) -> str:
+    # One start tag holding n slot keywords: looking for each one's '<' from the keyword reads the tag n times.
+    return hostile_page('<div title="' + "data-evidence-for " * n + '">x</div>')
+
+
+def deep_in_a_slot(n: int) -> str:
+    return hostile_page('<div data-evidence-for="C-1">' + "<span>" * n + "x" + "</span>" * n + "</div>")
+
+
+@pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
+def test_fast_attempt_nested_slots_linear() -> None:
+    assert_linear(_fastpath.attempt, nested_slots, 20_000)
+
+
+@pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
+def test_fast_attempt_slot_keywords_in_one_attribute_value_linear() -> None:
+    assert_linear(_fastpath.attempt, slot_keywords_in_one_value, 50_000)
+
+
+@pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
+def test_fast_locate_reads_a_slot_with_deep_neutral_content_as_the_reference() -> None:
+    """A slot's content proven neutral is left out of lexbor's read (:func:`.fastpath._elided`), so its
+    depth no longer sends the page to the reference reader, and the page locates as that reader does."""
+    text = deep_in_a_slot(_fastlimits.DEPTH_LIMIT + 10)
+    assert _fastlimits.too_hostile(text)
+    located = _fastpath.fast_locate(text)
+    assert located is not None and spans(located) == spans(_locate(text, fast=False))
+    assert_linear(_fastpath.attempt, deep_in_a_slot, 50_000)
+
+
 @pytest.mark.skipif(not _fastpath.available(), reason="selectolax is not installed")
 def test_fast_locate_counts_attributes_as_the_tokenizer_splits_them() -> None:
     # No separator after a quoted value, names starting with "=", values holding ">": still attributes
