@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from .fastlimits import too_hostile
@@ -414,6 +414,7 @@ def _elided(text: str, tags: dict[int, re.Match[str]], keywords: list[int]) -> d
     that much less."""
     ends = _Ends(text)
     found: dict[int, Element] = {}
+    tag_ends = sorted(tags)
     for end, tag in tags.items():
         if text.startswith("</", end):
             continue  # (empty, as a page not yet rendered has it: nothing to leave out)
@@ -426,7 +427,13 @@ def _elided(text: str, tags: dict[int, re.Match[str]], keywords: list[int]) -> d
         inside = bisect_left(keywords, end)
         limit = keywords[inside] if inside < len(keywords) else len(text)
         done = ends._neutral_content(Element(name, {}, tag.start(), end, end, end), True, limit)
-        if done is not None and _SCRIPT_TAG.search(text, end, done.close_start) is None:
+        if done is None or _SCRIPT_TAG.search(text, end, done.close_start) is not None:
+            continue
+        # (Another slot keyword's tag may end in it, where a quote in this tag's attributes, read from
+        # that keyword's '<', pairs otherwise: its probe would be written into what is left out. No mark
+        # can be: no keyword is in it.)
+        after = bisect_right(tag_ends, end)
+        if after == len(tag_ends) or tag_ends[after] > done.close_start:
             found[end] = done
     return found
 
