@@ -221,9 +221,10 @@ def _attempt(text: str, left_out: dict[int, Element] | None) -> tuple[Located | 
     if any(start <= at < end for at, _ in marks for start, end in islands):
         return None, "evidence keyword inside svg"
     tags = _slot_tags(text, marks)
-    elided = left_out if left_out is not None else {}
+    elided: dict[int, Element] = {}
     if left_out is not None:
-        left_out.update(_elided(text, tags, keywords))
+        elided = _elided(text, tags, keywords)
+        left_out.update(elided)
     marked = _marked(text, marks, tags, elided)
     if too_hostile(marked):
         return None, "too many attributes or too deep"
