@@ -183,6 +183,12 @@ class Cache:
         entry["head"] = None if prefix.head is None else list(prefix.head)
         self.store.put(key, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
+    def keep_prefix(self, key: str) -> None:
+        """Keep the page's prefix entry through this run's :meth:`prune` without reading it: a run answered by
+        the pages' own entries still needs their prefix entries, for the next build (a new stamp after the
+        evidence is answered by them); pruned, every page of that build would be checked."""
+        self.store.touch(key)
+
     def get_prefix(self, key: str, display: str) -> tuple[Any, FileResult] | None:
         """``(prefix, result)`` of the page's prefix entry, or None without a usable one. The caller asks
         ``claim_evidence._check.prefix.prefix_holds`` whether the page's new text checks as that one did."""

@@ -96,6 +96,20 @@ class KeyValueStore:
             self._full(kept)
         return value
 
+    def touch(self, key: str) -> None:
+        """Mark the entry under ``key`` used now, as :meth:`get` does, without reading it (nothing happens for a
+        key with no entry): an entry a run still needs but does not read is kept by its :meth:`prune`."""
+        kept = _kept(self.path)
+        if kept is not None and key in kept.values:
+            stored, _ = kept.values[key]
+            kept.values[key] = (stored, time.time())
+            return
+        if self._connection(create=False) is None:
+            return
+        kept = _keeping(self)
+        kept.used[key] = time.time()
+        self._full(kept)
+
     def put(self, key: str, value: bytes) -> None:
         """Keep ``value`` under ``key``, written with the next batch (a place where no database can be
         made keeps nothing: it is no cache)."""

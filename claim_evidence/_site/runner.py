@@ -326,6 +326,8 @@ class ResultCache(Protocol):
 
     def put_prefix(self, key: str, result: FileResult) -> None: ...
 
+    def keep_prefix(self, key: str) -> None: ...
+
 
 # Re-renders a page's stale slots in place, never outside the root, checking it with the run's record cache:
 # ``(path, options, display, root, records) -> (page as checked, slots rewritten)``.
@@ -497,9 +499,12 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
     identity = _identity(task)
     key = cache.key(identity, task.registered, data)
     hit, found = cache.get(key, task.display)
-    if hit:
-        return found, False
     prefix_key = cache.prefix_key(identity, task.registered)
+    if hit:
+        # (Its prefix entry is still the page's: a run over the whole site prunes what it neither wrote nor
+        # read, and the next build, a new stamp after the evidence, is answered by it.)
+        cache.keep_prefix(prefix_key)
+        return found, False
     answered = _from_prefix(cache, prefix_key, task, data)
     if answered is not None:
         cache.put(key, answered)  # (the same bytes next time: answered by their own entry, without decoding)

@@ -40,6 +40,31 @@ def test_kvstore_prune_keeps_what_was_written_or_read_since(tmp_path: Path) -> N
     assert store.keys() == ["new", "read"]
 
 
+def test_kvstore_touch_keeps_an_entry_through_prune_without_reading_it(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    first = KeyValueStore(path)
+    first.put("kept", b"1")
+    first.put("gone", b"2")
+    first.close()
+    store = KeyValueStore(path)
+    store.put("early", b"3")  # (kept in the process, not written yet, put before ``since``)
+    time.sleep(0.05)
+    since = time.time()
+    store.touch("kept")
+    store.touch("missing")  # (no entry: none is made)
+    store.touch("early")  # (still written, and marked used now)
+    assert store.prune(since) == 1
+    assert store.keys() == ["early", "kept"]
+    assert (store.get("kept"), store.get("early")) == (b"1", b"3")
+
+
+def test_kvstore_touch_creates_no_file(tmp_path: Path) -> None:
+    store = KeyValueStore(tmp_path / "cache" / "x.sqlite3")
+    store.touch("a")
+    store.close()
+    assert not (tmp_path / "cache").exists()
+
+
 @pytest.mark.parametrize("damage", [b"", b"not a database", b"SQLite format 3\x00" + b"\xff" * 300])
 def test_kvstore_a_damaged_file_is_made_anew(tmp_path: Path, damage: bytes) -> None:
     path = tmp_path / "x.sqlite3"
