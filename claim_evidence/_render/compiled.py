@@ -1,4 +1,4 @@
-"""The packaged templates compiled once per process into one plain Python function each (issue 32).
+"""The packaged templates compiled into one plain Python function each (issue 32), written out ahead.
 
 jinja2 compiles a template into a generator that resolves every name through the context, tests it
 against ``missing``, reads each attribute through ``environment.getattr`` and wraps each output in
@@ -9,6 +9,12 @@ use a small part of the language: text, ``{{ expression }}``, ``if``/``elif``/``
 filter. :func:`compile_named` turns jinja2's own parse of such a template into a function that does the
 same steps without the machinery, and returns None for any template using anything else, which then
 renders through jinja2 as before. The template file stays the one definition of a block's layout.
+
+The functions are also written out ahead, into :mod:`.precompiled` (``python -m claim_evidence._render.compiled``
+writes it; :func:`precompiled_module`), each with the digest of the template text it came from: while a
+template file has that text, a process renders it by that function and neither imports jinja2 nor
+compiles it (some 20 ms of a one-page check's start-up); an edited template is compiled here once per
+process, as before, until the module is written anew (a test fails until then).
 
 Two shortcuts keep the common output free of calls, each a fact about :mod:`.templating`'s escaping
 that ``tests/unit/render/test_compiled.py`` holds: ``finalize`` (:func:`.templating._escape_output`)
@@ -21,8 +27,11 @@ views with markup, right-to-left text, ``Markup``, falsy values and missing name
 
 from __future__ import annotations
 
+import hashlib
 import keyword
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -43,7 +52,7 @@ def compile_named(environment: jinja2.Environment, name: str) -> Compiled | None
     the context: jinja2 then renders, with its undefined values); None when ``environment`` is not the
     packaged compact one or the template uses what :func:`compile_source` does not translate.
     :class:`.templating.PackagedTemplate` asks once per template and process."""
-    if not isinstance(environment, templating._Packaged) or environment.loader is None:
+    if not templating.is_packaged(environment) or environment.loader is None:
         return None
     return compile_source(environment, environment.loader.get_source(environment, name)[0])
 
@@ -59,7 +68,7 @@ def compile_source(environment: jinja2.Environment, source: str) -> Compiled | N
         return None
     namespace: dict[str, Any] = {
         "Markup": markupsafe.Markup,
-        "Undefined": jinja2.Undefined,
+        "is_undefined": templating.is_undefined,
         "finalize": templating._escape_output,
         "plain": templating._HTML_SPECIAL.search,
         "settled": templating._ESCAPE_OR_BIDI.search,
@@ -84,14 +93,17 @@ class _Generator:
         self.scopes: list[dict[str, str]] = []  # loop targets (and their loop counters) by name
         self.counter = 0
 
-    def template(self, node: nodes.Template) -> str:
+    def template(self, node: nodes.Template, name: str = "render", typed: bool = False) -> str:
+        """The source of a function ``name`` rendering the template (annotated when ``typed``)."""
         self.lines = []
         self._body(node.body, 1)
         loads = [
             f"    try:\n        {local} = context[{name!r}]\n    except KeyError:\n        return None"
             for name, local in self.free.items()
         ]
-        head = ["def render(context):", *loads, "    out = []", "    add = out.append"]
+        signature = f"def {name}(context: dict[str, Any]) -> str | None:" if typed else f"def {name}(context):"
+        out = "    out: list[str] = []" if typed else "    out = []"
+        head = [signature, *loads, out, "    add = out.append"]
         return "\n".join([*head, *self.lines, "    return ''.join(out)", ""])
 
     def _fresh(self, stem: str) -> str:
@@ -187,7 +199,7 @@ class _Generator:
         if isinstance(node, nodes.Not):
             return f"(not {self._expr(node.node)})"
         if isinstance(node, nodes.Test) and node.name == "defined" and not self._arguments(node):
-            return f"(not isinstance({self._expr(node.node)}, Undefined))"
+            return f"(not is_undefined({self._expr(node.node)}))"
         raise _Unsupported(type(node).__name__)
 
     @staticmethod
@@ -213,3 +225,84 @@ class _Generator:
         if not name.isidentifier():
             raise _Unsupported("a name that is no identifier")
         return self.free.setdefault(name, f"context_{name}")
+
+
+# --- compiled ahead: the module precompiled.py ----------------------------------------------------------
+
+PRECOMPILED = Path(__file__).with_name("precompiled.py")
+_HEADER = '''"""The packaged compact templates compiled ahead: what :func:`.compiled.compile_named` makes of each at run
+time, written out, so that a process rendering blocks neither imports jinja2 nor compiles a template.
+
+Generated by ``python -m claim_evidence._render.compiled`` from ``claim_evidence/templates``: do not edit.
+Each function is used only while its template's text has the digest beside it
+(:func:`.templating._precompiled`); ``tests/unit/render/test_compiled.py`` fails when this file is not
+what the command writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from .templating import _ESCAPE_OR_BIDI, _HTML_SPECIAL, is_undefined
+from .templating import _escape_output as finalize
+from .templating import isolate as filter_isolate
+
+plain = _HTML_SPECIAL.search
+settled = _ESCAPE_OR_BIDI.search
+'''
+
+
+def packaged_names() -> tuple[str, ...]:
+    """The packaged compact templates, rendered by name with no ``template_dir``: the evidence block, the
+    summary, the malformed-bundle warning."""
+    from .evidence import MALFORMED_TEMPLATE, TEMPLATE
+    from .summary import TEMPLATE as SUMMARY_TEMPLATE
+
+    return TEMPLATE, SUMMARY_TEMPLATE, MALFORMED_TEMPLATE
+
+
+def precompiled_module() -> str:
+    """The text of :mod:`.precompiled`: each packaged compact template's function as :func:`compile_named`
+    makes it, with the SHA-256 of the template text it was compiled from (:func:`.templating.packaged_source`).
+    The names the functions use are those :func:`compile_source` gives them."""
+    environment = templating.template_environment(None)
+    assert environment.loader is not None
+    functions, entries = [], []
+    for index, name in enumerate(packaged_names()):
+        source = templating.packaged_source(name)
+        if environment.loader.get_source(environment, name)[0] != source:
+            raise RuntimeError(f"{name}: the packaged loader reads another text than packaged_source")
+        try:
+            code = _Generator(environment).template(environment.parse(source), f"render_{index}", typed=True)
+        except _Unsupported as exc:
+            raise RuntimeError(f"{name} cannot be compiled ahead: {exc}") from exc
+        functions.append(code)
+        digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+        entries.append(f"    {name!r}: ({digest!r}, render_{index}),")
+    table = ["TEMPLATES = {", *entries, "}", ""]
+    return "\n\n".join([_HEADER, *functions, "\n".join(table)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m claim_evidence._render.compiled [--check]``: write :mod:`.precompiled` anew (after editing
+    a packaged template or this compiler), or with ``--check`` say whether it is current (exit 1 if not)."""
+    args = sys.argv[1:] if argv is None else argv
+    text = precompiled_module()
+    if args == ["--check"]:
+        current = PRECOMPILED.read_text(encoding="utf-8") == text if PRECOMPILED.exists() else False
+        print(
+            f"{PRECOMPILED}: {'current' if current else 'out of date: run python -m claim_evidence._render.compiled'}"
+        )
+        return 0 if current else 1
+    if args:
+        print("usage: python -m claim_evidence._render.compiled [--check]", file=sys.stderr)
+        return 2
+    PRECOMPILED.write_text(text, encoding="utf-8")
+    print(f"wrote {PRECOMPILED}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,38 +2,105 @@
 source, and the escaping that keeps blocks byte-identical to the existing renderer's (``finalize``, the
 ``isolate`` filter).
 
-Kept apart from :mod:`.evidence` so that jinja2 and markupsafe load only when a block is rendered or a
-template compiled: a run whose every record comes from the record cache (a rebuild, a one-page check)
-validates nothing and renders nothing, and imports neither (issue 32). :mod:`.evidence` and
-:mod:`.summary` reach it through :func:`.evidence._templating` when they render.
+Kept apart from :mod:`.evidence` so that markupsafe loads only when a block is rendered: a run whose every
+record comes from the record cache (a rebuild, a one-page check) validates nothing and renders nothing,
+and imports neither (issue 32). :mod:`.evidence` and :mod:`.summary` reach it through
+:func:`.evidence._templating` when they render. jinja2 itself loads only when a template is compiled by
+it: the packaged compact templates render by functions compiled ahead (:mod:`.precompiled`, checked
+against the template files they came from), a site's own templates through jinja2.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
+import sys
 import unicodedata
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 import markupsafe
 
+if TYPE_CHECKING:
+    import jinja2
 
-class _CompactLoader(jinja2.BaseLoader):
-    """Wraps a loader; drops newlines and the indentation that follows them."""
+# What a compact template drops when it is loaded: every line break and the indentation after it.
+COMPACT_BREAK = re.compile(r"\r?\n[ \t]*")
 
-    _BREAK = re.compile(r"\r?\n[ \t]*")
 
-    def __init__(self, inner: jinja2.BaseLoader) -> None:
-        self.inner = inner
+def compacted(source: str) -> str:
+    """A template's text as a compact environment loads it (:func:`template_environment`)."""
+    return COMPACT_BREAK.sub("", source)
 
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str | None, Callable[[], bool] | None]:
-        source, filename, uptodate = self.inner.get_source(environment, template)
-        return self._BREAK.sub("", source), filename, uptodate
+
+_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def packaged_source(name: str) -> str:
+    """The packaged template ``name`` as the packaged compact environment parses it: the file's text
+    (UTF-8, as jinja2's package loader decodes it), compacted (:func:`compacted`)."""
+    return compacted((_TEMPLATES / name).read_bytes().decode("utf-8"))
+
+
+def _precompiled(name: str) -> Callable[[dict[str, Any]], str | None] | None:
+    """The function :mod:`.precompiled` holds for the packaged template ``name``, when that template's text
+    is still the one it was compiled from (an edited template file is compiled again, as before)."""
+    from . import precompiled
+
+    found = precompiled.TEMPLATES.get(name)
+    if found is None:
+        return None
+    digest, function = found
+    try:
+        source = packaged_source(name)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return function if hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest() == digest else None
+
+
+@cache
+def _jinja_types() -> tuple[type[jinja2.BaseLoader], type[jinja2.Environment]]:
+    """The compacting loader and the packaged environment's class: jinja2's subclasses, made (and jinja2
+    imported) when an environment is first made."""
+    import jinja2
+
+    class CompactLoader(jinja2.BaseLoader):
+        """Wraps a loader; drops newlines and the indentation that follows them (:func:`compacted`)."""
+
+        def __init__(self, inner: jinja2.BaseLoader) -> None:
+            self.inner = inner
+
+        def get_source(
+            self, environment: jinja2.Environment, template: str
+        ) -> tuple[str, str | None, Callable[[], bool] | None]:
+            source, filename, uptodate = self.inner.get_source(environment, template)
+            return compacted(source), filename, uptodate
+
+    class Packaged(jinja2.Environment):
+        """The environment of the packaged compact templates. They read only attributes their views (a
+        :class:`.evidence._View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
+        the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
+        and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
+
+        getattr = staticmethod(getattr)  # type: ignore[assignment]
+
+    return CompactLoader, Packaged
+
+
+def is_packaged(environment: object) -> bool:
+    """Whether ``environment`` is the packaged compact templates' (:func:`template_environment` with no
+    ``template_dir``); False, without importing jinja2, for anything when no environment was made yet."""
+    return _jinja_types.cache_info().currsize > 0 and isinstance(environment, _jinja_types()[1])
+
+
+def is_undefined(value: Any) -> bool:
+    """``isinstance(value, jinja2.Undefined)`` (a template's ``is defined`` test), without importing jinja2:
+    no value is one before jinja2 is imported."""
+    jinja2 = sys.modules.get("jinja2")
+    return jinja2 is not None and isinstance(value, jinja2.Undefined)
 
 
 def _escape_like_legacy(value: Any) -> Any:
@@ -121,15 +188,6 @@ def _escape_output(value: Any) -> Any:
     return value if isinstance(value, markupsafe.Markup) else markupsafe.escape(value)
 
 
-class _Packaged(jinja2.Environment):
-    """The environment of the packaged compact templates. They read only attributes their views (a
-    :class:`.evidence._View`, whose keys are its attributes) and jinja2's ``loop`` hold, so ``c.label`` is
-    the builtin ``getattr`` instead of jinja2's Python-level one (which falls back to ``c["label"]``
-    and to an undefined): sixty reads a block. A site's templates keep jinja2's."""
-
-    getattr = staticmethod(getattr)  # type: ignore[assignment]
-
-
 def _render(template: jinja2.Template | PackagedTemplate, **context: Any) -> str:
     """``template.render(**context)``; a packaged template's by its compiled function (:mod:`.compiled`),
     else without jinja2's globals (``range``, ``cycler``…, which it never uses), so its context is
@@ -144,21 +202,31 @@ def _render(template: jinja2.Template | PackagedTemplate, **context: Any) -> str
 
 
 class PackagedTemplate:
-    """A packaged compact template by name (:func:`template`): rendered by its compiled function, which is
-    made once per process, and compiled by jinja2 only if a render needs that (a template the compiler
-    leaves to jinja2, a name the context lacks): a process that renders blocks compiles each template
-    once, not twice (jinja2's compile of the block template is some 16 ms of a one-page check's
-    start-up; the compiler's, which parses it with jinja2 too, half that)."""
+    """A packaged compact template by name (:func:`template`): rendered by its compiled function, the one
+    compiled ahead (:mod:`.precompiled`) while the template file is the one it was compiled from, else
+    made once per process; and compiled by jinja2 only if a render needs that (a template the compiler
+    leaves to jinja2, a name the context lacks). A process that renders blocks neither imports jinja2
+    (some 15 ms) nor compiles a template (the compiler parses it with jinja2: some 8 ms for the block and
+    the summary), where jinja2's compile of the block template alone was some 16 ms."""
 
-    __slots__ = ("environment", "name", "function", "_template")
+    __slots__ = ("name", "function", "_environment", "_template")
 
-    def __init__(self, environment: jinja2.Environment, name: str) -> None:
-        from .compiled import compile_named  # (it imports this module)
-
-        self.environment = environment
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.function = compile_named(environment, name)
+        self._environment: jinja2.Environment | None = None
         self._template: jinja2.Template | None = None
+        self.function = _precompiled(name)
+        if self.function is None:
+            from .compiled import compile_named  # (jinja2's parse: it imports jinja2, and this module)
+
+            self.function = compile_named(self.environment, name)
+
+    @property
+    def environment(self) -> jinja2.Environment:
+        """The packaged environment (:func:`template_environment`), made when first asked for."""
+        if self._environment is None:
+            self._environment = template_environment(None)
+        return self._environment
 
     def jinja(self) -> jinja2.Template:
         """The template as jinja2 compiles it."""
@@ -177,7 +245,7 @@ def template(template_dir: str | None, name: str) -> jinja2.Template | PackagedT
 
 @cache
 def _packaged(name: str) -> PackagedTemplate:
-    return PackagedTemplate(template_environment(None), name)
+    return PackagedTemplate(name)
 
 
 @cache
@@ -195,15 +263,18 @@ def template_environment(template_dir: str | None, *, compact: bool = True) -> j
     safety net, whatever they do.
 
     The packaged ones are also never reloaded (``auto_reload`` off: no ``stat`` of the template file
-    on each lookup; they change only with the package) and read attributes in C (:class:`_Packaged`).
+    on each lookup; they change only with the package) and read attributes in C (:func:`_jinja_types`).
     """
+    import jinja2
+
+    compact_loader, packaged_environment = _jinja_types()
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("claim_evidence", "templates")]
     if template_dir is not None:
         loaders.insert(0, jinja2.FileSystemLoader(template_dir))
     loader: jinja2.BaseLoader = jinja2.ChoiceLoader(loaders)
     packaged = template_dir is None and compact
-    environment = (_Packaged if packaged else jinja2.Environment)(
-        loader=_CompactLoader(loader) if compact else loader,
+    environment = (packaged_environment if packaged else jinja2.Environment)(
+        loader=compact_loader(loader) if compact else loader,  # type: ignore[call-arg]
         auto_reload=not packaged,
         autoescape=not packaged,
         undefined=jinja2.StrictUndefined,

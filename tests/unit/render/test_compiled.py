@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claim_evidence import render_evidence
-from claim_evidence._render import evidence, templating
+from claim_evidence._render import compiled, evidence, precompiled, templating
 from claim_evidence._render.compiled import compile_named, compile_source
 from claim_evidence._render.evidence import MALFORMED_TEMPLATE, TEMPLATE, _phrases, _View
 from claim_evidence._render.summary import TEMPLATE as SUMMARY_TEMPLATE
@@ -71,14 +71,58 @@ def _jinja(name: str, context: dict[str, Any]) -> str:
 
 
 def _both(name: str, context: dict[str, Any]) -> tuple[str | None, str]:
+    """The compiled function's output (the one compiled ahead too: the same) and jinja2's."""
     function = compile_named(_environment(), name)
     assert function is not None
-    return function(context), _jinja(name, context)
+    compiled = function(context)
+    assert precompiled.TEMPLATES[name][1](context) == compiled
+    return compiled, _jinja(name, context)
 
 
 def test_compiled_every_packaged_template_compiles() -> None:
     assert [name for name in PACKAGED if compile_named(_environment(), name) is None] == []
     assert all(templating.template(None, name).function is not None for name in PACKAGED)
+
+
+def test_compiled_ahead_module_is_current() -> None:
+    """precompiled.py is what ``python -m claim_evidence._render.compiled`` writes from the templates as
+    they are (edit a packaged template or the compiler, and this fails until the command is run)."""
+    assert compiled.packaged_names() == PACKAGED
+    text = compiled.PRECOMPILED.read_text(encoding="utf-8")
+    assert text == compiled.precompiled_module(), "run: python -m claim_evidence._render.compiled"
+    assert compiled.main(["--check"]) == 0
+
+
+def test_compiled_ahead_functions_are_the_ones_rendering() -> None:
+    """Each packaged template renders by its function compiled ahead while its text is the one it came from."""
+    for name in PACKAGED:
+        digest, function = precompiled.TEMPLATES[name]
+        assert templating.template(None, name).function is function
+        assert templating._precompiled(name) is function
+
+
+def test_compiled_ahead_function_of_another_text_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template file edited after the module was written (its digest differs) is compiled as before."""
+    digest, function = precompiled.TEMPLATES[TEMPLATE]
+    monkeypatch.setitem(precompiled.TEMPLATES, TEMPLATE, ("0" * 64, function))
+    assert templating._precompiled(TEMPLATE) is None
+    fresh = templating.PackagedTemplate(TEMPLATE)
+    assert fresh.function is not None and fresh.function is not function
+    monkeypatch.setattr(templating, "_TEMPLATES", templating._TEMPLATES / "missing")
+    monkeypatch.setitem(precompiled.TEMPLATES, TEMPLATE, (digest, function))
+    assert templating._precompiled(TEMPLATE) is None  # (no file to compare: compiled from the loader's)
+
+
+def test_compiled_ahead_check_says_when_out_of_date(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: Any
+) -> None:
+    monkeypatch.setattr(compiled, "PRECOMPILED", tmp_path / "precompiled.py")
+    assert compiled.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().out
+    assert compiled.main([]) == 0
+    assert compiled.main(["--check"]) == 0
+    assert (tmp_path / "precompiled.py").read_text(encoding="utf-8") == compiled.precompiled_module()
+    assert compiled.main(["--bogus"]) == 2
 
 
 @settings(max_examples=400, deadline=None)
