@@ -45,8 +45,8 @@ SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", CACHE_DIR_NAME}
 # Below this many pages, starting worker processes costs more than it saves.
 MIN_PARALLEL = 64
 # Chunks per worker: few enough to keep the pickling overhead low, enough to balance the load (with 4,
-# a worker sat idle at the end of a 1,000-page run while the other finished a 125-page chunk: farm-bench,
-# --jobs 2 over --jobs 1, median of 8 pairs: 0.586 with 4, 0.557 with 16).
+# a worker sat idle at the end of a 1,000-page run while the other finished a 125-page chunk: alternating
+# whole-process pairs, --jobs 2 over --jobs 1, median of 8: 0.586 with 4, 0.557 with 16).
 CHUNKS_PER_WORKER = 16
 # What atomic_write_bytes names its temp files (tempfile.mkstemp's random part between).
 TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+\.tmp")
