@@ -93,15 +93,15 @@ class _Generator:
         self.scopes: list[dict[str, str]] = []  # loop targets (and their loop counters) by name
         self.counter = 0
 
-    def template(self, node: nodes.Template, name: str = "render", typed: bool = False) -> str:
-        """The source of a function ``name`` rendering the template (annotated when ``typed``)."""
+    def template(self, node: nodes.Template, function: str = "render", typed: bool = False) -> str:
+        """The source of a function named ``function`` rendering the template (annotated when ``typed``)."""
         self.lines = []
         self._body(node.body, 1)
         loads = [
             f"    try:\n        {local} = context[{name!r}]\n    except KeyError:\n        return None"
             for name, local in self.free.items()
         ]
-        signature = f"def {name}(context: dict[str, Any]) -> str | None:" if typed else f"def {name}(context):"
+        signature = f"def {function}(context: dict[str, Any]) -> str | None:" if typed else f"def {function}(context):"
         out = "    out: list[str] = []" if typed else "    out = []"
         head = [signature, *loads, out, "    add = out.append"]
         return "\n".join([*head, *self.lines, "    return ''.join(out)", ""])
