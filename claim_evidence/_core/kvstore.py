@@ -16,7 +16,8 @@ written: by :meth:`~KeyValueStore.close`, :meth:`~KeyValueStore.prune`, :meth:`~
 pickling (a worker's copy), or when the process ends (:func:`_at_exit`: a worker process of a pool too,
 before the pool's shutdown returns). A file that is not a database (or a damaged one) is deleted and
 made anew. Each process opens its own connection (a
-store is pickled without it), since a connection must not cross a fork.
+store is pickled without it), since a connection must not cross a fork; and before a process forks it
+writes what it kept and closes its connections (:func:`_before_fork`): SQLite's locks are the process's.
 
 The file is not trusted: CI restores cache folders from places others may write (a pull request's
 cache), and a forged entry could make a failing page pass or put markup into a page. A store given a
@@ -35,6 +36,7 @@ import stat
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -160,9 +162,14 @@ class KeyValueStore:
 
     def close(self) -> None:
         self.flush()
+        self._disconnect()
+
+    def _disconnect(self) -> None:
+        """Close this process's connection to the file (the next use opens one again)."""
         if self._db is not None and self._pid == os.getpid():
             self._db.close()
         self._db = None
+        _OPEN.discard(self)
 
     def keys(self) -> list[str]:
         """Every key, sorted (for tests and tools)."""
@@ -209,6 +216,7 @@ class KeyValueStore:
             except (sqlite3.Error, OSError):
                 return None
             self._db, self._pid = db, os.getpid()
+            _OPEN.add(self)
             return db
         return None
 
@@ -296,6 +304,27 @@ def _at_exit() -> None:
         kept = _kept(path)
         if kept is not None:
             kept.store.flush()
+
+
+# The stores of this process with a connection open, closed before it forks (:func:`_before_fork`).
+_OPEN: weakref.WeakSet[KeyValueStore] = weakref.WeakSet()
+
+
+def _before_fork() -> None:
+    """Before this process forks (a pool's workers with the fork start method): write what it kept, so that
+    its children read it, and close its connections. SQLite's locks are held per process, and a child
+    inherits its parent's open connections with the process-wide lock state SQLite keeps for their files:
+    a child's own connection to a file its parent held open may then write without the locks it believes
+    it holds, and its writes can be lost (a run with --jobs 2 forked from a process that held its cache
+    open lost every mark of use its workers wrote, and its prune emptied the cache). The parent opens a
+    connection again when it next needs one."""
+    _at_exit()
+    for store in list(_OPEN):
+        store._disconnect()
+
+
+if hasattr(os, "register_at_fork"):  # (POSIX)
+    os.register_at_fork(before=_before_fork)
 
 
 def _seal(secret: bytes, key: str, value: bytes) -> bytes:

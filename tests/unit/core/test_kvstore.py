@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import sqlite3
 import subprocess
@@ -56,6 +57,38 @@ def test_kvstore_touch_keeps_an_entry_through_prune_without_reading_it(tmp_path:
     assert store.prune(since) == 1
     assert store.keys() == ["early", "kept"]
     assert (store.get("kept"), store.get("early")) == (b"1", b"3")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_kvstore_a_fork_inherits_no_open_connection_and_reads_what_the_parent_kept(tmp_path: Path) -> None:
+    """Before the process forks, what it kept is written and its connections are closed: a child (a pool's
+    worker) reads the parent's entries with a connection of its own, and its writes are not lost to the
+    locks SQLite holds per process (it lost a run's marks of use when a parent held the file open)."""
+    path = tmp_path / "x.sqlite3"
+    store = KeyValueStore(path)
+    store.put("written", b"1")
+    store.flush()
+    assert store.get("written") == b"1"  # (the parent's connection is open)
+    store.put("kept", b"2")  # (kept in the process, not written yet)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own store of the file, as a worker has
+        try:
+            child = KeyValueStore(path)
+            seen = (child.get("kept"), child.get("written"), store._db is None)
+            child.put("child", b"3")
+            child.close()
+            os.write(write, repr(seen).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        seen = pipe.read()
+    os.waitpid(pid, 0)
+    assert seen == repr((b"2", b"1", True))
+    assert store._db is None  # (closed before the fork; opened again when next needed)
+    assert _rows(path) == ["child", "kept", "written"]
+    assert store.get("child") == b"3"
 
 
 def test_kvstore_touch_creates_no_file(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +52,15 @@ def prefixes(site: Path) -> list[str]:
 
 def _keys(found: KeyValueStore, prefix: bool) -> list[str]:
     """(Read from the file itself: reading through the store would mark every entry used, and spare it
-    from the next prune.)"""
+    from the next prune. The connection is closed here, not left to the garbage collector (a connection
+    and its statement cache hold each other): a run with --jobs 2 in this process forks its workers, and a
+    connection a parent holds open to the file can make a child's writes to it get lost.)"""
     import sqlite3
 
     found.flush()
     if not found.path.exists():
         return []
-    with sqlite3.connect(found.path) as db:
+    with closing(sqlite3.connect(found.path)) as db:
         rows = db.execute("SELECT key, value FROM entries ORDER BY key").fetchall()
     return [key for key, value in rows if (b'"prefix": [' in bytes(value)) == prefix]
 
@@ -511,7 +514,7 @@ def _age(site: Path, days: float = 1 / 24) -> None:
     for name in (_cache.PAGES_FILE_NAME, _cache.RECORDS_FILE_NAME):
         path = site / CACHE_DIR_NAME / name
         if path.exists():
-            with sqlite3.connect(path) as db:
+            with closing(sqlite3.connect(path)) as db, db:
                 db.execute("UPDATE entries SET used = ?", (time.time() - days * 86400,))
 
 
