@@ -315,9 +315,10 @@ def _before_fork() -> None:
     its children read it, and close its connections. SQLite's locks are held per process, and a child
     inherits its parent's open connections with the process-wide lock state SQLite keeps for their files:
     a child's own connection to a file its parent held open may then write without the locks it believes
-    it holds, and its writes can be lost (a run with --jobs 2 forked from a process that held its cache
-    open lost every mark of use its workers wrote, and its prune emptied the cache). The parent opens a
-    connection again when it next needs one."""
+    it holds, and its writes can be lost (a test that forked a --jobs 2 run while it held the cache file
+    open, with connections of its own, lost every mark of use the workers wrote, and the run's prune
+    emptied the cache). This closes the connections of this module's stores; the parent opens one again
+    when it next needs it."""
     _at_exit()
     for store in list(_OPEN):
         store._disconnect()
