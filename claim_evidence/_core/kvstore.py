@@ -13,7 +13,7 @@ marks of use, are kept in the process and written together, one transaction per 
 0.1 to 0.25 ms under load, against 4 µs batched, on a rebuild that writes one per page and marks one or
 two read. The process's own reads see what it has not written yet; other processes see it once
 written: by :meth:`~KeyValueStore.close`, :meth:`~KeyValueStore.prune`, :meth:`~KeyValueStore.keys`, a
-pickling (a worker's copy), or when the process ends (:func:`_at_exit`: a worker process of a pool too,
+pickling (a worker's copy), or when the process ends (:func:`_write_kept`: a worker process of a pool too,
 before the pool's shutdown returns). A file that is not a database (or a damaged one) is deleted and
 made anew. Each process opens its own connection (a
 store is pickled without it), since a connection must not cross a fork; and before a process forks it
@@ -289,17 +289,18 @@ def _hook_exit() -> None:
     if _HOOKED == [pid]:
         return
     _HOOKED[:] = [pid]
-    atexit.register(_at_exit)
+    atexit.register(_write_kept)
     # A pool's worker process ends with os._exit, after multiprocessing's own exit function has run its
     # finalizers (not atexit's): a worker writes what it kept there, before its parent's pool has joined it.
     # (Looked up, not imported: a process that has not imported multiprocessing is no worker of a pool.)
     mp_util = sys.modules.get("multiprocessing.util")
     if mp_util is not None:
-        mp_util.Finalize(None, _at_exit, exitpriority=100)
+        mp_util.Finalize(None, _write_kept, exitpriority=100)
 
 
-def _at_exit() -> None:
-    """Write what this process kept for every file (it ends); a second call finds nothing left."""
+def _write_kept() -> None:
+    """Write what this process kept for every file (when it ends, or before it forks); a second call finds
+    nothing left."""
     for path in list(_KEPT):
         kept = _kept(path)
         if kept is not None:
@@ -319,7 +320,7 @@ def _before_fork() -> None:
     open, with connections of its own, lost every mark of use the workers wrote, and the run's prune
     emptied the cache). This closes the connections of this module's stores; the parent opens one again
     when it next needs it."""
-    _at_exit()
+    _write_kept()
     for store in list(_OPEN):
         store._disconnect()
 

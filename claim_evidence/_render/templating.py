@@ -90,10 +90,10 @@ def _jinja_types() -> tuple[type[jinja2.BaseLoader], type[jinja2.Environment]]:
     return CompactLoader, Packaged
 
 
-def is_packaged(environment: object) -> bool:
+def is_packaged(environment: jinja2.Environment) -> bool:
     """Whether ``environment`` is the packaged compact templates' (:func:`template_environment` with no
-    ``template_dir``); False, without importing jinja2, for anything when no environment was made yet."""
-    return _jinja_types.cache_info().currsize > 0 and isinstance(environment, _jinja_types()[1])
+    ``template_dir``)."""
+    return isinstance(environment, _jinja_types()[1])
 
 
 def is_undefined(value: Any) -> bool:
