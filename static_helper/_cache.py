@@ -153,9 +153,10 @@ class Cache:
 
     def prune(self, before: float) -> None:
         """After a run over the whole site: drop the page entries it neither wrote nor used (pages
-        rebuilt since), and record entries no run has used for :data:`RECORDS_KEEP_DAYS` (a page
-        answered from its page entry does not read its records, so "not used by this run" is no
-        sign that they are gone)."""
+        rebuilt since), and record entries no run has used for :data:`RECORDS_KEEP_DAYS` (they outlive
+        the page entries: an edit of the config misses every page entry, and the records answer the
+        checks it makes). A page answered by its entry keeps its record entry in use (the entry names
+        it: ``_site.runner._keep_record``): a record entry goes when no page has named it for that long."""
         self.store.prune(before)
         records = self.records().store
         records.prune(before - RECORDS_KEEP_DAYS * 86400)
@@ -246,6 +247,8 @@ def _entry(key: str, result: FileResult | None) -> dict[str, Any]:
         entry["path"] = result.path
         entry["detail"] = result.detail
         entry["diagnostics"] = [_encode_diagnostic(d) for d in result.diagnostics]
+        if result.record is not None:
+            entry["record"] = result.record  # (kept in use while the entry answers: runner._keep_record)
     return entry
 
 
@@ -271,5 +274,9 @@ def _decode(raw: Any, key: str, display: str) -> tuple[bool, FileResult | None]:
         if not all(values[n] is None or isinstance(values[n], str if n == "file" else int) for n in _FIELDS[5:]):
             return False, None
         diagnostics.append(Diagnostic(**values))
+    record = raw.get("record")
+    if not (record is None or isinstance(record, str)):
+        return False, None
     result = FileResult(display, diagnostics, detail=raw["detail"])
+    result.record = record
     return (True, result) if result.outcome() == "pass" else (False, None)

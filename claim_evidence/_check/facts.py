@@ -201,6 +201,20 @@ def _compute_facts(content: str, lang: str, loaded: LoadedJSON) -> _BundleFacts:
     return _FACTS.put((content, lang), _BundleFacts(tuple((offsets[d.path], d) for d in found)))
 
 
+def record_key(page: Page) -> str | None:
+    """The record cache's key for the page's bundle (:func:`_from_records`'s), or None when the page was
+    checked without a record cache or its bundle did not load. The page cache keeps it beside the page's
+    result, so that a page it answers keeps its record entry in use (``_site.runner``)."""
+    records = page.records
+    if records is None or page.bundle is None or len(page.located.scripts) != 1:
+        return None
+    if page.record is not None:
+        return page.record[0]
+    script = page.located.scripts[0]  # (a bundle this process had seen: the memo answered, no key was made)
+    content = page.text[script.open_end : script.close_start]
+    return records.key(content, page.lang, render_settings(page.options, page.bundle))
+
+
 def _remember(page: Page) -> None:
     """Store what this check computed of its bundle (findings, and blocks when rendered) in the record cache."""
     records = page.records

@@ -36,6 +36,7 @@ from typing import Any
 from .._core.diagnostics import Diagnostic
 
 FORMAT = 1
+KEEP_MARK_SECONDS = 86400.0  # (:meth:`RecordCache.keep`: the prune spares a week's entries)
 _FIELDS = ("code", "message", "path", "severity", "subject", "file", "line", "column", "hint")
 _SEVERITIES = ("error", "warning", "note")
 
@@ -75,6 +76,13 @@ class RecordCache:
             return _decode(json.loads(raw), key)
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
+
+    def keep(self, key: str) -> None:
+        """Mark the entry under ``key`` used without reading it (:meth:`.._core.kvstore.KeyValueStore.touch`):
+        a page the page cache answers reads no records, yet its next check needs them, so its entry keeps
+        them through the prune of entries unused for days (``static_helper._cache.RECORDS_KEEP_DAYS``): a mark
+        a day old is left as it is (a row not written again on every run)."""
+        self.store.touch(key, within=KEEP_MARK_SECONDS)
 
     def put(self, key: str, stored: Stored) -> None:
         entry = {

@@ -94,22 +94,30 @@ class KeyValueStore:
         value = self._unsealed(key, bytes(row[0]))
         if value is not None:
             kept = _keeping(self)
-            kept.used[key] = time.time()
+            now = time.time()
+            kept.used[key] = (now, now)
             self._full(kept)
         return value
 
-    def touch(self, key: str) -> None:
+    def touch(self, key: str, within: float = 0.0) -> None:
         """Mark the entry under ``key`` used now, as :meth:`get` does, without reading it (nothing happens for a
-        key with no entry): an entry a run still needs but does not read is kept by its :meth:`prune`."""
+        key with no entry): an entry a run still needs but does not read is kept by its :meth:`prune`.
+
+        ``within``: leave a mark made less than that many seconds ago as it is. SQLite's UPDATE writes the
+        whole row again, and a record entry's is some 17 KB: marking 900 of them cost a warm run over a
+        1,000-page site 20 to 40 ms (6 %), where a prune that spares a week's entries needs a mark a day."""
         kept = _kept(self.path)
+        now = time.time()
         if kept is not None and key in kept.values:
             stored, _ = kept.values[key]
-            kept.values[key] = (stored, time.time())
+            kept.values[key] = (stored, now)
             return
         if self._connection(create=False) is None:
             return
         kept = _keeping(self)
-        kept.used[key] = time.time()
+        previous = kept.used.get(key)
+        older_than = now - within if previous is None else max(previous[1], now - within)
+        kept.used[key] = (now, older_than)
         self._full(kept)
 
     def put(self, key: str, value: bytes) -> None:
@@ -133,7 +141,7 @@ class KeyValueStore:
         if kept is None or not (kept.values or kept.used):
             return
         values = [(key, stored, used) for key, (stored, used) in kept.values.items()]
-        used = [(at, key) for key, at in kept.used.items()]
+        used = [(at, key, older_than) for key, (at, older_than) in kept.used.items()]
         db = self._connection(create=bool(values))
         if db is None:
             return
@@ -141,7 +149,7 @@ class KeyValueStore:
             db.execute("BEGIN IMMEDIATE")  # (the write lock at once: no deadlock upgrading a read lock)
             try:
                 db.executemany("INSERT OR REPLACE INTO entries (key, value, used) VALUES (?, ?, ?)", values)
-                db.executemany("UPDATE entries SET used = ? WHERE key = ?", used)
+                db.executemany("UPDATE entries SET used = ? WHERE key = ? AND used < ?", used)
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -256,7 +264,8 @@ class _Kept:
         self.pid = os.getpid()
         self.store = store
         self.values: dict[str, tuple[bytes, float]] = {}
-        self.used: dict[str, float] = {}
+        # Marks of use: (when, only over a mark older than this: :meth:`KeyValueStore.touch`'s ``within``).
+        self.used: dict[str, tuple[float, float]] = {}
         self.size = 0
 
 

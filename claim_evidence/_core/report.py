@@ -30,6 +30,10 @@ class FileResult:
     fallback: str | None = None
     # What the page cache keeps to answer the page's next text (a page check's ``_check.page.Prefix``), or None.
     prefix: Any = field(default=None, compare=False, repr=False)
+    # The record cache's key for the page's bundle (``_check.facts.record_key``), or None: a page the page
+    # cache answers without checking it keeps that entry in use (its next check, after a change no page
+    # entry answers, finds its records validated and rendered).
+    record: str | None = field(default=None, compare=False, repr=False)
 
     def failed(self, strict: bool = False) -> bool:
         return any(d.fails(strict) for d in self.diagnostics)

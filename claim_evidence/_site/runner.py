@@ -504,9 +504,11 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
         # (Its prefix entry is still the page's: a run over the whole site prunes what it neither wrote nor
         # read, and the next build, a new stamp after the evidence, is answered by it.)
         cache.keep_prefix(prefix_key)
+        _keep_record(state.records, found)
         return found, False
     answered = _from_prefix(cache, prefix_key, task, data)
     if answered is not None:
+        _keep_record(state.records, answered)
         cache.put(key, answered)  # (the same bytes next time: answered by their own entry, without decoding)
         return answered, False
     result = check_task(task, data, state)
@@ -516,6 +518,14 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
         if result is not None and result.prefix is not None:
             cache.put_prefix(prefix_key, result)
     return result, True
+
+
+def _keep_record(records: RecordCache | None, result: FileResult | None) -> None:
+    """Keep the record entry of a page answered without a check (``result.record``) in use: its records are
+    not read, and a record entry unused for days goes in a run's prune; the page's next check (a build that
+    changed it where no entry answers) would then validate and render its records again."""
+    if records is not None and result is not None and result.record is not None:
+        records.keep(result.record)
 
 
 def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -> FileResult | None:
@@ -559,7 +569,7 @@ def _from_head(
     if moved is None or diagnostics is None:
         return None
     answered = FileResult(result.path, diagnostics, detail=result.detail)
-    answered.prefix = moved
+    answered.prefix, answered.record = moved, result.record
     if moved.head != prefix.head:  # (the same head, middle and rest test: the kept entry answers the next build too)
         cache.put_prefix(prefix_key, answered)
     return answered
@@ -616,9 +626,10 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
         return input_error_result(task.display, exc)
     result = _result(task, page, rewritten)
     if state.cache is not None and not rewritten:
+        from .._check.facts import record_key
         from .._check.prefix import page_prefix
 
-        result.prefix = page_prefix(page)
+        result.prefix, result.record = page_prefix(page), record_key(page)
     return result
 
 

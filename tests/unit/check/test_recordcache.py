@@ -307,9 +307,12 @@ def test_recordcache_unloadable_bundle_is_never_stored_nor_trusted(run: Any, sit
     assert run()[:2] == (code, out)  # the forged entry changes nothing
 
 
-def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(run: Any, site: Path) -> None:
-    """Pages answered from their page entries do not read their records, so record entries go only
-    after RECORDS_KEEP_DAYS unused; a run over named pages prunes nothing."""
+def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_site(
+    run: Any, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Record entries go after RECORDS_KEEP_DAYS unused; a page answered by its page entry reads no records
+    but keeps its entry in use (the page entry names it), so what goes is the entry no page names any more
+    (a page's records edited). A run over named pages prunes nothing."""
     run()
     first = entries(site)
     _age(site, days=RECORDS_KEEP_DAYS - 1)
@@ -325,7 +328,27 @@ def test_recordcache_entries_unused_for_a_week_are_dropped_after_a_run_over_the_
     run("notes/ame-free-tier.html")
     assert len(entries(site)) == len(first) + 1  # named pages: nothing pruned
     run()
-    assert len(entries(site)) == 1  # the other pages came from their page entries: their records went unused
-    rebuild(site, "3")
+    now = entries(site)
+    assert len(now) == len(first) and now != first  # the edited page's old records went, no other
+    rebuild(site, "3")  # a week on: every page changed where no page entry answers
+    _forbid_checking_records(monkeypatch)
     code, _, stats = run()
-    assert code == 0 and len(entries(site)) == len(first)  # computed again, stored again
+    assert code == 0 and stats["checked"] >= len(now) and entries(site) == now
+
+
+def test_recordcache_record_key_is_the_entry_the_check_used(tmp_path: Path) -> None:
+    """``facts.record_key`` names the entry the page's check read or wrote (the page cache keeps it in use
+    while it answers the page), also for a page whose bundle this process had already checked, where the
+    memo, not the record cache, answered and no key was made; None without a record cache."""
+    from claim_evidence._check.page import check_text
+
+    _facts._FACTS.items.clear()
+    _facts._LOADED.items.clear()
+    text = (Path(__file__).resolve().parents[3] / "examples" / "site" / "about.html").read_text(encoding="utf-8")
+    cache = RecordCache(tmp_path / "records.sqlite3", "toolkit-1", b"s" * 32)
+    first = check_text(text, "about.html", records=cache)
+    again = check_text(text.replace("<body>", "<body><!-- build 2 -->", 1), "about.html", records=cache)
+    assert first.record is not None and again.record is None  # (the memo answered the second)
+    cache.store.flush()
+    assert cache.store.keys() == [_facts.record_key(first)] == [_facts.record_key(again)]
+    assert _facts.record_key(check_text(text, "about.html")) is None

@@ -91,6 +91,32 @@ def test_kvstore_a_fork_inherits_no_open_connection_and_reads_what_the_parent_ke
     assert store.get("child") == b"3"
 
 
+def test_kvstore_touch_within_leaves_a_recent_mark_unwritten(tmp_path: Path) -> None:
+    """``touch(key, within=s)`` marks an entry only when its mark is older than ``s`` seconds (an UPDATE
+    writes the whole row again: a record entry's 17 KB on every run); a read's mark, or a touch without
+    ``within``, of the same key in the same batch still writes."""
+    import sqlite3
+    from contextlib import closing
+
+    path = tmp_path / "x.sqlite3"
+    first = KeyValueStore(path)
+    for key in ("recent", "old", "read"):
+        first.put(key, b"1")
+    first.close()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE entries SET used = ? WHERE key = 'recent'", (time.time() - 3600,))
+        db.execute("UPDATE entries SET used = ? WHERE key IN ('old', 'read')", (time.time() - 3 * 86400,))
+    store = KeyValueStore(path)
+    since = time.time()
+    for key in ("recent", "old", "read"):
+        store.touch(key, within=86400)
+    assert store.get("read") == b"1"
+    store.close()
+    with closing(sqlite3.connect(path)) as db:
+        used = dict(db.execute("SELECT key, used FROM entries").fetchall())
+    assert used["recent"] < since - 3000 and used["old"] >= since and used["read"] >= since
+
+
 def test_kvstore_touch_creates_no_file(tmp_path: Path) -> None:
     store = KeyValueStore(tmp_path / "cache" / "x.sqlite3")
     store.touch("a")

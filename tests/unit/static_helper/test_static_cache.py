@@ -506,6 +506,51 @@ def test_cache_a_run_answered_by_page_entries_keeps_the_prefix_entries(run: Any,
     assert run()[2] == {"pages": 2, "checked": 0, "cached": 2}
 
 
+def test_cache_a_run_answered_by_page_entries_keeps_their_record_entries(run: Any, site: Path) -> None:
+    """Record entries unused for RECORDS_KEEP_DAYS go in a run's prune. A page answered by its page entry,
+    its prefix entry or its head reads no records, yet keeps its record entry in use: a site unchanged for
+    a week, checked every day, whose next build changes every page where no entry answers, finds its
+    records validated and rendered, not checked again from the JSON up."""
+    from claim_evidence._check import facts
+    from claim_evidence._render import evidence
+
+    varied = site / "pages" / "varied.html"
+    varied.write_text(_varied_page(), encoding="utf-8")  # (its bundle after its head: a head answers it)
+    for memo in (facts._FACTS, facts._LOADED, evidence._MEMO):
+        memo.items.clear()  # (as in a new process: records another test checked are not in this one's cache)
+    run()
+    records = _records(site)
+    assert len(records) == 3  # (one bundle a page)
+
+    def week_later(pages: int = 3) -> None:
+        _age(site, days=_cache.RECORDS_KEEP_DAYS + 1)
+        assert run()[2] == {"pages": pages, "checked": 0, "cached": pages}
+
+    week_later()  # every page answered by its own entry
+    assert _records(site) == records
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    week_later()  # answered by the prefix entries
+    assert _records(site) == records
+    varied.write_bytes(varied.read_bytes().replace(b"</head>", b"<!-- build 3 --></head>", 1))
+    week_later()  # answered by its head (the others by their own entries)
+    assert _records(site) == records
+    week_later()  # by the entry the head's answer wrote
+    assert _records(site) == records
+    (site / "pages" / "tricky.html").unlink()  # a page gone: nothing names its records any more
+    week_later(pages=2)
+    assert len(_records(site)) == 2 and set(_records(site)) < set(records)
+
+
+def _records(site: Path) -> list[str]:
+    """The keys of the record entries (read from the file: reading through a store would mark them used)."""
+    import sqlite3
+
+    path = site / CACHE_DIR_NAME / _cache.RECORDS_FILE_NAME
+    with closing(sqlite3.connect(path)) as db:
+        return [key for (key,) in db.execute("SELECT key FROM entries ORDER BY key")]
+
+
 def _age(site: Path, days: float = 1 / 24) -> None:
     """Date every entry of both caches ``days`` back, as if an earlier build had written them."""
     import sqlite3
