@@ -273,6 +273,13 @@ def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site
     assert (code, out, stats["checked"]) == (0, expected, 2)
     assert all(entry(site, key)["outcome"] == "pass" for key in store(site / CACHE_DIR_NAME).keys())
     assert run()[2]["cached"] == 2
+    for key in entries(site):
+        raw = entry(site, key)
+        assert isinstance(raw["record"], str)  # (the record entry the page keeps in use)
+        raw["record"] = 5
+        set_entry(site, key, json.dumps(raw).encode())
+    assert run()[:2] == (0, expected)  # (a miss: the prefix entries answer, and write the entries anew)
+    assert all(isinstance(entry(site, key)["record"], str) for key in entries(site))
 
 
 @pytest.mark.parametrize(
@@ -287,6 +294,7 @@ def test_cache_corrupt_or_foreign_entries_are_ignored_and_rebuilt(run: Any, site
         lambda e: e["prefix"].__setitem__(2, "0" * 64),
         lambda e: e.pop("prefix"),
         lambda e: e.update(outcome="fail"),
+        lambda e: e.update(record=["0" * 64]),  # (the record entry it keeps in use: a key or nothing)
     ],
 )
 def test_cache_a_damaged_prefix_entry_answers_nothing(run: Any, site: Path, damage: Any) -> None:
