@@ -100,6 +100,8 @@ def write_findings(page: Page, name: str, rewritten: int, write: bool = True) ->
     from .page import STALE
 
     found = [d for d in page.diagnostics if not (rewritten and d.code == STALE)]
+    if rewritten:
+        found = page.as_written(found)
     still_stale = {d.path for d in found if d.code == STALE}  # these say what to type themselves
     found = [
         _with_review_hint(page, d) if d.code == SEAL_BROKEN and _claim_path(d) not in still_stale else d for d in found

@@ -25,6 +25,20 @@ def with_newlines(block: str, newline: str) -> str:
     return block if newline == "\n" else block.replace("\n", newline)
 
 
+def moved_offset(offset: int, edits: Sequence[Edit]) -> int:
+    """Where the character at ``offset`` of a text is in what :func:`splice` makes of it with ``edits``:
+    moved by every edit that ends at or before it (text inserted at an offset comes before the character
+    there); one inside a replaced span goes to where its replacement starts."""
+    shift = 0
+    for start, end, replacement in sorted(edits):
+        if offset < start:
+            break
+        if offset < end:
+            return start + shift
+        shift += len(replacement) - (end - start)
+    return offset + shift
+
+
 def splice(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits, all at once against the original offsets."""
     ordered = sorted(edits)

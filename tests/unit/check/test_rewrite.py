@@ -238,3 +238,52 @@ def test_stale_message_names_why_the_claim_is_unverified() -> None:
     for change, expected in cases.items():
         page = check_text(edited(change), "about.html", SITE)
         assert {d.subject: d.message for d in page.stale} == expected, change.__name__
+
+
+_SLOT = re.compile(r'(<div data-evidence-for="([^"]+)">)(.*?</aside>)(</div>)', re.S)
+_PLACED = PageOptions(page="articles/p.html")  # (a page whose place is known: SH130 names a near link's line)
+
+
+def _stale_pages() -> list[tuple[str, str]]:
+    """The benchmark's varied page (a CE905 warning in its bundle, after every slot) made stale in ways
+    that move what follows a slot in the written page: ``(what, page)``."""
+    from ..static_helper.test_static_cache import _varied_page
+
+    page = _varied_page()
+    slots = list(_SLOT.finditer(page))
+    first, second = slots[0], slots[1]
+    shrinks = page[: first.start(3)] + "\n<p>an old block\nover\nfour lines</p>\n" + page[first.end(3) :]
+    grows = page[: first.start(3)] + page[first.end(3) :]  # (not yet rendered: an empty slot)
+    # A claim whose text its record does not match (SH120, placed at the claim) right after a stale slot, on
+    # its line: the rewrite moves the finding along the line.
+    claim = page.index("<p data-claim-id=", second.end())
+    same_line = page[: second.start(3)] + "old" + page[second.end(3) : second.end()] + page[claim:]
+    same_line = same_line.replace("</p>", "X</p>", 1 + same_line[: same_line.index("old</div>")].count("</p>"))
+    # The evidence stylesheet linked wrongly after a stale slot (SH130 names its line): the link moves.
+    link = '<link rel="stylesheet" href="/assets/claim-evidence.css">'
+    wrong = '<link rel="stylesheet" href="/elsewhere/claim-evidence.css">'
+    moved_link = shrinks.replace(link, "", 1).replace("</aside></div>", f"</aside></div>\n{wrong}", 1)
+    crlf = shrinks.replace("\n", "\r\n")
+    return [("shrinks", shrinks), ("grows", grows), ("same line", same_line), ("link", moved_link), ("crlf", crlf)]
+
+
+@pytest.mark.parametrize(("what", "page"), _stale_pages(), ids=lambda value: value if len(value) < 20 else "")
+def test_write_findings_are_placed_in_the_written_page(what: str, page: str) -> None:
+    """What a run with --write reports (and a plugin, on the page it publishes) is placed in the page as
+    written: a block of another number of lines than the stale content moves every finding after it, one
+    of another length those after it on its line, and SH130 names the moved line of the link. A check of
+    the written page reports exactly those findings (they were 6 lines off before)."""
+    done = rewrite(page, "p.html", _PLACED)
+    assert done.text is not None and done.rewritten, what
+    reported = write_findings(done.page, "p.html", done.rewritten)
+    again = check_text(done.text, "p.html", _PLACED).diagnostics
+    assert reported == again, what
+    as_checked = [d for d in done.page.diagnostics if d.code != "SH140"]
+    if what == "grows":
+        assert reported == as_checked  # (a one-line block where there was none: nothing moves)
+    else:
+        assert [(d.line, d.column, d.message) for d in reported] != [(d.line, d.column, d.message) for d in as_checked]
+    codes = {d.code for d in reported}
+    assert "CE905" in codes and ("SH120" in codes) == (what == "same line") and ("SH130" in codes) == (what == "link")
+    if what == "link":
+        assert all(" at line " in d.message for d in reported if d.code == "SH130")

@@ -6,6 +6,7 @@ import pytest
 
 from claim_evidence._core.splice import (
     InternalError,
+    moved_offset,
     new_spans,
     newline_style,
     outside_identical,
@@ -67,6 +68,18 @@ def test_splice_overlapping_edits_raise_with_offset():
 def test_new_spans_shift_by_earlier_replacements():
     assert new_spans([(5, 7, "WXYZ"), (1, 2, "")]) == [(1, 1), (4, 8)]
     assert new_spans([]) == []
+
+
+def test_moved_offset_is_where_the_character_is_after_the_splice():
+    text = "0123456789"
+    edits = [(6, 8, "ABCD"), (2, 4, ""), (9, 9, "+")]  # (in any order; the last inserts before "9")
+    new = splice(text, edits)
+    assert new == "0145ABCD8+9"
+    outside = (0, 1, 4, 5, 8, 9)
+    assert [new[moved_offset(o, edits)] for o in outside] == [text[o] for o in outside]
+    assert [moved_offset(o, edits) for o in (*outside, 10)] == [0, 1, 2, 3, 8, 10, 11]
+    assert [moved_offset(o, edits) for o in (2, 3, 6, 7)] == [2, 2, 4, 4]  # in a replaced span: its replacement's start
+    assert moved_offset(5, []) == 5
 
 
 def test_outside_identical_accepts_exact_splice():

@@ -134,6 +134,27 @@ def test_cli_write_fills_slots_of_a_page_missing_its_stylesheet(run_static: Any,
     assert run_static("basic.html", "--write")[0] == 1  # nothing left to write; SH130 still fails
 
 
+@pytest.mark.parametrize("what", ["shrinks", "link", "crlf"])
+def test_cli_write_reports_findings_where_the_written_page_has_them(run_static: Any, site, what):
+    """A stale block over several lines, rewritten as one, moves what follows it up: the --write run
+    reports each finding (and the line SH130 names) where the file it wrote has it, as the next check
+    does. (It reported the old lines, and a page whose SH130 link followed such a slot failed the
+    rewrite's own proof, SH009.)"""
+    from ..check.test_rewrite import _stale_pages
+
+    for other in site.glob("*.html"):
+        other.unlink()
+    (site / "claim-evidence.toml").write_text('pages = ["p.html"]\n', encoding="utf-8")  # (SH130 names the line)
+    (site / "p.html").write_bytes(dict(_stale_pages())[what].encode("utf-8"))
+    code, written, err = run_static("--write", "--all-warnings")
+    assert "SH009" not in written and "rewrote 1 page" in err
+    again = run_static("--all-warnings")
+    findings = [line for line in written.splitlines() if line.startswith("p.html:")]
+    assert findings and findings == [line for line in again[1].splitlines() if line.startswith("p.html:")]
+    assert code == again[0] == (1 if what == "link" else 0)
+    assert (" at line " in written) == (what == "link")
+
+
 def test_cli_write_never_leaves_readers_an_empty_slot(run_static: Any, site):
     """A claim whose sentence no longer matches its record: --write fills its slot with the safe 未確認 block
     (saying the page and the record disagree), renders the other claims as usual, and the run still fails."""
