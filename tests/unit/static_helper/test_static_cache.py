@@ -590,3 +590,10 @@ def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Pat
     for page in (site / "pages").glob("*.html"):
         page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
     assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
+    # A week on, the pages the workers answered kept their records' entries in use (two bundles: the copies
+    # share basic's).
+    records = _records(site)
+    assert len(records) == 2
+    _age(site, days=_cache.RECORDS_KEEP_DAYS + 1)
+    assert run("--jobs", "2")[2] == {"pages": pages, "checked": 0, "cached": pages}
+    assert _records(site) == records
