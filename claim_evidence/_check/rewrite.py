@@ -96,7 +96,8 @@ def rewrite(
 
 def write_findings(page: Page, name: str, rewritten: int, write: bool = True) -> list[Diagnostic]:
     """``page``'s findings as a run with ``write`` reports them, ``rewritten`` slots re-rendered:
-    the staleness a rewrite fixed is gone (SH140), and a page left stale says why (SH150)."""
+    the staleness a rewrite fixed is gone (SH140), the rest placed in the page as written
+    (:meth:`.page.Page.as_written`), and a page left stale says why (SH150)."""
     from .page import STALE
 
     found = [d for d in page.diagnostics if not (rewritten and d.code == STALE)]
