@@ -519,13 +519,9 @@ def test_cache_a_run_answered_by_page_entries_keeps_their_record_entries(run: An
     its prefix entry or its head reads no records, yet keeps its record entry in use: a site unchanged for
     a week, checked every day, whose next build changes every page where no entry answers, finds its
     records validated and rendered, not checked again from the JSON up."""
-    from claim_evidence._check import facts
-    from claim_evidence._render import evidence
-
     varied = site / "pages" / "varied.html"
     varied.write_text(_varied_page(), encoding="utf-8")  # (its bundle after its head: a head answers it)
-    for memo in (facts._FACTS, facts._LOADED, evidence._MEMO):
-        memo.items.clear()  # (as in a new process: records another test checked are not in this one's cache)
+    _new_process()  # (records another test checked are not in this one's record cache)
     run()
     records = _records(site)
     assert len(records) == 3  # (one bundle a page)
@@ -548,6 +544,16 @@ def test_cache_a_run_answered_by_page_entries_keeps_their_record_entries(run: An
     (site / "pages" / "tricky.html").unlink()  # a page gone: nothing names its records any more
     week_later(pages=2)
     assert len(_records(site)) == 2 and set(_records(site)) < set(records)
+
+
+def _new_process() -> None:
+    """Forget the bundles this test process checked, as a new static-helper process has: a bundle text the
+    in-process memo answers is not stored in the record cache (the process that first checked it did)."""
+    from claim_evidence._check import facts
+    from claim_evidence._render import evidence
+
+    for memo in (facts._FACTS, facts._LOADED, evidence._MEMO):
+        memo.items.clear()
 
 
 def _records(site: Path) -> list[str]:
@@ -573,10 +579,11 @@ def _age(site: Path, days: float = 1 / 24) -> None:
 
 def test_cache_filled_by_a_parallel_run_answers_the_next_one(run: Any, site: Path) -> None:
     """With --jobs 2 the worker processes write the entries they kept when they end, before the run prunes
-    and returns: the next run checks nothing. (Record entries go the same way; which ones a test's run
-    writes depends on what the test process checked before, whose memo the forked workers inherit.)"""
+    and returns: the next run checks nothing. Record entries go the same way, and the pages the workers
+    answer keep them in use."""
     from claim_evidence._site.runner import MIN_PARALLEL
 
+    _new_process()  # (the records this test process checked before would be the workers' memo: no entry written)
     basic = (site / "pages" / "basic.html").read_bytes()
     for n in range(MIN_PARALLEL):
         (site / "pages" / f"copy{n:03d}.html").write_bytes(basic)
