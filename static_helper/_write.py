@@ -30,7 +30,21 @@ def write_page(
     root: str | None = None,
     records: RecordCache | None = None,
 ) -> tuple[Page, int]:
-    """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)``.
+    """Re-render the stale slots of ``path`` in place; ``(page as checked, slots rewritten)`` (see
+    :func:`rewrite_file`)."""
+    page, rewritten, _ = rewrite_file(path, options, name, root, records)
+    return page, rewritten
+
+
+def rewrite_file(
+    path: str,
+    options: PageOptions,
+    name: str | None = None,
+    root: str | None = None,
+    records: RecordCache | None = None,
+) -> tuple[Page, int, bytes | None]:
+    """:func:`write_page`, with the bytes it wrote (None when it wrote none): the runner's writer, whose page
+    cache keeps the written page's result under them.
 
     Writes only when nothing but staleness is wrong, and only when the file is
     still what was read: the page is opened once (:func:`claim_evidence._core.atomic.pin`),
@@ -56,19 +70,19 @@ def write_page(
 
 def _write_once(
     path: str, options: PageOptions, shown: str, root: str | None, records: RecordCache | None
-) -> tuple[Page, int] | None:
+) -> tuple[Page, int, bytes | None] | None:
     """One attempt of :func:`write_page`; None when the page's bytes changed between the check and the lock."""
     with pin(path, root) as pinned:
         data = pinned.read()
         done = _rewrite(data, shown, options, records)
         if done.text is None:
-            return done.page, 0
+            return done.page, 0, None
         new_data = done.text.encode("utf-8")
         with pinned.locked():
             if pinned.read() != data:
                 return None
             pinned.replace(new_data)
-    return done.page, done.rewritten
+    return done.page, done.rewritten, new_data
 
 
 def rewrite_bytes(
@@ -102,11 +116,12 @@ class MemoryPage:
         name: str | None = None,
         root: str | None = None,
         records: RecordCache | None = None,
-    ) -> tuple[Page, int]:
+    ) -> tuple[Page, int, bytes | None]:
         done = _rewrite(self.data, name or path, options, records)
-        if done.text is not None:
-            self.output = done.text.encode("utf-8")
-        return done.page, done.rewritten
+        if done.text is None:
+            return done.page, 0, None
+        self.output = done.text.encode("utf-8")
+        return done.page, done.rewritten, self.output
 
 
 def _rewrite(data: bytes, name: str, options: PageOptions, records: RecordCache | None) -> Rewrite:

@@ -236,7 +236,7 @@ def execute(
     from claim_evidence._site.config import at_build_date
     from claim_evidence._site.runner import Stats, display, tasks_for_config, tasks_for_paths
 
-    from ._write import write_page
+    from ._write import rewrite_file
 
     caching = caching or CacheChoice(enabled=False)
     check_today(today)
@@ -276,7 +276,7 @@ def execute(
         # a text or github report is written page by page. Streamed to a terminal, it is its own progress.
         streamed = output_format in STREAMED_FORMATS and sys.stdout.isatty()
         progress = None if streamed else _progress_bar(len(tasks))
-        checked = check_pages(tasks, config, jobs, progress, cache, stats, write_page, records)
+        checked = check_pages(tasks, config, jobs, progress, cache, stats, rewrite_file, records)
         tally = write_report(checked, output_format, echo(False), noun="page", all_warnings=all_warnings)
         if cache is not None:
             if not paths:

@@ -110,6 +110,8 @@ class Page:
     # Why the fast path left the page to the reference tokenizer (:func:`.._html.fastpath.attempt`); "" when
     # it located it, or when the page was located otherwise (``check_located``).
     fallback: str = field(default="", compare=False)
+    # The page :meth:`rendered_text` made, as a check of it finds it (what its proof established), once it ran.
+    written: Page | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_markup(self) -> bool:
@@ -166,7 +168,7 @@ class Page:
         if not self.rendered:
             return self.text
         new = splice(self.text, self._edits())
-        _prove(self, new, self._edits())
+        self.written = _prove(self, new, self._edits())
         return new
 
     def as_written(self, findings: list[Diagnostic]) -> list[Diagnostic]:
@@ -214,10 +216,11 @@ _PAGE_LINE_IN_MESSAGE = re.compile(r"(?<= at line )[0-9]+")
 _NAMES_A_PAGE_LINE = frozenset({"SH130"})
 
 
-def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
-    """Raise :class:`InternalError` unless ``new_text`` (``old.text`` with ``edits`` spliced in) differs
-    from the old page only inside the stale slots, holds there exactly the content the check asked for,
-    and checks as the old page did, without its staleness and with no new error.
+def _prove(old: Page, new_text: str, edits: list[Edit]) -> Page:
+    """The page ``new_text`` (``old.text`` with ``edits`` spliced in) is, as its check finds it (:func:`_written`,
+    or the check itself); :class:`InternalError` unless it differs from the old page only inside the stale
+    slots, holds there exactly the content the check asked for, and checks as the old page did, without
+    its staleness and with no new error.
 
     Why this is enough without checking the new page again: every finding of a page is a function of
     its text outside the slots (the bundle script, the claim elements' text, the links, ``<html lang>``,
@@ -243,21 +246,32 @@ def _prove(old: Page, new_text: str, edits: list[Edit]) -> None:
     # (Without a bundle script or stylesheet link, _parsing reads the whole text for SVG/MathML that
     # swallowed one: slot content included, so such a page is checked again in full.)
     reads_all = not old.located.scripts or any(d.code == "SH130" for d in old.diagnostics)
-    expected = None if reads_all else _moved(old.located, edits)
-    if expected is not None and _fast_proof(old.located, new_text, edits):
-        return
+    moved = None if reads_all else _moved(old.located, edits, new_text)
+    if moved is not None and _fast_proof(old.located, new_text, edits):
+        return _written(old, moved)
     located = fast_locate(new_text) or locate(new_text)
-    if expected is not None and _shape(located) == expected:
-        return
+    if moved is not None and _shape(located) == _shape(moved):
+        return _written(old, located)
     again = check_located(new_text, old.name, located, old.options, records=old.records)
     # (An error naming a line of the page names it in the new text: SH130's stylesheet link, after a block of
     # another number of lines.)
     if again.stale or [_key(d) for d in again.errors] != [_key(d) for d in old.as_written(old.errors)]:
         raise InternalError("internal error: the re-rendered page does not check clean; nothing written")
-    moved = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
+    spans = [(s.open_end, s.close_start) for s in (*again.slots, *again.located.summaries)]
     expected_spans = _shifted([(s.open_end, s.close_start) for s in (*old.slots, *old.located.summaries)], edits)
-    if moved != expected_spans:
+    if spans != expected_spans:
         raise InternalError("internal error: the evidence slots moved after re-rendering; nothing written")
+    return again
+
+
+def _written(old: Page, located: Located) -> Page:
+    """The page :func:`_prove` proved ``located.text`` is: located so, it checks as ``old`` did without its
+    staleness, every finding moved by the edits (:meth:`Page.as_written`)."""
+    diagnostics = old.as_written([d for d in old.diagnostics if d.code != STALE])
+    return Page(
+        located.text, old.name, located, old.options, old.bundle, diagnostics, lang=old.lang, invalid=old.invalid,
+        unbound=old.unbound, records=old.records, fallback=old.fallback,
+    )  # fmt: skip
 
 
 def _key(d: Diagnostic) -> tuple[str, str, str]:
@@ -278,10 +292,11 @@ def _shape(located: Located) -> Shape:
     return elements, located.hidden, located.frameset, linked
 
 
-def _moved(located: Located, edits: list[Edit]) -> Shape | None:
-    """``located``'s shape as it must be after ``edits`` (each one an edited slot's content): each edited
-    slot holds its replacement, everything else moves by the edits before it; None when an element
-    other than the edited slots overlaps an edited span (its text changed: it must be checked again)."""
+def _moved(located: Located, edits: list[Edit], new_text: str) -> Located | None:
+    """``located`` as it must be in ``new_text``, ``located.text`` with ``edits`` (each one an edited slot's
+    content) spliced in: each edited slot holds its replacement, everything else moves by the edits before
+    it; None when an element other than the edited slots overlaps an edited span (its text changed: it must
+    be checked again)."""
     ordered = sorted(edits)
     spans = {(start, end): len(text) for start, end, text in ordered}
     starts = [start for start, _, _ in ordered]
@@ -296,36 +311,40 @@ def _moved(located: Located, edits: list[Edit]) -> Shape | None:
     def at(offset: int) -> int:
         return offset + shifts[bisect_right(ends, offset)]  # (the edits ending at or before it)
 
-    def moved(e: Element) -> tuple[Any, ...] | None:
+    def moved(e: Element) -> Element | None:
         length = spans.get((e.open_end, e.close_start))
         if length is not None:
             start = at(e.start)
             open_end = start + e.open_end - e.start
-            return (e.name, e.attrs, start, open_end, open_end + length, open_end + length + e.end - e.close_start)
+            close_start = open_end + length
+            return Element(
+                e.name, e.attrs, start, open_end, close_start, close_start + e.end - e.close_start, e.self_closing
+            )
         after = bisect_right(ends, e.start)  # the first edit ending after the element starts
         if (after < len(starts) and starts[after] < e.end) or e.start in empty:
             return None
-        return (e.name, e.attrs, at(e.start), at(e.open_end), at(e.close_start), at(e.end))
+        return Element(e.name, e.attrs, at(e.start), at(e.open_end), at(e.close_start), at(e.end), e.self_closing)
 
-    lists = (located.claims, located.slots, located.summaries, located.scripts, located.links)
-    elements = []
-    for found in lists:
+    lists: list[list[Element]] = []
+    for found in (located.claims, located.slots, located.summaries, located.scripts, located.links):
         row = []
         for e in found:
             done = moved(e)
             if done is None:
                 return None
-            row.append((*done, e.self_closing))
-        elements.append(tuple(row))
-    hidden = None if located.hidden is None else at(located.hidden)
-    frameset = None if located.frameset is None else at(located.frameset)
+            row.append(done)
+        lists.append(row)
     linked = []
     for slot, link in located.linked:
         done = moved(slot)
         if done is None:
             return None
-        linked.append((done[2], at(link)))
-    return tuple(elements), hidden, frameset, tuple(linked)
+        linked.append((done, at(link)))
+    claims, slots, summaries, scripts, links = lists
+    hidden = None if located.hidden is None else at(located.hidden)
+    frameset = None if located.frameset is None else at(located.frameset)
+    kind = FastLocated if isinstance(located, FastLocated) else Located
+    return kind(new_text, claims, slots, summaries, scripts, links, hidden, frameset, linked)
 
 
 def _fast_proof(located: Located, new_text: str, edits: list[Edit]) -> bool:

@@ -34,6 +34,8 @@ class FileResult:
     # cache answers without checking it keeps that entry in use (its next check, after a change no page
     # entry answers, finds its records validated and rendered).
     record: str | None = field(default=None, compare=False, repr=False)
+    # A page --write rewrote: (the bytes it wrote, what a check of them reports), for the page cache; else None.
+    written: Any = field(default=None, compare=False, repr=False)
 
     def failed(self, strict: bool = False) -> bool:
         return any(d.fails(strict) for d in self.diagnostics)

@@ -331,7 +331,8 @@ class ResultCache(Protocol):
 
 # Re-renders a page's stale slots in place, never outside the root, checking it with the run's record cache:
 # ``(path, options, display, root, records) -> (page as checked, slots rewritten)``.
-Writer = Callable[[str, PageOptions, str, "str | None", "RecordCache | None"], "tuple[Page, int]"]
+# A --write: ``(page as checked, slots rewritten, the bytes now in the file: None when nothing was written)``.
+Writer = Callable[[str, PageOptions, str, "str | None", "RecordCache | None"], "tuple[Page, int, bytes | None]"]
 
 
 def run(
@@ -512,8 +513,17 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
         cache.put(key, answered)  # (the same bytes next time: answered by their own entry, without decoding)
         return answered, False
     result = check_task(task, data, state)
-    # A page --write just rewrote passes as its new bytes, not as ``data``: never cache that.
-    if (result is None or result.outcome() == "pass") and not (result is not None and result.rewritten):
+    if result is not None and result.rewritten:
+        # A page --write just rewrote: its result is not that of ``data`` but of the bytes it wrote, kept as
+        # their check's (``put`` keeps a passing one only).
+        if result.written is not None:
+            written, checked = result.written
+            result.written = None  # (not sent back from a worker with the result: a page's bytes)
+            cache.put(cache.key(identity, task.registered, written), checked)
+            if checked.prefix is not None and checked.outcome() == "pass":
+                cache.put_prefix(prefix_key, checked)
+        return result, True
+    if result is None or result.outcome() == "pass":
         cache.put(key, result)
         if result is not None and result.prefix is not None:
             cache.put_prefix(prefix_key, result)
@@ -604,14 +614,14 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
             writer = state.writer
             if writer is None:
                 raise InternalError("a --write task reached a run without a writer")
-            page, rewritten = writer(task.path, task.options, task.display, task.root, state.records)
+            page, rewritten, written = writer(task.path, task.options, task.display, task.root, state.records)
         else:
             text = _text(task, data)
             from .._html.locate import might_have_markup
 
             if not might_have_markup(text):
                 return _unmarked(task, text)
-            page, rewritten = check_text(text, task.display, task.options, state.records), 0
+            page, rewritten, written = check_text(text, task.display, task.options, state.records), 0, None
             if not task.registered:
                 if not page.has_markup:
                     return None
@@ -625,11 +635,18 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
             return None  # a stray unreadable file that is not a page of the site
         return input_error_result(task.display, exc)
     result = _result(task, page, rewritten)
-    if state.cache is not None and not rewritten:
+    if state.cache is not None:
         from .._check.facts import record_key
         from .._check.prefix import page_prefix
 
-        result.prefix, result.record = page_prefix(page), record_key(page)
+        if not rewritten:
+            result.prefix, result.record = page_prefix(page), record_key(page)
+        elif written is not None and page.written is not None:
+            # The page as written, as its rewrite's proof established it (what a check of it finds): the
+            # next run, reading the written bytes, is answered by its entries, a later build by its prefix.
+            checked = _result(task, page.written, 0)
+            checked.prefix, checked.record = page_prefix(page.written), record_key(page.written)
+            result.written = written, checked
     return result
 
 

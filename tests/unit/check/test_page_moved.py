@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claim_evidence._check.page import _moved
+from claim_evidence._check.page import _moved, _shape
 from claim_evidence._html.locate import Element, Located
 
 
@@ -90,4 +90,6 @@ def test_moved_as_each_offset_moved_by_the_edits_before_it(
         if all(end <= a or b <= start for a, b in taken) and (length or all(start != a for a, _ in taken)):
             edits.append((start, end, text))
             taken.append((start, end))
-    assert _moved(located, edits) == _reference(located, edits)
+    moved = _moved(located, edits, "the new text")
+    assert (None if moved is None else _shape(moved)) == _reference(located, edits)
+    assert moved is None or moved.text == "the new text"

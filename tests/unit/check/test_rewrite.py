@@ -18,6 +18,7 @@ from claim_evidence._record.freshness import Freshness
 from static_helper import PageOptions, check_text, replace_bundle
 
 from ...conftest import ROOT
+from ..static_helper.test_static_properties import assert_same_page
 
 ABOUT = (ROOT / "examples" / "site" / "about.html").read_text(encoding="utf-8")
 UNVERIFIED = '<span class="claim-evidence-status">未確認・根拠未登録</span>'
@@ -276,8 +277,10 @@ def test_write_findings_are_placed_in_the_written_page(what: str, page: str) -> 
     done = rewrite(page, "p.html", _PLACED)
     assert done.text is not None and done.rewritten, what
     reported = write_findings(done.page, "p.html", done.rewritten)
-    again = check_text(done.text, "p.html", _PLACED).diagnostics
+    checked = check_text(done.text, "p.html", _PLACED)
+    again = checked.diagnostics
     assert reported == again, what
+    assert_same_page(done.page.written, checked)  # (the written page as the proof has it: what the cache keeps)
     as_checked = [d for d in done.page.diagnostics if d.code != "SH140"]
     if what == "grows":
         assert reported == as_checked  # (a one-line block where there was none: nothing moves)

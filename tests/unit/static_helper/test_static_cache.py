@@ -436,6 +436,43 @@ def test_cache_write_after_a_cached_pass_changes_nothing(run: Any, site: Path) -
     assert {p: p.read_bytes() for p in (site / "pages").iterdir()} == before
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cache_a_page_write_rewrote_is_answered_by_its_written_bytes(run: Any, site: Path, jobs: str) -> None:
+    """A run with --write keeps each page it rewrote as a check of the bytes it wrote (what the rewrite's
+    proof establishes the written page is: ``Page.written``): the next check answers it with the report a
+    check gives (its findings placed in the written page: a block of another number of lines moved them),
+    and the build after that, a stamp after the evidence, by its prefix entry. A page whose write left an
+    error is checked again, and so is one edited where no entry answers."""
+    from claim_evidence._site.runner import MIN_PARALLEL
+
+    from ..check.test_rewrite import _stale_pages
+
+    pages = dict(_stale_pages())
+    (site / "pages" / "varied.html").write_bytes(pages["shrinks"].encode("utf-8"))  # (warnings, moved up)
+    (site / "pages" / "linked.html").write_bytes(pages["link"].encode("utf-8"))  # (SH130: fails)
+    (site / "pages" / "basic.html").write_bytes((DATA / "basic_before.html").read_bytes())  # (stale)
+    copies = MIN_PARALLEL if jobs == "2" else 0  # (enough pages for the pool)
+    for n in range(copies):
+        (site / "pages" / f"copy{n:03d}.html").write_bytes((DATA / "basic_before.html").read_bytes())
+    total = 4 + copies
+    written = run("--write", "--jobs", jobs)
+    assert written[0] == 1 and written[2]["checked"] == total and "SH009" not in written[1]
+    expected = run("--no-cache")
+    assert expected[0] == 1 and "CE905" in expected[1]
+    answered = run("--jobs", jobs)
+    assert answered[:2] == expected[:2]
+    assert answered[2] == {"pages": total, "checked": 1, "cached": total - 1}  # (the failing page checked)
+    for page in (site / "pages").glob("*.html"):
+        page.write_bytes(page.read_bytes() + b"<!-- build 2 -->\n")
+    assert run("--jobs", jobs)[:2] == run("--no-cache")[:2]
+    assert run("--jobs", jobs)[2] == {"pages": total, "checked": 1, "cached": total - 1}
+    varied = site / "pages" / "varied.html"
+    text = varied.read_bytes()
+    at = text.index(b'<p data-claim-id="')  # (before the first claim: no entry answers)
+    varied.write_bytes(text[:at] + b"<!-- edited -->" + text[at:])
+    assert run("--jobs", jobs)[2]["checked"] == 2
+
+
 def test_cache_concurrent_runs_agree(run: Any, site: Path) -> None:
     procs = [
         subprocess.Popen(

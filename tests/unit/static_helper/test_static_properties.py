@@ -222,6 +222,17 @@ def pages(draw: Any) -> Built:
     return built
 
 
+def assert_same_page(written: Any, again: Any) -> None:
+    """``Page.written`` (the rewrite's proof) against a check of the written text: the same location, findings,
+    language and prefix (what the page cache keeps of it)."""
+    from claim_evidence._check.page import _shape, page_prefix
+
+    assert written is not None and written.text == again.text
+    assert _shape(written.located) == _shape(again.located)
+    assert (written.diagnostics, written.lang, written.bundle) == (again.diagnostics, again.lang, again.bundle)
+    assert page_prefix(written) == page_prefix(again)
+
+
 def _stale_count(built: Built) -> int:
     return sum(content != built.block(cid) for content, cid in zip(built.contents, built.slots, strict=True))
 
@@ -247,6 +258,8 @@ def test_static_properties_check_write_check_is_clean(built: Built) -> None:
         again = load_page(path)
         assert [d for d in again.diagnostics if d.code != "CE905"] == []
         assert again.bundle == built.bundle == checked.bundle
+        if rewritten:  # what the rewrite's proof says the written page is: what its check finds
+            assert_same_page(checked.written, again)
         stamp = path.stat().st_mtime_ns
         assert write_page(os.fspath(path), PageOptions())[1] == 0  # a second --write is a no-op
         assert path.read_bytes() == written and path.stat().st_mtime_ns == stamp
