@@ -6,7 +6,9 @@ An entry is keyed by SHA-256 over everything the result depends on: the page's
 bytes, its path as shown, whether it is registered, the toolkit (its version
 and the bytes of its code, templates, stylesheet and schema), the config file's
 bytes and the page options. Only passing results are stored (a failing page is
-always checked again). Each passing page also leaves a prefix entry, one per
+always checked again); a page ``--write`` rewrote is stored as the check of the
+bytes it wrote (``claim_evidence._check.page.Page.written``: what the rewrite's
+proof establishes that page is), with its prefix entry. Each passing page also leaves a prefix entry, one per
 page and settings: its result with what decided it (its text up to the last
 evidence element, its language and newline, its head), which answers the page's
 next bytes when they check as these did (``claim_evidence._check.prefix.prefix_holds``:
