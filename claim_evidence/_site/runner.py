@@ -330,8 +330,7 @@ class ResultCache(Protocol):
 
 
 # Re-renders a page's stale slots in place, never outside the root, checking it with the run's record cache:
-# ``(path, options, display, root, records) -> (page as checked, slots rewritten)``.
-# A --write: ``(page as checked, slots rewritten, the bytes now in the file: None when nothing was written)``.
+# ``(path, options, display, root, records) -> (page as checked, slots rewritten, the bytes it wrote or None)``.
 Writer = Callable[[str, PageOptions, str, "str | None", "RecordCache | None"], "tuple[Page, int, bytes | None]"]
 
 
