@@ -167,8 +167,9 @@ class Page:
         """The page with every stale slot re-rendered, proven to differ only inside those slots."""
         if not self.rendered:
             return self.text
-        new = splice(self.text, self._edits())
-        self.written = _prove(self, new, self._edits())
+        edits = self._edits()
+        new = splice(self.text, edits)
+        self.written = _prove(self, new, edits)
         return new
 
     def as_written(self, findings: list[Diagnostic]) -> list[Diagnostic]:
