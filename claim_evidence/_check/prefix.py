@@ -48,9 +48,11 @@ class Prefix:
         return relocate.Cut(self.end, self.size, self.digest)
 
 
-def page_prefix(page: Page) -> Prefix | None:
+def page_prefix(page: Page, read: relocate.Head | None = None) -> Prefix | None:
     """The :class:`Prefix` of a checked page, when every later text that :func:`prefix_holds` for checks
-    exactly as it did (under the same settings and name); else None.
+    exactly as it did (under the same settings and name); else None. ``read``: the page's head as the
+    page cache read it against the page's last prefix (:func:`read_head`: a build that changed the page
+    after its head), which is not read again; its middle is the page's own (:func:`.._html.relocate.with_middle`).
 
     Why that is exact: every finding of a page is a function of where its markup is (:class:`.._html.locate.Located`),
     of its text inside that markup (the bundle script, the claim elements' text, the links, the slots'
@@ -67,7 +69,9 @@ def page_prefix(page: Page) -> Prefix | None:
     if end is None:
         return None
     newline = newline_style(page.text)
-    head = relocate.head(page.text, end)
+    head = relocate.with_middle(read, page.text, end) if read is not None else None
+    if head is None:
+        head = relocate.head(page.text, end)
     if head is not None:  # (no digest: a prefix with a head is tested by its head, as in head_moved)
         return Prefix(end, head.size + head.middle_size, "", newline, page.lang, head)
     kept = relocate.prefix(page.located)
@@ -86,7 +90,19 @@ def prefix_holds(prefix: Prefix, text: str, options: PageOptions, *, same_start:
     )
 
 
-def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> Prefix | None:
+def read_head(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> relocate.Head | None:
+    """The head of ``text`` (``data`` decoded: UTF-8 without a byte-order mark) read against ``prefix``'s
+    (:func:`.._html.relocate.head_against`, its links judged as in :func:`head_moved`), its middle not yet
+    compared; None when ``prefix`` has no head or ``text``'s differs in what decides something."""
+    kept = prefix.head
+    if kept is None:
+        return None
+    return relocate.head_against(data, text, kept, lambda links: links_stylesheet(links, options))
+
+
+def head_moved(
+    prefix: Prefix, data: bytes, text: str, options: PageOptions, *, read: relocate.Head | None = None
+) -> Prefix | None:
     """The :class:`Prefix` of ``text`` (``data`` decoded: UTF-8 without a byte-order mark), checked with
     ``options``, when it checks as the page ``prefix`` came from with every finding after the head moved
     by as many lines as its head gained (``head.lines`` of the two prefixes; the caller keys the prefix
@@ -106,12 +122,13 @@ def head_moved(prefix: Prefix, data: bytes, text: str, options: PageOptions) -> 
     A head whose links differ (an asset's new hash in the URL of every page's stylesheet, a preload link
     more) is such a head when one of its links is the evidence stylesheet's as SH130 asks, as the page's
     was (a page with SH130 has no prefix): the one reading of a page's links in a check is that test, and
-    the message of an SH130 no page with a prefix has (:mod:`.stylesheet`)."""
-    kept = prefix.head
-    if kept is None:
+    the message of an SH130 no page with a prefix has (:mod:`.stylesheet`).
+
+    ``read``: :func:`read_head` of the same arguments, when the caller has it (not read again)."""
+    head = read if read is not None else read_head(prefix, data, text, options)
+    if head is None or not relocate.middle_holds(data, text, head):
         return None
-    head = relocate.moved_head(data, text, kept, lambda links: links_stylesheet(links, options))
-    if head is None or newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
+    if newline_style(text) != prefix.newline or page_lang(text, options.lang) != prefix.lang:
         return None
     # (No digest: a prefix with a head is tested by its head, which holds wherever the digest would.)
     return Prefix(head.end + head.middle, head.size + head.middle_size, "", prefix.newline, prefix.lang, head)

@@ -103,13 +103,13 @@ def might_have_markup(text: str) -> bool:
     return next(_keyword_starts(text), None) is not None
 
 
-def _keyword_starts(text: str) -> Iterator[int]:
-    """Where ``_INTERESTING`` matches, found fast: a case-insensitive pattern that starts with a
-    letter is slow to search, so search for the part after the first ``-`` and check the rest (every
-    keyword has one such part, at a fixed offset, and none holds the start of another's)."""
-    for match in _SUFFIX.finditer(text):
+def _keyword_starts(text: str, start: int = 0) -> Iterator[int]:
+    """Where ``_INTERESTING`` matches (from ``start`` on), found fast: a case-insensitive pattern that
+    starts with a letter is slow to search, so search for the part after the first ``-`` and check the
+    rest (every keyword has one such part, at a fixed offset, and none holds the start of another's)."""
+    for match in _SUFFIX.finditer(text, start):
         for at in (match.start() - 4, match.start() - 5):  # data-…, claim-…
-            if at >= 0 and _INTERESTING.match(text, at):
+            if at >= start and _INTERESTING.match(text, at):
                 yield at
                 break
 

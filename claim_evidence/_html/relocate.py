@@ -75,7 +75,21 @@ from .locate import Element, Located, _keyword_starts, might_have_markup, parse_
 from .neutral import LEAVES, LISTS, PHRASING, STRICT_TOKEN, VOIDS, island_end, opens
 from .tokenizer import END_TAG, START_TAG, comment_end, lower, raw_close
 
-__all__ = ["Cut", "Head", "cut", "digest", "head", "holds", "moved_head", "prefix", "rest_adds_nothing", "starts_with"]
+__all__ = [
+    "Cut",
+    "Head",
+    "cut",
+    "digest",
+    "head",
+    "head_against",
+    "holds",
+    "middle_holds",
+    "moved_head",
+    "prefix",
+    "rest_adds_nothing",
+    "starts_with",
+    "with_middle",
+]
 
 # In the rest of a page: a <link> start (every link is located), a <frameset> (the body dropped), and a
 # <script> start, whose id might spell the bundle script's with a character reference. In any case (as
@@ -164,7 +178,8 @@ class Head(NamedTuple):
     text from there to the end of its last evidence element (the cut of :func:`prefix`): ``middle``
     characters, ``middle_size`` bytes and their SHA-256. Its *body part*, the last ``body`` characters of
     it (``body_size`` bytes, their SHA-256 ``body_digest``: 0, 0 and "" when it has none), is read after
-    the ``<body>`` tag, and compared by the elements it leaves open (the digest ``skeleton``). ``links`` is
+    the ``<body>`` tag, and compared by the elements it leaves open (``skeleton``: their start tags as
+    written, JSON, or its digest when that is long: :func:`_skeleton`). ``links`` is
     the digest of its ``<link>`` tags' attributes (decoded, as the locator reads them), which its parts
     leave out: a head whose links differ (an asset's new hash, a link more) is compared by what the page
     check decides of them (:func:`moved_head`'s ``links_ok``)."""
@@ -265,12 +280,29 @@ def moved_head(
     ``kept`` came from with only its head changed in what decides nothing (comments, white space, meta
     values, script URLs; in its body part, markup that pushes and pops only what it opens) and its rest in
     what adds nothing (:func:`rest_adds_nothing`): its head the same tags before its body part, that part
-    the same bytes or leaving the same elements open, then the same bytes up to the end of the last
-    evidence element (``end + middle``). Else None.
+    the same bytes or leaving the same elements open (:func:`head_against`), then the same bytes up to the
+    end of the last evidence element (``end + middle``). Else None.
 
     Its links may differ from ``kept``'s only where ``links_ok`` accepts the new head's links (the caller's
     test that the stylesheet check decides of them what it did; without one, they may not): the
     reference then locates every element after the head as before, and in the head those links."""
+    read = head_against(data, text, kept, links_ok)
+    return read if read is not None and middle_holds(data, text, read) else None
+
+
+def head_against(
+    data: bytes, text: str, kept: Head, links_ok: Callable[[tuple[Element, ...]], bool] | None = None
+) -> Head | None:
+    """The head of ``text`` (``data`` decoded: UTF-8 without a byte-order mark) read against ``kept``: when
+    it has ``kept``'s parts before its body part, a body part of the same bytes or leaving the same elements
+    open, and links that are ``kept``'s or that ``links_ok`` accepts, that head with ``kept``'s middle, not
+    yet compared (:func:`middle_holds` does: :func:`moved_head`); else None.
+
+    Where the middle differs (a build that changed the page between its head and its last evidence
+    element, where no entry answers), the head read is still a head of ``text``, read by :func:`_head`'s
+    rules: the check of the page then keeps it for its next prefix with its own middle (:func:`with_middle`)
+    instead of reading it again. Where the text gained lines right after the body part's bytes, its body
+    part ends before the one :func:`head` reads: :func:`with_middle` reads it on."""
     if kept.body:
         found = _moved_body(data, text, kept)
         if found is None:
@@ -285,15 +317,58 @@ def moved_head(
         lines, body, body_size, body_digest = read.lines, 0, 0, ""
     if read.links != kept.links and (links_ok is None or not links_ok(read.elements)):
         return None
-    stop = at + kept.middle_size
-    if stop > len(data) or hashlib.sha256(memoryview(data)[at:stop]).hexdigest() != kept.middle_digest:
-        return None
-    if not rest_adds_nothing(text, end + kept.middle):
-        return None
     return Head(
         end, at, lines, kept.parts, kept.middle, kept.middle_size, kept.middle_digest, body, body_size, body_digest,
         kept.skeleton, read.links,
     )  # fmt: skip
+
+
+def middle_holds(data: bytes, text: str, read: Head) -> bool:
+    """Whether ``text`` (``data`` decoded) has ``read``'s middle after its head (the same bytes, by their
+    digest) and after it a rest that adds nothing."""
+    stop = read.size + read.middle_size
+    if stop > len(data) or hashlib.sha256(memoryview(data)[read.size : stop]).hexdigest() != read.middle_digest:
+        return False
+    return rest_adds_nothing(text, read.end + read.middle)
+
+
+def with_middle(read: Head, text: str, cut: int) -> Head | None:
+    """The head :func:`head` gives ``text`` for a location whose last element ends at ``cut``, from
+    ``read``, a head of ``text`` read against the page's last (:func:`head_against`), without reading it
+    again: its body part read on from where ``read``'s ends, where the page may have gained lines (as
+    :func:`head` reads it: the same tokens up to there, then the same reading on), and the text from
+    there to ``cut`` as its middle. None where :func:`head` gives none (the head ends after ``cut``; a
+    body part and a ``frameset`` in the middle; a CR), or the body part cannot be read on (its skeleton
+    kept as a digest): then read the head (:func:`head`)."""
+    end = read.end
+    if read.body:
+        if not read.skeleton.startswith("["):
+            return None
+        # (No keyword starts in the body part, its bytes the page's last: the first after its <body> tag,
+        # which ends what head() reads, is the first after it.)
+        limit = min(next(_keyword_starts(text, end), len(text)), cut)
+        grown, skeleton = _body_part(text, end, limit, tuple(json.loads(read.skeleton)))
+        if grown:
+            if text.find("\r", end, grown) >= 0:
+                return None  # (head() finds no head: a CR in a tag or a comment counts as a line break)
+            start = end - read.body
+            added, body = text[end:grown], text[start:grown].encode("utf-8", "surrogatepass")
+            read = read._replace(
+                end=grown,
+                size=read.size + len(added.encode("utf-8", "surrogatepass")),
+                lines=read.lines + added.count("\n"),
+                body=grown - start,
+                body_size=len(body),
+                body_digest=hashlib.sha256(body).hexdigest(),
+                skeleton=_skeleton(skeleton),
+            )
+            end = grown
+    if not 0 < end <= cut:
+        return None
+    middle = text[end:cut].encode("utf-8", "surrogatepass")
+    if read.body and _mentions_frameset(text, end, cut, middle):
+        return None
+    return read._replace(middle=cut - end, middle_size=len(middle), middle_digest=hashlib.sha256(middle).hexdigest())
 
 
 def _moved_body(data: bytes, text: str, kept: Head) -> tuple[int, int, int, int, int, str, _Read] | None:
@@ -408,13 +483,27 @@ def _with_body(text: str, body: int, limit: int, parts: str) -> _Read | None:
         return None
     if text.find("\r", 0, end) >= 0:
         return _NO_HEAD  # (a CR in a tag or a comment: the reference counts it as a line break)
-    return _Read(end, parts, text.count("\n", 0, end), body, _sha256(skeleton))
+    return _Read(end, parts, text.count("\n", 0, end), body, _skeleton(skeleton))
 
 
-def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
+# A skeleton is kept as written up to this length (a head's body part read on from it: :func:`with_middle`),
+# else as its digest: the tags of a theme's wrappers are some hundred characters, and an entry stays small.
+_SKELETON_KEPT = 2048
+
+
+def _skeleton(written: str) -> str:
+    """What a head keeps of its body part's skeleton (JSON, :func:`_body_part`): itself, or its digest when
+    longer than ``_SKELETON_KEPT`` (a digest is never JSON: it holds no ``[``)."""
+    return written if len(written) <= _SKELETON_KEPT else _sha256(written)
+
+
+def _body_part(text: str, start: int, limit: int, open_tags: tuple[str, ...] = ()) -> tuple[int, str]:
     """``(end, skeleton)`` of the body part of a head whose ``<body>`` tag ends at ``start``, ahead of the
     first evidence keyword after it (at ``limit``, or the page's cut): where it ends (0: nowhere) and the
-    start tags, as written, of the elements open there (JSON).
+    start tags, as written, of the elements open there (JSON). ``open_tags``: the part is read on from
+    ``start``, a line start where it held those elements open (their start tags as written), as it was
+    read up to there: every token before ``start`` ends before it, so the reading goes on from there as
+    it would have, and ends where it would have or, with 0, where it stood.
 
     It holds start and end tags that push and pop only what they open (:func:`_opens`: a body's navigation,
     headings, paragraphs, a theme's header), simple islands (:func:`.neutral.island_end`: icons), inline
@@ -433,10 +522,10 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
     Tokens in the strict shape (:data:`.neutral.STRICT_TOKEN`), which the reference tokenizer reads as
     that pattern does, are taken from one search each; any other (a script, an upper-case tag, a ``<``
     in text) is read as the reference tokenizer reads it (:func:`_body_token`)."""
-    stack = [""]  # the elements opened, by name ("": the body)
-    tags: list[str] = []  # their start tags as written
+    tags = list(open_tags)  # the start tags as written of the elements opened
+    stack = ["", *(lower(START_TAG.match(tag).group(1)) for tag in tags)]  # type: ignore[union-attr]  # (by name; "": the body)
     end = 0
-    open_tags: tuple[str, ...] = ()
+    left_open: tuple[str, ...] = ()
     size = len(text)
     carriage = text.find("\r", start, limit) >= 0
     rfind = text.rfind
@@ -450,7 +539,7 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
             cr = text.find("\r", pos, lt) if carriage else -1
             newline = rfind("\n", pos, lt if cr < 0 else cr)
             if newline >= 0:
-                end, open_tags = newline + 1, tuple(tags)
+                end, left_open = newline + 1, tuple(tags)
             if cr >= 0:
                 break
         if token is None:
@@ -479,7 +568,7 @@ def _body_part(text: str, start: int, limit: int) -> tuple[int, str]:
                 break
             pos = after
             tokens = STRICT_TOKEN.finditer(text, pos, limit)
-    return end, json.dumps(list(open_tags)) if end else ""
+    return end, json.dumps(list(left_open)) if end else ""
 
 
 def _digest_parts(parts: list[str]) -> str:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .._check.options import STRIPPED, PageOptions
 from .._check.recordcache import RecordCache
@@ -31,6 +31,7 @@ from .config import CACHE_DIR_NAME, CONFIG_NAME, Config, GlobMatch, site_pages, 
 if TYPE_CHECKING:
     from .._check.page import Page
     from .._check.prefix import Prefix
+    from .._html.relocate import Head
 
 
 def check_text(text: str, name: str | None, options: PageOptions, records: RecordCache | None = None) -> Page:
@@ -506,12 +507,12 @@ def _check(state: RunState, task: Task) -> tuple[FileResult | None, bool]:
         cache.keep_prefix(prefix_key)
         _keep_record(state.records, found)
         return found, False
-    answered = _from_prefix(cache, prefix_key, task, data)
+    answered, read = _from_prefix(cache, prefix_key, task, data)
     if answered is not None:
         _keep_record(state.records, answered)
         cache.put(key, answered)  # (the same bytes next time: answered by their own entry, without decoding)
         return answered, False
-    result = check_task(task, data, state)
+    result = check_task(task, data, state, read)
     if result is not None and result.rewritten:
         # A page --write just rewrote: its result is not that of ``data`` but of the bytes it wrote, kept as
         # their check's (``put`` keeps a passing one only).
@@ -537,14 +538,28 @@ def _keep_record(records: RecordCache | None, result: FileResult | None) -> None
         records.keep(result.record)
 
 
-def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -> FileResult | None:
+class Read(NamedTuple):
+    """What answering a page from its prefix entry read of it, which the page's check then does not read
+    again: its text (decoded) and its head as read against the entry's (:func:`.._check.prefix.read_head`),
+    None where not read. A build that changed every page between its head and its evidence (a stamp before
+    the first claim) reads each head once, not once to test the entry and again for the next one."""
+
+    text: str | None = None
+    head: Head | None = None
+
+
+_NOT_READ = Read()
+
+
+def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -> tuple[FileResult | None, Read]:
     """The page's last passing result, when its new bytes check as the page it came from did: the text
     up to the last evidence element unchanged, nothing after it that could add markup, the same language
     and newline (:func:`.._check.prefix.prefix_holds` says why that is exact). A generator's rebuild that
-    only changed what follows the evidence (a build stamp, a footer) is answered so."""
+    only changed what follows the evidence (a build stamp, a footer) is answered so. With it, what was
+    read of the page (:class:`Read`)."""
     kept = cache.get_prefix(prefix_key, task.display)
     if kept is None:
-        return None
+        return None, _NOT_READ
     prefix, result = kept
     from .._html.relocate import starts_with  # (only runs that kept a prefix: the cached ones load no checker)
 
@@ -552,36 +567,39 @@ def _from_prefix(cache: ResultCache, prefix_key: str, task: Task, data: bytes) -
     # A page with a head is answered by it whether its head or its rest changed (the same head and text
     # up to the end of the evidence is the prefix's case); one without is tested for the prefix undecoded.
     if prefix.head is None and not starts_with(body, prefix.cut):
-        return None
+        return None, _NOT_READ
     try:
         text = decode_utf8(data, task.path)
     except InputError:
-        return None
+        return None, _NOT_READ
     if prefix.head is None:
         from .._check.prefix import prefix_holds
 
-        return result if prefix_holds(prefix, text, task.options, same_start=True) else None
+        return (result if prefix_holds(prefix, text, task.options, same_start=True) else None), Read(text)
     return _from_head(cache, prefix_key, task, prefix, result, body, text)
 
 
 def _from_head(
     cache: ResultCache, prefix_key: str, task: Task, prefix: Prefix, result: FileResult, data: bytes, text: str
-) -> FileResult | None:
+) -> tuple[FileResult | None, Read]:
     """The page's last passing result with every finding moved by the lines its head gained, when its new
     text is that page with only its head changed in what decides nothing (a build stamp in a comment, a
     ``<meta>`` date, indentation) and its rest in what adds nothing (:func:`.._check.prefix.head_moved` says
-    why that is exact); with a head of another length, it becomes the page's prefix entry."""
-    from .._check.prefix import head_moved, moved_findings
+    why that is exact); with a head of another length, it becomes the page's prefix entry. With it, what
+    was read of the page."""
+    from .._check.prefix import head_moved, moved_findings, read_head
 
-    moved = head_moved(prefix, data, text, task.options)
+    head = read_head(prefix, data, text, task.options)
+    read = Read(text, head)
+    moved = None if head is None else head_moved(prefix, data, text, task.options, read=head)
     diagnostics = None if moved is None else moved_findings(result.diagnostics, prefix, moved)
     if moved is None or diagnostics is None:
-        return None
+        return None, read
     answered = FileResult(result.path, diagnostics, detail=result.detail)
     answered.prefix, answered.record = moved, result.record
     if moved.head != prefix.head:  # (the same head, middle and rest test: the kept entry answers the next build too)
         cache.put_prefix(prefix_key, answered)
-    return answered
+    return answered, read
 
 
 def _identity(task: Task) -> str:
@@ -595,19 +613,22 @@ def _identity(task: Task) -> str:
     return f"{task.display}\0{options.page}\0{int(options.required)}"
 
 
-def check_task(task: Task, data: bytes | None = None, state: RunState = RunState()) -> FileResult | None:
+def check_task(
+    task: Task, data: bytes | None = None, state: RunState = RunState(), read: Read = _NOT_READ
+) -> FileResult | None:
     """One page's result; never raises, not even for a bug: that becomes this page's ``error`` result.
 
     ``data``: the page's bytes when the caller has read them already. ``state``: the run's (its writer,
-    for a ``write`` task, and its record cache); by default none.
+    for a ``write`` task, and its record cache); by default none. ``read``: what the page cache read of
+    ``data`` (:class:`Read`), not read again.
     """
     try:
-        return _check_page(task, data, state)
+        return _check_page(task, data, state, read)
     except Exception as exc:  # a bug must cost this page, not the run (nor a worker pool)
         return FileResult(task.display, [internal_error(exc, task.display)], status="error")
 
 
-def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult | None:
+def _check_page(task: Task, data: bytes | None, state: RunState, read: Read) -> FileResult | None:
     try:
         if task.write and task.registered:
             writer = state.writer
@@ -615,7 +636,7 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
                 raise InternalError("a --write task reached a run without a writer")
             page, rewritten, written = writer(task.path, task.options, task.display, task.root, state.records)
         else:
-            text = _text(task, data)
+            text = read.text if read.text is not None else _text(task, data)
             from .._html.locate import might_have_markup
 
             if not might_have_markup(text):
@@ -639,7 +660,8 @@ def _check_page(task: Task, data: bytes | None, state: RunState) -> FileResult |
         from .._check.prefix import page_prefix
 
         if not rewritten:
-            result.prefix, result.record = page_prefix(page), record_key(page)
+            head = read.head if page.text is read.text else None  # (a --write task's writer reads the file again)
+            result.prefix, result.record = page_prefix(page, head), record_key(page)
         elif written is not None and page.written is not None:
             # The page as written, as its rewrite's proof established it (what a check of it finds): the
             # next run, reading the written bytes, is answered by its entries, a later build by its prefix.

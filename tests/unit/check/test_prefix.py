@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from claim_evidence._check.page import Page, PageOptions, check_text
-from claim_evidence._check.prefix import Prefix, head_moved, moved_findings, page_prefix, prefix_holds
+from claim_evidence._check.prefix import Prefix, head_moved, moved_findings, page_prefix, prefix_holds, read_head
 from claim_evidence._core.diagnostics import Diagnostic
 from claim_evidence._core.jsonio import dumps_for_script
 
@@ -144,6 +145,21 @@ def _compare_heads(text: str, options: PageOptions, rng: random.Random, count: i
         tally.none += 1
         return
     tally.prefixes += 1
+    _held_edits(text, page, prefix, options, rng, count, tally)
+
+
+def _held_edits(
+    text: str,
+    page: Page,
+    prefix: Prefix,
+    options: PageOptions,
+    rng: random.Random,
+    count: int,
+    tally: Tally,
+) -> None:
+    """Every head edit of ``text`` (checked as ``page``, its prefix ``prefix``, with a head) that
+    :func:`head_moved` holds for checks as ``page`` did, its findings moved by the head's lines."""
+    assert prefix.head is not None
     middle, rest = text[prefix.head.end : prefix.end], text[prefix.end :]
     for index, head in enumerate(head_edits(text[: prefix.head.end], rng, count)):
         new = head + middle + (rest if index % 3 else rng.choice((*BUILD_RESTS, *CHECK_RESTS)))
@@ -183,6 +199,57 @@ def test_a_changed_head_checks_as_the_page_did(capsys: pytest.CaptureFixture[str
             f"\nchanged heads: {tally.prefixes} pages with a head ({tally.none} without), {tally.held} held, {tally.refused} refused"
         )
     assert tally.prefixes > len(texts) // 3 and tally.held > 5 * tally.prefixes
+
+
+# A build that changed a page between its head and its evidence: a stamp before its first claim, a
+# line more, a paragraph more or a table where its head's body part ended (which a head read against the
+# last reads on from there), a frameset, a claim's words.
+def _middle_edits(text: str, head_end: int) -> list[str]:
+    first = re.compile(r"<[a-zA-Z]+[^<>]*data-claim-id").search(text, head_end)
+    if first is None:  # (the tests' odd pages: a claim element written otherwise)
+        return []
+    tag = first.start()
+    return [
+        text[:tag] + "<!-- evidence build 7 -->" + text[tag:],
+        text[:head_end] + "<!-- evidence build 7 -->\n" + text[head_end:],
+        text[:head_end] + "<p>A paragraph more.</p>\n\n<p>And one\nmore.</p>\n" + text[head_end:],
+        text[:head_end] + "<div>\n<p>an element left open</p>\n" + text[head_end:],
+        text[:head_end] + "<table><tr><td>a table</td></tr></table>\n" + text[head_end:],
+        text[:tag] + "<frameset>" + text[tag:],
+        text[: tag + 40] + "x" + text[tag + 40 :],
+    ]
+
+
+def test_a_head_read_against_the_last_prefix_makes_the_next(capsys: pytest.CaptureFixture[str]) -> None:
+    """The runner reads a changed page's head against its last prefix (:func:`read_head`); where only the
+    middle differs, the page is checked and its next prefix is made from that head (``page_prefix(page,
+    read)``: its body part read on, its own middle) instead of reading the head again. It is the prefix a
+    check makes (``page_prefix(page)``), to the last field."""
+    varied, bench = _module("varied"), _module("bench")
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in _pages()]
+    for index in range(2 * len(varied.SHAPES)):
+        texts += varied.page(index, 10, 7, True)
+    texts += [bench._page(index, 10, 7, True, 1)[1] for index in range(3)]
+    read_on = same = 0
+    for index, text in enumerate(texts):
+        options = OPTIONS[index % 2]
+        prefix = page_prefix(check_text(text, None, options))
+        if prefix is None or prefix.head is None or "data-claim-id" not in text[prefix.head.end :]:
+            continue
+        for new in _middle_edits(text, prefix.head.end):
+            read = read_head(prefix, new.encode("utf-8", "surrogatepass"), new, options)
+            if read is None:
+                continue
+            again = check_text(new, None, options)
+            kept = page_prefix(again, read)
+            assert kept == page_prefix(again), new[:300]
+            same += 1
+            read_on += kept is not None and kept.head is not None and kept.head.end > read.end
+    with capsys.disabled():
+        print(
+            f"\nheads read against the last: {same} prefixes as a check makes them, {read_on} with the body part read on"
+        )
+    assert same > 2 * len(texts) and read_on > 10
 
 
 def test_what_a_head_does_not_hold_for() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -218,6 +219,51 @@ def test_cache_a_change_in_the_body_before_the_evidence_is_answered_by_the_head(
         page.write_bytes(new)
         answered = run()
         assert answered[:2] == run("--no-cache")[:2] and answered[2]["checked"] == checked, field
+
+
+def test_cache_a_change_between_the_head_and_the_evidence_leaves_the_head_for_the_next_build(
+    run: Any, site: Path
+) -> None:
+    """A build that changed the page between its head and its evidence (a stamp before the first claim) is
+    checked, and the prefix entry its check leaves keeps the head the run read against the last one: the
+    next build, changed in its head or its navigation, is answered by it with the report a check gives.
+    So is one after a line more where its body part ended, which that head's body part, read on, holds:
+    the entry is the one a check makes."""
+    from claim_evidence._check.page import check_text
+    from claim_evidence._check.prefix import page_prefix
+
+    page = site / "pages" / "varied.html"
+    text = _varied_page().encode()  # (a page with CE905 warnings and a body part)
+    found = re.search(rb'<[a-z]+[^<>]* data-claim-id="', text)  # (the first claim element)
+    assert found is not None
+    tag = found.start()
+    prefix = page_prefix(check_text(text.decode(), None))
+    assert prefix is not None and prefix.head is not None and prefix.head.body > 0
+    line = len(text.decode()[: prefix.head.end].encode())  # (where its body part ends)
+    for stamped in (
+        text[:tag] + b"<!-- evidence build 2 -->" + text[tag:],
+        text[:line] + b"<!-- build 2 -->\n" + text[line:],
+    ):
+        page.write_bytes(text)
+        shutil.rmtree(site / CACHE_DIR_NAME, ignore_errors=True)
+        assert run()[2]["checked"] == 3
+        head_stamped = stamped.replace(b"</head>", b"<!-- build 3 --></head>", 1)
+        builds = (
+            (stamped, 1),
+            (head_stamped, 0),
+            (head_stamped.replace(b"</li>", b'</li><li><a href="/articles/new.html">New</a></li>', 1), 0),
+        )
+        for build, (new, checked) in enumerate(builds):
+            page.write_bytes(new)
+            expected = run("--no-cache")
+            answered = run()
+            assert answered[:2] == expected[:2] and "CE905" in answered[1], build
+            assert answered[2]["checked"] == checked, build
+            if build == 0:
+                (key,) = (key for key in prefixes(site) if entry(site, key)["path"].endswith("varied.html"))
+                fresh = page_prefix(check_text(new.decode(), None))
+                assert fresh is not None and fresh.head is not None
+                assert entry(site, key)["head"] == list(fresh.head)
 
 
 def test_cache_miss_when_toolkit_changes(run: Any, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
