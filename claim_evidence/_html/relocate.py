@@ -347,7 +347,10 @@ def with_middle(read: Head, text: str, cut: int) -> Head | None:
         # (No keyword starts in the body part, its bytes the page's last: the first after its <body> tag,
         # which ends what head() reads, is the first after it.)
         limit = min(next(_keyword_starts(text, end), len(text)), cut)
-        grown, skeleton = _body_part(text, end, limit, tuple(json.loads(read.skeleton)))
+        opened = tuple(json.loads(read.skeleton))
+        if not all(isinstance(tag, str) and START_TAG.match(tag) for tag in opened):
+            return None  # (every one is: each was read as a start tag; an entry is the cache's own, signed)
+        grown, skeleton = _body_part(text, end, limit, opened)
         if grown:
             if text.find("\r", end, grown) >= 0:
                 return None  # (head() finds no head: a CR in a tag or a comment counts as a line break)

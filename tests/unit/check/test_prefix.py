@@ -252,6 +252,24 @@ def test_a_head_read_against_the_last_prefix_makes_the_next(capsys: pytest.Captu
     assert same > 2 * len(texts) and read_on > 10
 
 
+def test_a_head_whose_body_part_cannot_be_read_on_is_read_again() -> None:
+    """:func:`relocate.with_middle` gives a page's own head back unchanged (its body part read on ends where
+    it did), and none for a head whose skeleton it cannot read on from (kept as a digest, or not start tags):
+    ``page_prefix`` then reads the head afresh, to the same prefix."""
+    from claim_evidence._html import relocate
+
+    text = _module("varied").page(1, 10, 7, True)[0]
+    page = check_text(text, None, OPTIONS[0])
+    prefix = page_prefix(page)
+    assert prefix is not None and prefix.head is not None and prefix.head.body > 0
+    assert prefix.head.skeleton.startswith("[")
+    assert relocate.with_middle(prefix.head, text, prefix.end) == prefix.head
+    for skeleton in ("0" * 64, '["not a tag"]', "[1]"):
+        unread = prefix.head._replace(skeleton=skeleton)
+        assert relocate.with_middle(unread, text, prefix.end) is None
+        assert page_prefix(page, unread) == prefix
+
+
 def test_what_a_head_does_not_hold_for() -> None:
     options = OPTIONS[0]
     head = '<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta name="built" content="1">\n  <!-- build 1 -->\n'
